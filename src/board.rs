@@ -1,0 +1,378 @@
+//! The position: whose pieces are where, who moves next, and each player's score.
+//!
+//! [`Board`] is small and `Copy`; the search makes a move by copying the board
+//! and playing on the copy, so there is no undo. Pieces are kept per player
+//! (see [`crate::bitboard`] for the layout) because Max-Connect4 scores each
+//! colour's windows, and each player's score is updated as pieces are added.
+
+use std::fmt;
+
+use crate::bitboard::{self, ALL_CELLS, BOTTOM_ROW, CELLS, HEIGHT, WIDTH};
+
+/// One of the two players. Player 1 is red and player 2 green in the
+/// assignment; board files write them as `1` and `2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    One,
+    Two,
+}
+
+impl Player {
+    /// Both players, player 1 first.
+    pub const BOTH: [Player; 2] = [Player::One, Player::Two];
+
+    /// The opponent.
+    #[must_use]
+    pub const fn other(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// The player's number as written in board files: 1 or 2.
+    #[must_use]
+    pub const fn number(self) -> u8 {
+        match self {
+            Player::One => 1,
+            Player::Two => 2,
+        }
+    }
+
+    /// The player written as `number` (1 or 2) in a board file.
+    #[must_use]
+    pub const fn from_number(number: u8) -> Option<Player> {
+        match number {
+            1 => Some(Player::One),
+            2 => Some(Player::Two),
+            _ => None,
+        }
+    }
+
+    /// 0 for player 1, 1 for player 2: an index into per-player arrays.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "player {}", self.number())
+    }
+}
+
+/// A column of the board. Players number columns 1 to 7 from the left;
+/// [`Column::index`] is the 0-based index used inside the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Column(u8);
+
+impl Column {
+    /// All columns, left to right.
+    pub const ALL: [Column; WIDTH] = [Column(0), Column(1), Column(2), Column(3), Column(4), Column(5), Column(6)];
+
+    /// All columns, the centre first and then outwards, left before right.
+    /// Central cells lie in more windows, so they are usually the better moves.
+    pub const CENTRE_FIRST: [Column; WIDTH] =
+        [Column(3), Column(2), Column(4), Column(1), Column(5), Column(0), Column(6)];
+
+    /// The column with 0-based index `index`, if there is one.
+    #[must_use]
+    pub const fn from_index(index: usize) -> Option<Column> {
+        if index < WIDTH {
+            Some(Column(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The column players call `number` (1 to 7), if there is one.
+    #[must_use]
+    pub const fn from_number(number: usize) -> Option<Column> {
+        if number >= 1 {
+            Column::from_index(number - 1)
+        } else {
+            None
+        }
+    }
+
+    /// The 0-based index, 0 for the leftmost column.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The number players use, 1 for the leftmost column.
+    #[must_use]
+    pub const fn number(self) -> usize {
+        self.0 as usize + 1
+    }
+}
+
+impl fmt::Display for Column {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
+/// A move into a column that has no room left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("column {0} is full")]
+pub struct ColumnFull(pub Column);
+
+/// Why a set of pieces is not a position any game reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidPosition {
+    #[error("both players have a piece in column {column}, row {row}")]
+    Overlap { column: usize, row: usize },
+    /// `row` counts from 1 at the bottom, `column` from 1 at the left.
+    #[error("the piece in column {column}, row {row} floats above an empty cell")]
+    Floating { column: usize, row: usize },
+    #[error("{to_move} is to move with {mover} pieces against {other}; the player to move must have as many pieces as the other player, or one fewer")]
+    PieceCounts { to_move: Player, mover: u32, other: u32 },
+}
+
+/// A Max-Connect4 position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Each player's pieces, indexed by [`Player::index`].
+    pieces: [u64; 2],
+    /// Each player's number of complete windows, kept up to date by [`Board::play`].
+    scores: [u8; 2],
+    to_move: Player,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::empty()
+    }
+}
+
+impl Board {
+    /// The empty board with player 1 to move.
+    #[must_use]
+    pub const fn empty() -> Board {
+        Board { pieces: [0, 0], scores: [0, 0], to_move: Player::One }
+    }
+
+    /// Builds a position from each player's cells (see [`crate::bitboard`]).
+    ///
+    /// # Errors
+    /// When the pieces overlap, a piece floats above an empty cell, or the
+    /// piece counts cannot arise in a game with `to_move` to move.
+    pub fn from_pieces(one: u64, two: u64, to_move: Player) -> Result<Board, InvalidPosition> {
+        let one = one & ALL_CELLS;
+        let two = two & ALL_CELLS;
+        let overlap = one & two;
+        if overlap != 0 {
+            let (column, row) = position_of(overlap);
+            return Err(InvalidPosition::Overlap { column: column + 1, row: row + 1 });
+        }
+        let occupied = one | two;
+        // A cell is supported when it is on the bottom row or the cell below is occupied.
+        let unsupported = occupied & !((occupied << 1) | BOTTOM_ROW);
+        if unsupported != 0 {
+            let (column, row) = position_of(unsupported);
+            return Err(InvalidPosition::Floating { column: column + 1, row: row + 1 });
+        }
+        let mut board = Board { pieces: [one, two], scores: [0, 0], to_move };
+        let mover = board.pieces(to_move).count_ones();
+        let other = board.pieces(to_move.other()).count_ones();
+        if mover != other && mover + 1 != other {
+            return Err(InvalidPosition::PieceCounts { to_move, mover, other });
+        }
+        for player in Player::BOTH {
+            board.scores[player.index()] = bitboard::count_windows(board.pieces(player)) as u8;
+        }
+        Ok(board)
+    }
+
+    /// The player who moves next.
+    #[must_use]
+    pub const fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// The cells holding `player`'s pieces.
+    #[must_use]
+    pub const fn pieces(&self, player: Player) -> u64 {
+        self.pieces[player.index()]
+    }
+
+    /// The cells holding a piece of either player.
+    #[must_use]
+    pub const fn occupied(&self) -> u64 {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// Who has a piece at `column` (0-based) and `row` (0-based from the bottom).
+    #[must_use]
+    pub const fn at(&self, column: usize, row: usize) -> Option<Player> {
+        let cell = bitboard::cell(column, row);
+        if self.pieces[0] & cell != 0 {
+            Some(Player::One)
+        } else if self.pieces[1] & cell != 0 {
+            Some(Player::Two)
+        } else {
+            None
+        }
+    }
+
+    /// Number of pieces on the board.
+    #[must_use]
+    pub const fn pieces_played(&self) -> u32 {
+        self.occupied().count_ones()
+    }
+
+    /// Number of empty cells, which is the number of moves left in the game.
+    #[must_use]
+    pub const fn empty_cells(&self) -> u32 {
+        CELLS as u32 - self.pieces_played()
+    }
+
+    /// Whether the game is over: every cell holds a piece.
+    #[must_use]
+    pub const fn is_full(&self) -> bool {
+        self.occupied() == ALL_CELLS
+    }
+
+    /// `player`'s score: the number of windows of four holding only their pieces.
+    #[must_use]
+    pub const fn score(&self, player: Player) -> u32 {
+        self.scores[player.index()] as u32
+    }
+
+    /// The player to move's score minus the opponent's.
+    #[must_use]
+    pub const fn score_difference(&self) -> i32 {
+        self.score(self.to_move) as i32 - self.score(self.to_move.other()) as i32
+    }
+
+    /// The lowest empty cell of every column that has one.
+    #[must_use]
+    pub const fn playable_cells(&self) -> u64 {
+        (self.occupied() + BOTTOM_ROW) & ALL_CELLS
+    }
+
+    /// Whether `column` has room for another piece.
+    #[must_use]
+    pub const fn can_play(&self, column: Column) -> bool {
+        self.playable_cells() & bitboard::column_cells(column.index()) != 0
+    }
+
+    /// Number of pieces in `column`.
+    #[must_use]
+    pub const fn height(&self, column: Column) -> usize {
+        (self.occupied() & bitboard::column_cells(column.index())).count_ones() as usize
+    }
+
+    /// Plays `column` for the player to move, if it has room.
+    ///
+    /// # Errors
+    /// When the column is full; the board is unchanged.
+    pub fn try_play(&mut self, column: Column) -> Result<(), ColumnFull> {
+        if self.can_play(column) {
+            self.play(column);
+            Ok(())
+        } else {
+            Err(ColumnFull(column))
+        }
+    }
+
+    /// Plays `column` for the player to move. The search's hot path.
+    ///
+    /// # Panics
+    /// In debug builds, when the column is full; release builds then leave
+    /// the board unchanged except that the turn passes.
+    #[inline]
+    pub fn play(&mut self, column: Column) {
+        let cell = self.playable_cells() & bitboard::column_cells(column.index());
+        debug_assert!(cell != 0, "column {column} is full");
+        let mover = self.to_move.index();
+        self.pieces[mover] |= cell;
+        self.scores[mover] += bitboard::count_windows_through(self.pieces[mover], cell) as u8;
+        self.to_move = self.to_move.other();
+    }
+
+    /// The board after the player to move plays `column`.
+    #[inline]
+    #[must_use]
+    pub fn after(&self, column: Column) -> Board {
+        let mut next = *self;
+        next.play(column);
+        next
+    }
+
+    /// The columns with room, left to right.
+    pub fn legal_columns(&self) -> impl Iterator<Item = Column> + '_ {
+        Column::ALL.into_iter().filter(|&column| self.can_play(column))
+    }
+
+    /// A key that identifies the position up to colour: the mover's pieces
+    /// plus all occupied cells (adding them keeps every position distinct,
+    /// as in Pascal Pons' solver). Values seen from the mover are the same
+    /// for two positions with the same key.
+    #[inline]
+    #[must_use]
+    pub const fn key(&self) -> u64 {
+        self.pieces(self.to_move) + self.occupied()
+    }
+}
+
+/// Column and row (both 0-based) of the lowest set bit.
+fn position_of(set: u64) -> (usize, usize) {
+    let bit = set.trailing_zeros() as usize;
+    (bit / bitboard::COLUMN_BITS, bit % bitboard::COLUMN_BITS)
+}
+
+const _: () = assert!(HEIGHT * WIDTH == CELLS);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play_all(columns: &str) -> Board {
+        let mut board = Board::empty();
+        for c in columns.bytes() {
+            board.try_play(Column::from_number((c - b'0') as usize).unwrap()).unwrap();
+        }
+        board
+    }
+
+    #[test]
+    fn pieces_fall_to_the_lowest_empty_cell() {
+        let board = play_all("4445");
+        assert_eq!(board.at(3, 0), Some(Player::One));
+        assert_eq!(board.at(3, 1), Some(Player::Two));
+        assert_eq!(board.at(3, 2), Some(Player::One));
+        assert_eq!(board.at(4, 0), Some(Player::Two));
+        assert_eq!(board.height(Column::from_number(4).unwrap()), 3);
+        assert_eq!(board.to_move(), Player::One);
+    }
+
+    #[test]
+    fn a_full_column_rejects_a_move() {
+        let mut board = play_all("111111");
+        let first = Column::from_number(1).unwrap();
+        assert_eq!(board.try_play(first), Err(ColumnFull(first)));
+        assert_eq!(board.legal_columns().count(), 6);
+    }
+
+    #[test]
+    fn scores_count_every_window() {
+        // Player 1 plays 1..5 on the bottom row while player 2 stacks on top.
+        let board = play_all("1122334455");
+        assert_eq!(board.score(Player::One), 2);
+        assert_eq!(board.score(Player::Two), 2);
+    }
+
+    #[test]
+    fn from_pieces_rejects_floating_and_bad_counts() {
+        let floating = Board::from_pieces(bitboard::cell(2, 1), bitboard::cell(0, 0), Player::One);
+        assert_eq!(floating, Err(InvalidPosition::Floating { column: 3, row: 2 }));
+        let counts = Board::from_pieces(bitboard::cell(0, 0) | bitboard::cell(1, 0), 0, Player::One);
+        assert!(matches!(counts, Err(InvalidPosition::PieceCounts { .. })));
+        let fine = Board::from_pieces(bitboard::cell(0, 0), 0, Player::Two).unwrap();
+        assert_eq!(fine.to_move(), Player::Two);
+    }
+}

@@ -1,0 +1,210 @@
+//! The board file: six rows of seven digits, top row first, then the player to move.
+//!
+//! This is a contract with programs written in other languages, so the parser
+//! forgives what they may add (CRLF line endings, trailing spaces, trailing
+//! blank lines, a missing final newline) and rejects, with the line and column,
+//! anything that does not describe a position some game reaches. Writing keeps
+//! the line-ending style of the file that was read.
+//!
+//! ```text
+//! 0000000
+//! 0000000
+//! 0200000
+//! 0100002
+//! 0200111
+//! 1100222
+//! 1
+//! ```
+
+use std::fmt::Write as _;
+
+use crate::bitboard::{self, HEIGHT, WIDTH};
+use crate::board::{Board, InvalidPosition, Player};
+
+/// How lines end in a board file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LineEnding {
+    #[default]
+    Lf,
+    CrLf,
+}
+
+impl LineEnding {
+    const fn as_str(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "\n",
+            LineEnding::CrLf => "\r\n",
+        }
+    }
+}
+
+/// A parsed board file: the position and the line-ending style to write back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardFile {
+    pub board: Board,
+    pub line_ending: LineEnding,
+}
+
+/// What is wrong with a board file, and on which line (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {kind}")]
+pub struct ParseError {
+    pub line: usize,
+    pub kind: ParseErrorKind,
+}
+
+/// What is wrong with a board file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseErrorKind {
+    #[error("the file ends before the six board rows and the turn line (expected 7 lines, found {0})")]
+    TooFewLines(usize),
+    #[error("expected {WIDTH} digits in a board row, found {0}")]
+    RowLength(usize),
+    #[error("column {column}: expected 0, 1 or 2, found {found}")]
+    BadCell { column: usize, found: String },
+    #[error("expected the player to move, 1 or 2, found {0}")]
+    BadTurn(String),
+    #[error("unexpected text after the turn line: {0}")]
+    TrailingText(String),
+    #[error("column {column}: the piece floats above an empty cell")]
+    Floating { column: usize },
+    #[error("{0}")]
+    Position(InvalidPosition),
+}
+
+/// Reads a board file.
+///
+/// # Errors
+/// When the text is not six rows of seven digits `0`, `1`, `2` and a turn
+/// line `1` or `2`, or describes a position no game reaches.
+pub fn parse(text: &[u8]) -> Result<BoardFile, ParseError> {
+    let line_ending = match text.iter().position(|&b| b == b'\n') {
+        Some(end) if end > 0 && text[end - 1] == b'\r' => LineEnding::CrLf,
+        _ => LineEnding::Lf,
+    };
+    let mut lines = text
+        .split_inclusive(|&b| b == b'\n')
+        .map(|line| line.trim_ascii_end())
+        .enumerate()
+        .map(|(index, line)| (index + 1, line));
+    let error = |line, kind| ParseError { line, kind };
+
+    let mut pieces = [0u64; 2];
+    for row in (0..HEIGHT).rev() {
+        let (number, line) = lines.next().ok_or(error(HEIGHT - row, ParseErrorKind::TooFewLines(HEIGHT - row - 1)))?;
+        if let Some((column, &found)) = line.iter().enumerate().find(|(_, cell)| !b"012".contains(cell)) {
+            return Err(error(number, ParseErrorKind::BadCell { column: column + 1, found: describe(&[found]) }));
+        }
+        if line.len() != WIDTH {
+            return Err(error(number, ParseErrorKind::RowLength(line.len())));
+        }
+        for (column, &cell) in line.iter().enumerate() {
+            if let Some(player) = Player::from_number(cell - b'0') {
+                pieces[player.index()] |= bitboard::cell(column, row);
+            }
+        }
+    }
+
+    let (turn_line, turn) = lines.next().ok_or(error(HEIGHT + 1, ParseErrorKind::TooFewLines(HEIGHT)))?;
+    let to_move = match turn {
+        [digit] => Player::from_number(digit.wrapping_sub(b'0')),
+        _ => None,
+    }
+    .ok_or_else(|| error(turn_line, ParseErrorKind::BadTurn(describe(turn))))?;
+    if let Some((number, line)) = lines.find(|(_, line)| !line.is_empty()) {
+        return Err(error(number, ParseErrorKind::TrailingText(describe(line))));
+    }
+
+    let board = Board::from_pieces(pieces[0], pieces[1], to_move).map_err(|invalid| match invalid {
+        InvalidPosition::Floating { column, row } => error(HEIGHT + 1 - row, ParseErrorKind::Floating { column }),
+        other => error(turn_line, ParseErrorKind::Position(other)),
+    })?;
+    Ok(BoardFile { board, line_ending })
+}
+
+/// Quotes raw bytes for an error message, escaping anything unprintable.
+fn describe(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "an empty line".to_owned();
+    }
+    const LIMIT: usize = 20;
+    let shown: String = bytes.iter().take(LIMIT).flat_map(|&b| std::ascii::escape_default(b)).map(char::from).collect();
+    let more = if bytes.len() > LIMIT { "..." } else { "" };
+    format!("'{shown}{more}'")
+}
+
+/// Writes `board` in the board-file format, with a final line ending.
+#[must_use]
+pub fn write(board: &Board, line_ending: LineEnding) -> String {
+    let mut text = String::with_capacity((WIDTH + 2) * (HEIGHT + 1));
+    for row in (0..HEIGHT).rev() {
+        for column in 0..WIDTH {
+            text.push(match board.at(column, row) {
+                Some(player) => char::from(b'0' + player.number()),
+                None => '0',
+            });
+        }
+        text.push_str(line_ending.as_str());
+    }
+    let _ = write!(text, "{}{}", board.to_move().number(), line_ending.as_str());
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INPUT2: &str = "0000000\n0000000\n0200000\n0100002\n0200111\n1100222\n1\n";
+
+    fn check_error(text: &str, expected: &str) {
+        let error = parse(text.as_bytes()).expect_err("should be rejected");
+        assert_eq!(error.to_string(), expected, "for input {text:?}");
+    }
+
+    #[test]
+    fn reads_and_writes_the_course_example() {
+        let file = parse(INPUT2.as_bytes()).unwrap();
+        assert_eq!(file.board.pieces_played(), 12);
+        assert_eq!(file.board.to_move(), Player::One);
+        assert_eq!(file.line_ending, LineEnding::Lf);
+        assert_eq!(write(&file.board, file.line_ending), INPUT2);
+    }
+
+    #[test]
+    fn keeps_crlf_and_forgives_trailing_space() {
+        let crlf = INPUT2.replace('\n', "\r\n");
+        let file = parse(crlf.as_bytes()).unwrap();
+        assert_eq!(file.line_ending, LineEnding::CrLf);
+        assert_eq!(write(&file.board, file.line_ending), crlf);
+        let sloppy = "0000000  \n0000000\n0200000\n0100002\n0200111\n1100222\n1 \n\n  \n";
+        assert_eq!(parse(sloppy.as_bytes()).unwrap().board, file.board);
+        let no_final_newline = INPUT2.trim_end();
+        assert_eq!(parse(no_final_newline.as_bytes()).unwrap().board, file.board);
+    }
+
+    #[test]
+    fn rejections_name_the_line() {
+        check_error(
+            "0000000\n",
+            "line 2: the file ends before the six board rows and the turn line (expected 7 lines, found 1)",
+        );
+        check_error(&INPUT2.replace("0200000", "020000"), "line 3: expected 7 digits in a board row, found 6");
+        check_error(&INPUT2.replace("0200000", "02000000"), "line 3: expected 7 digits in a board row, found 8");
+        check_error(&INPUT2.replace("0200000", "02x0000"), "line 3: column 3: expected 0, 1 or 2, found 'x'");
+        check_error(&INPUT2.replace("0200000", "0230000"), "line 3: column 3: expected 0, 1 or 2, found '3'");
+        check_error(&INPUT2.replace("\n1\n", "\n3\n"), "line 7: expected the player to move, 1 or 2, found '3'");
+        check_error(
+            &INPUT2.replace("\n1\n", "\n\n"),
+            "line 7: expected the player to move, 1 or 2, found an empty line",
+        );
+        check_error(&format!("{INPUT2}1\n"), "line 8: unexpected text after the turn line: '1'");
+        check_error(
+            &INPUT2.replace("0000000\n0000000\n", "0000000\n1000000\n"),
+            "line 2: column 1: the piece floats above an empty cell",
+        );
+        check_error(
+            &INPUT2.replace("1100222", "1100221"),
+            "line 7: player 1 is to move with 7 pieces against 5; the player to move must have as many pieces as the other player, or one fewer",
+        );
+    }
+}

@@ -1,0 +1,14 @@
+//! Max-Connect4: Connect-4 played until the board is full, each player
+//! scoring a point for every four-in-a-row of their colour.
+//!
+//! The core ([`bitboard`], [`board`], [`score`], [`search`], [`format`],
+//! [`display`]) does no I/O; [`modes`] and the binary read and write files
+//! and the terminal.
+
+pub mod bitboard;
+pub mod board;
+pub mod display;
+pub mod format;
+pub mod modes;
+pub mod score;
+pub mod search;

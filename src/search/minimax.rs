@@ -1,0 +1,32 @@
+//! Plain minimax (in negamax form): every line to the full depth, no pruning.
+
+use super::{best_child, SearchResult};
+use crate::board::{Board, Column};
+use crate::score::{evaluate, Value};
+
+/// Chooses a move for the player to move by a full-width search `depth`
+/// plies deep. Returns `None` when the board is full.
+///
+/// # Panics
+/// When `depth` is 0.
+#[must_use]
+pub fn minimax(board: &Board, depth: u32) -> Option<SearchResult> {
+    assert!(depth >= 1, "search depth must be at least 1");
+    let mut nodes = 1;
+    let (column, value) = best_child(board, |child, _| -negamax(child, depth - 1, &mut nodes))?;
+    Some(SearchResult { column, value, nodes })
+}
+
+/// The minimax value of `board` for the player to move, `depth` plies deep.
+fn negamax(board: &Board, depth: u32, nodes: &mut u64) -> Value {
+    *nodes += 1;
+    if depth == 0 || board.is_full() {
+        return evaluate(board);
+    }
+    Column::CENTRE_FIRST
+        .into_iter()
+        .filter(|&column| board.can_play(column))
+        .map(|column| -negamax(&board.after(column), depth - 1, nodes))
+        .max()
+        .expect("a board that is not full has a legal move")
+}

@@ -1,0 +1,109 @@
+//! Searches that reach the end of the game must play perfectly. Checked
+//! against a brute force written here, independent of the bitboards.
+
+use maxconnect4::board::{Board, Column, Player};
+use maxconnect4::score::POINT;
+use maxconnect4::search::{alpha_beta, minimax};
+
+use super::util::Rng;
+
+/// The board as a plain grid: `cells[row][column]`, row 0 at the bottom,
+/// 0 empty, 1 and 2 the players.
+#[derive(Clone)]
+struct Grid {
+    cells: [[u8; 7]; 6],
+    mover: u8,
+}
+
+impl Grid {
+    fn from(board: &Board) -> Grid {
+        let mut cells = [[0; 7]; 6];
+        for (row, line) in cells.iter_mut().enumerate() {
+            for (column, cell) in line.iter_mut().enumerate() {
+                *cell = board.at(column, row).map_or(0, Player::number);
+            }
+        }
+        Grid { cells, mover: board.to_move().number() }
+    }
+
+    /// Each player's number of four-in-a-rows, by walking every window.
+    fn scores(&self) -> [i32; 3] {
+        let mut scores = [0; 3];
+        for row in 0..6i32 {
+            for column in 0..7i32 {
+                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (-1, 1)] {
+                    let cells: Vec<(i32, i32)> = (0..4).map(|i| (row + i * dr, column + i * dc)).collect();
+                    if cells.iter().all(|&(r, c)| (0..6).contains(&r) && (0..7).contains(&c)) {
+                        let first = self.cells[cells[0].0 as usize][cells[0].1 as usize];
+                        if cells.iter().all(|&(r, c)| self.cells[r as usize][c as usize] == first) {
+                            scores[first as usize] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        scores
+    }
+
+    fn play(&self, column: usize) -> Option<Grid> {
+        let row = (0..6).find(|&row| self.cells[row][column] == 0)?;
+        let mut next = self.clone();
+        next.cells[row][column] = self.mover;
+        next.mover = 3 - self.mover;
+        Some(next)
+    }
+
+    /// The final score difference for the player to move with perfect play.
+    fn solve(&self) -> i32 {
+        let children: Vec<Grid> = (0..7).filter_map(|column| self.play(column)).collect();
+        if children.is_empty() {
+            let scores = self.scores();
+            return scores[self.mover as usize] - scores[3 - self.mover as usize];
+        }
+        children.iter().map(|child| -child.solve()).max().unwrap()
+    }
+}
+
+/// Checks that a search to the end chooses a move of the perfect-play value.
+fn check_optimal(board: &Board) {
+    let grid = Grid::from(board);
+    let best = grid.solve();
+    let depth = board.empty_cells();
+    let result = alpha_beta(board, depth).unwrap();
+    assert_eq!(result.value, best * POINT, "value of\n{}", maxconnect4::format::write(board, Default::default()));
+    let chosen = grid.play(result.column.index()).expect("the chosen column is legal");
+    assert_eq!(-chosen.solve(), best, "column {} is not optimal", result.column);
+}
+
+#[test]
+fn searches_to_the_end_choose_optimal_moves() {
+    let mut rng = Rng::new(2);
+    for _ in 0..24 {
+        check_optimal(&rng.position(34));
+    }
+    for _ in 0..3 {
+        check_optimal(&rng.position(32));
+    }
+}
+
+#[test]
+fn the_brute_force_agrees_with_the_board_score() {
+    let mut rng = Rng::new(3);
+    for _ in 0..50 {
+        let board = rng.position(42);
+        let scores = Grid::from(&board).scores();
+        assert_eq!([scores[1], scores[2]], [board.score(Player::One) as i32, board.score(Player::Two) as i32]);
+    }
+}
+
+#[test]
+fn minimax_to_the_end_agrees() {
+    let mut rng = Rng::new(4);
+    for _ in 0..5 {
+        let board = rng.position(35);
+        let result = minimax(&board, 7).unwrap();
+        assert_eq!(result.value, Grid::from(&board).solve() * POINT);
+        assert!(board.can_play(result.column));
+        assert!(Column::ALL.contains(&result.column));
+    }
+}

@@ -1,0 +1,156 @@
+//! One-move mode as rival programs use it: read a board file, write one back.
+
+use maxconnect4::board::Player;
+use maxconnect4::format;
+use predicates::prelude::*;
+
+use super::util::{assert_text, maxconnect4, read, shipped, write, INPUT2};
+
+/// Parses a file the program wrote.
+fn parse(text: &str) -> maxconnect4::board::Board {
+    format::parse(text.as_bytes()).unwrap_or_else(|error| panic!("output does not parse: {error}\n{text}")).board
+}
+
+/// The column (1-7) of the one cell where `after` has a piece and `before` has none.
+fn added_column(before: &str, after: &str) -> usize {
+    let rows = |text: &str| text.lines().take(6).map(str::to_owned).collect::<Vec<_>>();
+    let (before, after) = (rows(before), rows(after));
+    let changes: Vec<(usize, usize)> = (0..6)
+        .flat_map(|row| (0..7).map(move |column| (row, column)))
+        .filter(|&(row, column)| before[row].as_bytes()[column] != after[row].as_bytes()[column])
+        .collect();
+    assert_eq!(changes.len(), 1, "expected exactly one new piece");
+    changes[0].1 + 1
+}
+
+#[test]
+fn makes_one_move_and_writes_the_same_format() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "red_next.txt", INPUT2);
+    let assert = maxconnect4(dir.path()).args(["one-move", "red_next.txt", "green_next.txt", "5"]).assert().success();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    let written = read(&dir.path().join("green_next.txt"));
+    let board = parse(&written);
+    assert_eq!(board.pieces_played(), 13);
+    assert_eq!(board.to_move(), Player::Two);
+    assert!(written.ends_with("\n2\n") && !written.contains('\r'));
+    let column = added_column(INPUT2, &written);
+    assert!(stdout.contains(&format!("Player 1 plays column {column}.")), "{stdout}");
+    assert!(stdout.contains("Score: Player 1 = 0, Player 2 = 0"), "{stdout}");
+    assert!(stdout.contains("  1 2 3 4 5 6 7\n"), "{stdout}");
+    assert!(stdout.contains("Searched ") && stdout.contains(" nodes to depth 5 in "), "{stdout}");
+}
+
+#[test]
+fn the_program_may_be_player_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = read(&shipped("player2_next.txt"));
+    write(dir.path(), "in.txt", &input);
+    maxconnect4(dir.path()).args(["one-move", "in.txt", "out.txt", "4"]).assert().success();
+    let written = read(&dir.path().join("out.txt"));
+    let column = added_column(&input, &written);
+    let board = parse(&written);
+    assert_eq!(board.to_move(), Player::One);
+    let height = board.height(maxconnect4::board::Column::from_number(column).unwrap());
+    assert_eq!(board.at(column - 1, height - 1), Some(Player::Two));
+}
+
+#[test]
+fn crlf_in_crlf_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let crlf = INPUT2.replace('\n', "\r\n");
+    write(dir.path(), "in.txt", crlf.trim_end());
+    maxconnect4(dir.path()).args(["one-move", "in.txt", "out.txt", "3"]).assert().success();
+    let written = read(&dir.path().join("out.txt"));
+    assert_eq!(written.matches("\r\n").count(), 7, "{written:?}");
+    assert_eq!(written.matches('\n').count(), 7, "{written:?}");
+    assert_eq!(parse(&written).pieces_played(), 13);
+}
+
+#[test]
+fn a_full_board_ends_the_game_without_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    maxconnect4(dir.path())
+        .arg("one-move")
+        .arg(shipped("full.txt"))
+        .arg(&out)
+        .arg("4")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("The game is over: Player 2 wins, 3 to 1."));
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_depth_beyond_the_end_searches_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    maxconnect4(dir.path())
+        .arg("one-move")
+        .arg(shipped("nearly_full.txt"))
+        .arg("out.txt")
+        .arg("40")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("to depth 4 in"));
+    assert_eq!(parse(&read(&dir.path().join("out.txt"))).empty_cells(), 3);
+}
+
+#[test]
+fn same_input_same_move() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "in.txt", INPUT2);
+    maxconnect4(dir.path()).args(["one-move", "in.txt", "a.txt", "6"]).assert().success();
+    maxconnect4(dir.path()).args(["one-move", "in.txt", "b.txt", "6"]).assert().success();
+    assert_text(&read(&dir.path().join("b.txt")), &read(&dir.path().join("a.txt")));
+}
+
+#[test]
+fn a_failure_leaves_the_old_output_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "bad.txt", "0000000\n");
+    let out = write(dir.path(), "out.txt", "the previous board\n");
+    maxconnect4(dir.path()).args(["one-move", "bad.txt", "out.txt", "3"]).assert().code(1);
+    assert_eq!(read(&out), "the previous board\n");
+    // An unwritable destination: the output path is a directory.
+    write(dir.path(), "in.txt", INPUT2);
+    std::fs::create_dir(dir.path().join("taken")).unwrap();
+    maxconnect4(dir.path())
+        .args(["one-move", "in.txt", "taken", "3"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::starts_with("error: cannot write taken"));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
+}
+
+#[test]
+fn a_missing_input_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    maxconnect4(dir.path())
+        .args(["one-move", "nowhere.txt", "out.txt", "3"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::starts_with("error: cannot read nowhere.txt: "));
+    assert!(!dir.path().join("out.txt").exists());
+}
+
+#[test]
+fn bad_arguments_get_usage_and_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "in.txt", INPUT2);
+    for args in [
+        &["one-move", "in.txt", "out.txt", "0"][..],
+        &["one-move", "in.txt", "out.txt", "deep"],
+        &["one-move", "in.txt", "out.txt"],
+        &["interactive", "in.txt", "computer-first", "3"],
+        &["two-moves", "in.txt", "out.txt", "3"],
+    ] {
+        maxconnect4(dir.path()).args(args).assert().code(2).stderr(predicate::str::contains("Usage:"));
+    }
+    assert!(!dir.path().join("out.txt").exists());
+}
