@@ -4,9 +4,12 @@ use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use std::time::Duration;
+
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use maxconnect4::modes::{self, FirstMove};
+use maxconnect4::search::{Engine, Limits};
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
 /// the number of four-in-a-rows of each colour.
@@ -28,6 +31,8 @@ enum Command {
         /// Plies to search, the program's own move counting as the first.
         #[arg(value_parser = parse_depth)]
         depth: u32,
+        #[command(flatten)]
+        engine: EngineOptions,
     },
     /// Play against the computer at the terminal.
     Interactive {
@@ -38,7 +43,62 @@ enum Command {
         /// Plies to search, the program's own move counting as the first.
         #[arg(value_parser = parse_depth)]
         depth: u32,
+        #[command(flatten)]
+        engine: EngineOptions,
     },
+    /// Count the move sequences of length DEPTH (checks move generation).
+    Perft {
+        /// Length of the move sequences.
+        depth: u32,
+        /// The board file to start from; the empty board if omitted.
+        file: Option<PathBuf>,
+    },
+    /// Compute the exact result of a position with perfect play.
+    Solve {
+        /// The board file to solve.
+        file: PathBuf,
+        /// Transposition table size in MB.
+        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+        hash: usize,
+        /// Give up after this many seconds.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        time_limit: Option<Duration>,
+    },
+    /// Search a fixed set of positions and report the speed in nodes per second.
+    Bench {
+        /// Transposition table size in MB.
+        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+        hash: usize,
+    },
+}
+
+/// Transposition table size when `--hash` is not given.
+const DEFAULT_HASH_MB: usize = Engine::DEFAULT_HASH_BYTES >> 20;
+
+/// Options of the modes where the computer moves.
+#[derive(Args)]
+struct EngineOptions {
+    /// Stop searching after this many seconds and play the best move of the
+    /// deepest search finished (DEPTH still caps the depth).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+    /// Transposition table size in MB (0 for none).
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+    hash: usize,
+}
+
+impl EngineOptions {
+    fn limits(&self, depth: u32) -> Limits {
+        Limits { depth, time_limit: self.time_limit }
+    }
+}
+
+/// SECONDS: a positive number, fractions allowed.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds.is_finite() => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err("expected a number of seconds greater than 0, such as 2 or 0.5".to_owned()),
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -90,13 +150,21 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     let mut out = anstream::stdout();
     match cli.command {
-        Command::OneMove { input, output, depth } => modes::one_move(&input, &output, depth, &mut out),
-        Command::Interactive { input, next, depth } => {
+        Command::OneMove { input, output, depth, engine } => {
+            modes::one_move(&input, &output, &engine.limits(depth), engine.hash << 20, &mut out)
+        }
+        Command::Interactive { input, next, depth, engine } => {
             let first = match next {
                 Next::ComputerNext => FirstMove::Computer,
                 Next::HumanNext => FirstMove::Human,
             };
-            modes::interactive(&input, first, depth, &mut io::stdin().lock(), &mut out)
+            let limits = engine.limits(depth);
+            modes::interactive(&input, first, &limits, engine.hash << 20, &mut io::stdin().lock(), &mut out)
         }
+        Command::Perft { depth, file } => modes::perft(depth, file.as_deref(), &mut out),
+        Command::Solve { file, hash, time_limit } => {
+            modes::solve(&file, hash << 20, time_limit, &mut out, &mut anstream::stderr())
+        }
+        Command::Bench { hash } => modes::bench(hash << 20, &mut out),
     }
 }
