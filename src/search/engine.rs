@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 
 use super::table::{Bound, Entry, Table};
 use super::SearchResult;
-use crate::bitboard::{column_cells, WIDTH};
+use crate::bitboard::{column_cells, completing_cells, WIDTH};
 use crate::board::{Board, Column};
-use crate::score::{bounds, evaluate, Value, INFINITY, POINT};
+use crate::score::{bounds, evaluate, evaluate_after, Value, INFINITY, POINT};
 
 /// How far and how long to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +59,10 @@ pub struct OutOfTime {
 
 /// Table entries are probed and stored only this many plies or more from the
 /// search horizon; nearer the leaves a lookup costs more than it saves.
-const TABLE_MIN_DEPTH: u32 = 3;
+const TABLE_MIN_DEPTH: u32 = 2;
+
+/// Moves are ordered by threats only this many plies or more from the horizon.
+const THREAT_MIN_DEPTH: u32 = 4;
 
 /// The clock is read once every this many nodes.
 const CLOCK_INTERVAL: u64 = 4096;
@@ -173,7 +176,7 @@ impl Engine {
         let key = board.key();
         let first = self.table.probe(key).and_then(|entry| entry.best);
         let mut best: Option<(Column, Value)> = None;
-        for column in self.ordered_moves(board, first).iter() {
+        for column in self.ordered_moves(board, depth, first).iter() {
             let alpha = best.map_or(-INFINITY, |(_, value)| value);
             let value = -self.negamax(&board.after(column), depth - 1, -INFINITY, -alpha);
             if self.stopped {
@@ -196,8 +199,10 @@ impl Engine {
     fn negamax(&mut self, board: &Board, depth: u32, mut alpha: Value, mut beta: Value) -> Value {
         self.nodes += 1;
         let depth = depth.min(board.empty_cells());
-        if depth == 0 {
-            return evaluate(board);
+        match depth {
+            0 => return evaluate(board),
+            1 => return self.horizon(board, beta),
+            _ => {}
         }
         if self.nodes % CLOCK_INTERVAL == 0 && self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
             self.stopped = true;
@@ -238,7 +243,7 @@ impl Engine {
         let mover = board.to_move().index();
         let mut best = -INFINITY;
         let mut best_move = None;
-        let moves = self.ordered_moves(board, first);
+        let moves = self.ordered_moves(board, depth, first);
         if depth > TABLE_MIN_DEPTH {
             for column in moves.iter() {
                 self.table.prefetch(board.key_after(column));
@@ -276,18 +281,55 @@ impl Engine {
         best
     }
 
+    /// [`negamax`](Engine::negamax) one ply from the horizon, where every
+    /// child is a leaf: each is evaluated without making the move, and
+    /// nothing is stored, since a lookup would cost more than the evaluations.
+    #[inline]
+    fn horizon(&mut self, board: &Board, beta: Value) -> Value {
+        let playable = board.playable_cells();
+        let mut best = -INFINITY;
+        for column in Column::CENTRE_FIRST {
+            let cell = playable & column_cells(column.index());
+            if cell == 0 {
+                continue;
+            }
+            self.nodes += 1;
+            best = best.max(evaluate_after(board, cell));
+            if best >= beta {
+                break;
+            }
+        }
+        best
+    }
+
     /// The legal moves of `board`: `first` (if legal), then by history, then
     /// centre first.
-    fn ordered_moves(&self, board: &Board, first: Option<Column>) -> Moves {
+    fn ordered_moves(&self, board: &Board, depth: u32, first: Option<Column>) -> Moves {
         let playable = board.playable_cells();
-        let history = &self.history[board.to_move().index()];
+        let mover = board.to_move();
+        let history = &self.history[mover.index()];
+        // Threats first: a move that completes a window of ours is likely
+        // good, one that blocks a window of theirs too, and one that lets
+        // them complete a window in the cell above likely bad.
+        // Near the horizon the subtrees are too small to repay the work.
+        let (ours, theirs) = if depth >= THREAT_MIN_DEPTH {
+            (completing_cells(board.pieces(mover)), completing_cells(board.pieces(mover.other())))
+        } else {
+            (0, 0)
+        };
         let mut moves = Moves { columns: [Column::ALL[0]; WIDTH], scores: [0; WIDTH], len: 0 };
         for column in Column::CENTRE_FIRST {
             let cell = playable & column_cells(column.index());
             if cell == 0 {
                 continue;
             }
-            let score = if Some(column) == first { u32::MAX } else { history[cell.trailing_zeros() as usize] };
+            let score = if Some(column) == first {
+                u32::MAX
+            } else {
+                let tier = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
+                    - 2 * u32::from((cell << 1) & theirs != 0);
+                tier << 24 | history[cell.trailing_zeros() as usize].min((1 << 24) - 1)
+            };
             moves.insert(column, score);
         }
         moves
