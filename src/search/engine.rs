@@ -357,6 +357,7 @@ impl Engine {
         } else {
             (0, 0)
         };
+        let exact = depth >= THREAT_MIN_DEPTH && depth == board.empty_cells();
         let mut moves = Moves { columns: [Column::ALL[0]; WIDTH], scores: [0; WIDTH], len: 0 };
         for column in Column::CENTRE_FIRST {
             let cell = playable & column_cells(column.index());
@@ -366,8 +367,13 @@ impl Engine {
             if Some(column) == first {
                 continue;
             }
-            let tier = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
+            let mut tier = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
                 - 2 * u32::from((cell << 1) & theirs != 0);
+            if exact {
+                let me = board.pieces(mover) | cell;
+                let empty = !(board.occupied() | cell) & crate::bitboard::ALL_CELLS;
+                tier = 2 * tier + (completing_cells(me) & empty).count_ones().min(4);
+            }
             moves.insert(column, tier << 24 | history[cell.trailing_zeros() as usize].min((1 << 24) - 1));
         }
         moves
