@@ -78,6 +78,8 @@ pub struct Engine {
     /// weighted by depth: the move-ordering history heuristic.
     history: [[u32; 64]; 2],
     nodes: u64,
+    /// The node count at which to read the clock next.
+    next_clock_check: u64,
     deadline: Option<Instant>,
     stopped: bool,
 }
@@ -89,7 +91,14 @@ impl Engine {
     /// An engine whose transposition table uses at most `hash_bytes`.
     #[must_use]
     pub fn new(hash_bytes: usize) -> Engine {
-        Engine { table: Table::with_bytes(hash_bytes), history: [[0; 64]; 2], nodes: 0, deadline: None, stopped: false }
+        Engine {
+            table: Table::with_bytes(hash_bytes),
+            history: [[0; 64]; 2],
+            nodes: 0,
+            next_clock_check: 0,
+            deadline: None,
+            stopped: false,
+        }
     }
 
     /// Forgets everything learned, so the next search runs as on a new engine.
@@ -110,6 +119,7 @@ impl Engine {
             return None;
         }
         self.nodes = 0;
+        self.next_clock_check = 0;
         self.stopped = false;
         // The first iteration runs without the clock, so there is always a move.
         self.deadline = None;
@@ -135,6 +145,7 @@ impl Engine {
             return Ok(Solution { value: board.score_difference(), best: Vec::new(), nodes: 0 });
         }
         self.nodes = 0;
+        self.next_clock_check = 0;
         self.stopped = false;
         self.deadline = time_limit.map(|limit| Instant::now() + limit);
         // Narrow the value down with null-window searches, each asking
@@ -216,8 +227,9 @@ impl Engine {
             1 => return self.horizon(board, beta),
             _ => {}
         }
-        if self.nodes % CLOCK_INTERVAL == 0 && self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-            self.stopped = true;
+        if self.nodes >= self.next_clock_check {
+            self.next_clock_check = self.nodes + CLOCK_INTERVAL;
+            self.stopped = self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
         }
         if self.stopped {
             return 0;
