@@ -229,7 +229,7 @@ impl Engine {
         }
         if self.nodes >= self.next_clock_check {
             self.next_clock_check = self.nodes + CLOCK_INTERVAL;
-            self.stopped = self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+            self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
         }
         if self.stopped {
             return 0;
