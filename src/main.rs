@@ -3,10 +3,12 @@
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use maxconnect4::modes::{self, FirstMove};
+use maxconnect4::report;
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
 /// the number of four-in-a-rows of each colour.
@@ -39,6 +41,21 @@ enum Command {
         #[arg(value_parser = parse_depth)]
         depth: u32,
     },
+    /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
+    Report {
+        /// Board files to search from [default: every file in input_files/].
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        positions: Vec<PathBuf>,
+        /// Search depths 1 to N.
+        #[arg(long, value_name = "N", default_value_t = report::DEFAULT_MAX_DEPTH, value_parser = parse_depth)]
+        max_depth: u32,
+        /// The directory to write the report to (created if need be).
+        #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
+        out: PathBuf,
+        /// Skip a search predicted to take more CPU seconds than this.
+        #[arg(long, value_name = "SECONDS", default_value_t = report::DEFAULT_BUDGET, value_parser = parse_budget)]
+        budget: f64,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -52,6 +69,14 @@ fn parse_depth(text: &str) -> Result<u32, String> {
     match text.parse::<u32>() {
         Ok(depth) if depth >= 1 => Ok(depth),
         _ => Err("DEPTH must be a whole number of plies, 1 or more".to_owned()),
+    }
+}
+
+/// SECONDS: a positive number of seconds.
+fn parse_budget(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds < 1e9 => Ok(seconds),
+        _ => Err("SECONDS must be a positive number of seconds, such as 2 or 0.5".to_owned()),
     }
 }
 
@@ -97,6 +122,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 Next::HumanNext => FirstMove::Human,
             };
             modes::interactive(&input, first, depth, &mut io::stdin().lock(), &mut out)
+        }
+        Command::Report { positions, max_depth, out: dir, budget } => {
+            let command = report::command_line(std::env::args().skip(1));
+            let budget = Duration::from_secs_f64(budget);
+            report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)
         }
     }
 }
