@@ -3,12 +3,14 @@
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
 use std::time::Duration;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use maxconnect4::modes::{self, FirstMove};
 use maxconnect4::report;
+use maxconnect4::search::{Engine, Limits};
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
 /// the number of four-in-a-rows of each colour.
@@ -30,6 +32,8 @@ enum Command {
         /// Plies to search, the program's own move counting as the first.
         #[arg(value_parser = parse_depth)]
         depth: u32,
+        #[command(flatten)]
+        engine: EngineOptions,
     },
     /// Play against the computer at the terminal.
     Interactive {
@@ -40,6 +44,32 @@ enum Command {
         /// Plies to search, the program's own move counting as the first.
         #[arg(value_parser = parse_depth)]
         depth: u32,
+        #[command(flatten)]
+        engine: EngineOptions,
+    },
+    /// Count the move sequences of length DEPTH (checks move generation).
+    Perft {
+        /// Length of the move sequences.
+        depth: u32,
+        /// The board file to start from; the empty board if omitted.
+        file: Option<PathBuf>,
+    },
+    /// Compute the exact result of a position with perfect play.
+    Solve {
+        /// The board file to solve.
+        file: PathBuf,
+        /// Transposition table size in MB.
+        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+        hash: usize,
+        /// Give up after this many seconds.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        time_limit: Option<Duration>,
+    },
+    /// Search a fixed set of positions and report the speed in nodes per second.
+    Bench {
+        /// Transposition table size in MB.
+        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+        hash: usize,
     },
     /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
     Report {
@@ -53,9 +83,38 @@ enum Command {
         #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
         out: PathBuf,
         /// Skip a search predicted to take more CPU seconds than this.
-        #[arg(long, value_name = "SECONDS", default_value_t = report::DEFAULT_BUDGET, value_parser = parse_budget)]
-        budget: f64,
+        #[arg(long, value_name = "SECONDS", default_value = report::DEFAULT_BUDGET, value_parser = parse_seconds)]
+        budget: Duration,
     },
+}
+
+/// Transposition table size when `--hash` is not given.
+const DEFAULT_HASH_MB: usize = Engine::DEFAULT_HASH_BYTES >> 20;
+
+/// Options of the modes where the computer moves.
+#[derive(Args)]
+struct EngineOptions {
+    /// Stop searching after this many seconds and play the best move of the
+    /// deepest search finished (DEPTH still caps the depth).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+    /// Transposition table size in MB (0 for none).
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+    hash: usize,
+}
+
+impl EngineOptions {
+    fn limits(&self, depth: u32) -> Limits {
+        Limits { depth, time_limit: self.time_limit }
+    }
+}
+
+/// SECONDS: a positive number, fractions allowed.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds = text.parse::<f64>().ok().filter(|&seconds| seconds > 0.0);
+    seconds
+        .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+        .ok_or_else(|| "expected a number of seconds greater than 0, such as 2 or 0.5".to_owned())
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -69,14 +128,6 @@ fn parse_depth(text: &str) -> Result<u32, String> {
     match text.parse::<u32>() {
         Ok(depth) if depth >= 1 => Ok(depth),
         _ => Err("DEPTH must be a whole number of plies, 1 or more".to_owned()),
-    }
-}
-
-/// SECONDS: a positive number of seconds.
-fn parse_budget(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds < 1e9 => Ok(seconds),
-        _ => Err("SECONDS must be a positive number of seconds, such as 2 or 0.5".to_owned()),
     }
 }
 
@@ -115,17 +166,24 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     let mut out = anstream::stdout();
     match cli.command {
-        Command::OneMove { input, output, depth } => modes::one_move(&input, &output, depth, &mut out),
-        Command::Interactive { input, next, depth } => {
+        Command::OneMove { input, output, depth, engine } => {
+            modes::one_move(&input, &output, &engine.limits(depth), engine.hash << 20, &mut out)
+        }
+        Command::Interactive { input, next, depth, engine } => {
             let first = match next {
                 Next::ComputerNext => FirstMove::Computer,
                 Next::HumanNext => FirstMove::Human,
             };
-            modes::interactive(&input, first, depth, &mut io::stdin().lock(), &mut out)
+            let limits = engine.limits(depth);
+            modes::interactive(&input, first, &limits, engine.hash << 20, &mut io::stdin().lock(), &mut out)
         }
+        Command::Perft { depth, file } => modes::perft(depth, file.as_deref(), &mut out),
+        Command::Solve { file, hash, time_limit } => {
+            modes::solve(&file, hash << 20, time_limit, &mut out, &mut anstream::stderr())
+        }
+        Command::Bench { hash } => modes::bench(hash << 20, &mut out),
         Command::Report { positions, max_depth, out: dir, budget } => {
             let command = report::command_line(std::env::args().skip(1));
-            let budget = Duration::from_secs_f64(budget);
             report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)
         }
     }

@@ -153,16 +153,8 @@ fn slope(groups: &[Vec<(f64, f64)>]) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-    use crate::board::Column;
-    use crate::search::SearchResult;
-
-    fn measurement(nodes: u64, seconds: f64) -> Measurement {
-        let result = SearchResult { column: Column::CENTRE_FIRST[0], value: 0, nodes };
-        Measurement { result, cpu: Duration::from_secs_f64(seconds), runs: 1 }
-    }
+    use crate::report::measure::example as measurement;
 
     fn close(actual: Option<f64>, expected: f64) -> bool {
         actual.is_some_and(|actual| (actual - expected).abs() < 1e-9 * expected.abs().max(1.0))

@@ -177,14 +177,21 @@ pub fn predict(shallower: &[Measurement]) -> Option<Prediction> {
     Some(Prediction { seconds: last.cpu.as_secs_f64() * growth, growth })
 }
 
+/// A measurement of `nodes` nodes in `seconds`, for tests of what is computed
+/// from measurements.
+#[cfg(test)]
+pub(crate) fn example(nodes: u64, seconds: f64) -> Measurement {
+    let column = crate::board::Column::CENTRE_FIRST[0];
+    let result = SearchResult { column, value: 0, nodes, depth: 1 };
+    Measurement { result, cpu: Duration::from_secs_f64(seconds), runs: 1 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Column;
 
     fn measurement(nodes: u64, millis: u64) -> Measurement {
-        let result = SearchResult { column: Column::CENTRE_FIRST[0], value: 0, nodes };
-        Measurement { result, cpu: Duration::from_millis(millis), runs: 1 }
+        example(nodes, millis as f64 / 1e3)
     }
 
     #[test]

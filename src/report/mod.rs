@@ -38,8 +38,9 @@ pub const DEFAULT_POSITIONS: &str = "input_files";
 pub const DEFAULT_OUT: &str = "reports";
 /// The deepest search by default.
 pub const DEFAULT_MAX_DEPTH: u32 = 10;
-/// A cell predicted to take longer than this (CPU seconds) is skipped by default.
-pub const DEFAULT_BUDGET: f64 = 2.0;
+/// A cell predicted to take more CPU seconds than this is skipped by default
+/// (as typed on the command line).
+pub const DEFAULT_BUDGET: &str = "3";
 
 /// The name of the CSV file in the output directory.
 pub const CSV_FILE: &str = "timing.csv";
