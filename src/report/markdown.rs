@@ -229,6 +229,10 @@ fn method(text: &mut String, timings: &Timings, context: &Context) {
          just before and just after the search call, so other programs and the report's own work do not count.\n\
          - **Repeats**: a search that took under {} was run again until the runs added up to at least {}, and the \
          total divided by the number of runs (the `runs` column), so the clock's resolution never dominates.\n\
+         - **Cold searches**: every run starts from nothing learnt. The engine keeps a transposition table and \
+         move-ordering history between searches, so they are cleared before each of its runs, outside the timing; \
+         as clearing the table takes longer than a small search, the engine's short searches are run at most {} \
+         times, each timed on its own, less the cost of reading the clock ({}, measured before the searches).\n\
          - **Budget**: a search predicted to take more than {} of CPU time was skipped, and marked so, with every \
          deeper search of the same algorithm on the same position. The prediction multiplies the last search's time \
          by the larger of its last two growth factors in nodes.\n\
@@ -250,6 +254,8 @@ fn method(text: &mut String, timings: &Timings, context: &Context) {
          | the whole run took | {} (wall clock) |\n\n",
         units::seconds(measure::REPEAT_BELOW.as_secs_f64()),
         units::seconds(measure::MIN_TOTAL.as_secs_f64()),
+        measure::MAX_COLD_RUNS,
+        units::seconds(timings.clock_overhead.as_secs_f64()),
         units::seconds(timings.budget.as_secs_f64()),
         units::count(analysis::MIN_NODES_FOR_COST),
         context.command,

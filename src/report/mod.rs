@@ -30,7 +30,7 @@ use crate::atomic;
 use crate::board::Board;
 use crate::modes::read_board_file;
 use machine::Machine;
-use measure::{measure, predict, Algorithm, Measurement, Prediction};
+use measure::{measure, predict, Algorithm, Measurement, Prediction, Searcher};
 
 /// Where the positions come from when none are named.
 pub const DEFAULT_POSITIONS: &str = "input_files";
@@ -107,6 +107,8 @@ pub struct Timings {
     pub cells: Vec<Cell>,
     pub max_depth: u32,
     pub budget: Duration,
+    /// What reading the clock adds to a timing, as measured before the searches.
+    pub clock_overhead: Duration,
 }
 
 impl Timings {
@@ -115,9 +117,12 @@ impl Timings {
     /// it. `progress` advances by one for each cell.
     #[must_use]
     pub fn measure(positions: Vec<Position>, max_depth: u32, budget: Duration, progress: &ProgressBar) -> Timings {
+        let clock_overhead = measure::clock_overhead();
+        let mut searchers = Algorithm::ALL.map(|algorithm| (algorithm, Searcher::new(algorithm)));
         let mut cells = Vec::new();
         for (index, position) in positions.iter().enumerate() {
-            for algorithm in Algorithm::ALL {
+            for (algorithm, searcher) in &mut searchers {
+                let algorithm = *algorithm;
                 let mut shallower: Vec<Measurement> = Vec::new();
                 let mut skipping: Option<Prediction> = None;
                 for depth in position.depths(max_depth) {
@@ -132,7 +137,7 @@ impl Timings {
                             Outcome::Skipped { predicted_seconds: prediction.seconds }
                         }
                         _ => {
-                            let measurement = measure(algorithm, &position.board, depth);
+                            let measurement = measure(searcher, &position.board, depth, clock_overhead);
                             shallower.push(measurement);
                             Outcome::Measured(measurement)
                         }
@@ -142,7 +147,7 @@ impl Timings {
                 }
             }
         }
-        Timings { positions, cells, max_depth, budget }
+        Timings { positions, cells, max_depth, budget, clock_overhead }
     }
 
     /// Every measured cell of `algorithm`: position index, depth, measurement.
