@@ -24,7 +24,7 @@ use crate::search::{self, Engine, Limits, SearchResult};
 
 /// A search algorithm the report measures.
 ///
-/// To add one: a variant here, a line in [`Algorithm::ALL`], its name and
+/// To add one: a variant here, a line in [`Algorithm::ALL`], its names and
 /// description, and how a [`Searcher`] runs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Algorithm {
@@ -45,6 +45,15 @@ impl Algorithm {
             Algorithm::Minimax => "minimax",
             Algorithm::AlphaBeta => "alpha-beta",
             Algorithm::Engine => "engine",
+        }
+    }
+
+    /// The name in a sentence.
+    #[must_use]
+    pub const fn prose(self) -> &'static str {
+        match self {
+            Algorithm::Engine => "the engine",
+            _ => self.name(),
         }
     }
 

@@ -37,10 +37,10 @@ pub const DEFAULT_POSITIONS: &str = "input_files";
 /// Where the report goes by default.
 pub const DEFAULT_OUT: &str = "reports";
 /// The deepest search by default.
-pub const DEFAULT_MAX_DEPTH: u32 = 10;
+pub const DEFAULT_MAX_DEPTH: u32 = 20;
 /// A cell predicted to take more CPU seconds than this is skipped by default
 /// (as typed on the command line).
-pub const DEFAULT_BUDGET: &str = "3";
+pub const DEFAULT_BUDGET: &str = "2";
 
 /// The name of the CSV file in the output directory.
 pub const CSV_FILE: &str = "timing.csv";
