@@ -1,9 +1,11 @@
 //! The report's charts, each drawn twice from the same code: as PNG for any
 //! viewer and as SVG for sharp printing.
 //!
-//! Plotters draws text with `ab_glyph` and the Noto Sans font compiled into
+//! Plotters draws text with `ab_glyph` and the DejaVu Sans font compiled into
 //! the program, and the PNG is encoded here with the `png` crate, so nothing
-//! depends on the fonts or image libraries of the machine.
+//! depends on the fonts or image libraries of the machine. An SVG names its
+//! font for the viewer to find: DejaVu Sans, most Linux systems have it, or
+//! Verdana, of the same widths, so that text fits the boxes drawn around it.
 
 use std::error::Error as StdError;
 use std::sync::OnceLock;
@@ -49,8 +51,9 @@ const WIDTH: u32 = 1200;
 const PANEL_HEIGHT: u32 = 420;
 /// Pixel height of a chart's title.
 const TITLE_HEIGHT: u32 = 50;
-/// The font family name the built-in font is registered under.
-const FONT: &str = "sans-serif";
+/// The font family the built-in font is registered under, which SVG files
+/// name: DejaVu Sans, or failing that a font of the same widths.
+const FONT: &str = "DejaVu Sans, Verdana, sans-serif";
 
 /// Line colours, by the algorithm's place in [`Algorithm::ALL`].
 const PALETTE: [RGBColor; 4] =
@@ -317,7 +320,7 @@ fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
 fn register_font() -> Result<(), ChartError> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let registered = *REGISTERED
-        .get_or_init(|| plotters::style::register_font(FONT, FontStyle::Normal, ttf_noto_sans::REGULAR).is_ok());
+        .get_or_init(|| plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular()).is_ok());
     if registered {
         Ok(())
     } else {
