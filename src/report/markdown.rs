@@ -322,7 +322,10 @@ fn positions(text: &mut String, timings: &Timings) {
             position.board.to_move().number(),
             position.board.empty_cells(),
         );
-        for cell in timings.cells.iter().filter(|cell| cell.position == index) {
+        // By depth, so the algorithms stand side by side at each depth.
+        let mut cells: Vec<_> = timings.cells.iter().filter(|cell| cell.position == index).collect();
+        cells.sort_by_key(|cell| cell.depth);
+        for cell in cells {
             let _ = match cell.outcome {
                 Outcome::Measured(m) => writeln!(
                     text,
