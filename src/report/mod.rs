@@ -279,7 +279,7 @@ fn progress_bar(cells: u64) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let style = ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} searches  {msg}")
+    let style = ProgressStyle::with_template("{elapsed:>4} [{bar:20}] {pos}/{len} searches: {wide_msg}")
         .expect("the template is valid")
         .progress_chars("=> ");
     ProgressBar::with_draw_target(Some(cells), ProgressDrawTarget::stderr()).with_style(style)
