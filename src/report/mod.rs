@@ -122,15 +122,11 @@ impl Timings {
         let mut cells = Vec::new();
         for (index, position) in positions.iter().enumerate() {
             for (algorithm, searcher) in &mut searchers {
-                let algorithm = *algorithm;
                 let mut shallower: Vec<Measurement> = Vec::new();
                 let mut skipping: Option<Prediction> = None;
                 for depth in position.depths(max_depth) {
                     progress.set_message(format!("{} · {} · depth {depth}", position.label, algorithm.name()));
-                    let prediction = match skipping {
-                        Some(skipped) => Some(skipped.deeper()),
-                        None => predict(&shallower),
-                    };
+                    let prediction = skipping.map_or_else(|| predict(&shallower), |skipped| Some(skipped.deeper()));
                     let outcome = match prediction {
                         Some(prediction) if prediction.seconds > budget.as_secs_f64() => {
                             skipping = Some(prediction);
@@ -142,7 +138,7 @@ impl Timings {
                             Outcome::Measured(measurement)
                         }
                     };
-                    cells.push(Cell { position: index, algorithm, depth, outcome });
+                    cells.push(Cell { position: index, algorithm: *algorithm, depth, outcome });
                     progress.inc(1);
                 }
             }
