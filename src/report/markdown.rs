@@ -258,52 +258,50 @@ fn node_savings(text: &mut String, timings: &Timings) {
 }
 
 fn method(text: &mut String, timings: &Timings, context: &Context) {
-    let machine = context.machine;
+    let seconds = |duration: Duration| units::seconds(duration.as_secs_f64());
+    let (repeat_below, min_total) = (seconds(measure::REPEAT_BELOW), seconds(measure::MIN_TOTAL));
+    let (overhead, cold_runs) = (seconds(timings.clock_overhead), measure::MAX_COLD_RUNS);
+    let (budget, min_nodes) = (seconds(timings.budget), units::count(analysis::MIN_NODES_FOR_COST));
     let _ = write!(
         text,
         "## How it was measured\n\n\
          - **CPU time**, not elapsed time: the CPU time of the searching thread (`cpu_time::ThreadTime`), read \
          just before and just after the search call, so other programs and the report's own work do not count.\n\
-         - **Repeats**: a search that took under {} was run again until the runs added up to at least {}, and the \
-         total divided by the number of runs (the `runs` column), so the clock's resolution never dominates.\n\
+         - **Repeats**: a search that took under {repeat_below} was run again until the runs added up to at least \
+         {min_total}, and the total divided by the number of runs (the `runs` column), so the clock's resolution \
+         never dominates.\n\
          - **Cold searches**: every run starts from nothing learnt. The engine keeps a transposition table and \
-         move-ordering history between searches, so they are cleared before each of its runs, outside the timing; \
-         as clearing the table takes longer than a small search, the engine's short searches are run at most {} \
-         times, each timed on its own, less the cost of reading the clock ({}, measured before the searches).\n\
-         - **Budget**: a search predicted to take more than {} of CPU time was skipped, and marked so, with every \
-         deeper search of the same algorithm on the same position. The prediction multiplies the last search's time \
-         by the larger of its last two growth factors in nodes.\n\
+         move-ordering history between searches, so they are cleared before each of its runs, outside the timing. \
+         Its short searches are therefore timed run by run, less the cost of reading the clock ({overhead}, \
+         measured before the searches), and as clearing can take longer than a small search, run at most \
+         {cold_runs} times.\n\
+         - **Budget**: a search predicted to take more than {budget} of CPU time was skipped, and marked so, with \
+         every deeper search of the same algorithm on the same position. The prediction multiplies the last \
+         search's time by the larger of its last two growth factors in nodes.\n\
          - **Depth** counts plies, the mover's own move first. A position with fewer empty cells than the maximum \
          depth is searched only to its number of empty cells: deeper searches are the same search.\n\
          - **Nodes** are positions visited, the root included.\n\
          - **Cost per node**: time = cost × nodes fitted in log space (the geometric mean of time over nodes), over \
-         searches of at least {} nodes where there are some, as smaller ones mostly measure the cost of starting a \
-         search. **Effective branching factor**: how many times more nodes each further ply explores, from a \
-         least-squares fit of log nodes against depth within each position.\n\n\
-         | | |\n| --- | --- |\n\
-         | command | `{}` |\n\
-         | CPU | {} |\n\
-         | cores | {} |\n\
-         | platform | {} |\n\
-         | compiler | {} |\n\
-         | build | {} |\n\
-         | git revision | {} |\n\
-         | the whole run took | {} (wall clock) |\n\n",
-        units::seconds(measure::REPEAT_BELOW.as_secs_f64()),
-        units::seconds(measure::MIN_TOTAL.as_secs_f64()),
-        measure::MAX_COLD_RUNS,
-        units::seconds(timings.clock_overhead.as_secs_f64()),
-        units::seconds(timings.budget.as_secs_f64()),
-        units::count(analysis::MIN_NODES_FOR_COST),
-        context.command,
-        machine.cpu,
-        machine.cores,
-        machine.platform,
-        machine.rustc,
-        machine.profile,
-        machine.revision,
-        units::seconds(context.elapsed.as_secs_f64()),
+         searches of at least {min_nodes} nodes where there are some, as smaller ones mostly measure the cost of \
+         starting a search. **Effective branching factor**: how many times more nodes each further ply explores, \
+         from a least-squares fit of log nodes against depth within each position.\n\n"
     );
+    let machine = context.machine;
+    let facts = [
+        ("command", format!("`{}`", context.command)),
+        ("CPU", machine.cpu.clone()),
+        ("cores", machine.cores.clone()),
+        ("platform", machine.platform.clone()),
+        ("compiler", machine.rustc.clone()),
+        ("build", machine.profile.to_owned()),
+        ("git revision", machine.revision.clone()),
+        ("the whole run took", format!("{} (wall clock)", seconds(context.elapsed))),
+    ];
+    text.push_str("| | |\n| --- | --- |\n");
+    for (name, value) in facts {
+        let _ = writeln!(text, "| {name} | {value} |");
+    }
+    text.push('\n');
 }
 
 fn positions(text: &mut String, timings: &Timings) {

@@ -64,6 +64,9 @@ const TABLE_MIN_DEPTH: u32 = 2;
 /// Moves are ordered by threats only this many plies or more from the horizon.
 const THREAT_MIN_DEPTH: u32 = 4;
 
+/// The table is grown to this many slots per node searched so far.
+const TABLE_GROWTH: usize = 8;
+
 /// The clock is read once every this many nodes.
 const CLOCK_INTERVAL: u64 = 4096;
 
@@ -113,6 +116,7 @@ impl Engine {
         let deadline = limits.time_limit.map(|limit| Instant::now() + limit);
         let mut result = None;
         for depth in 1..=limits.depth.min(board.empty_cells()) {
+            self.grow_table();
             let Some((column, value)) = self.root(board, depth) else { break };
             result = Some(SearchResult { column, value, nodes: 0, depth });
             self.deadline = deadline;
@@ -144,6 +148,7 @@ impl Engine {
             } else if guess >= 0 && upper / 2 > guess {
                 guess = upper / 2;
             }
+            self.grow_table();
             let value = self.negamax(board, empty, guess * POINT, guess * POINT + 1);
             if self.stopped {
                 return Err(OutOfTime { nodes: self.nodes });
@@ -167,6 +172,12 @@ impl Engine {
             }
         }
         Ok(Solution { value: lower, best, nodes: self.nodes })
+    }
+
+    /// Lets the table grow with the search: the next iteration visits several
+    /// times the nodes visited so far.
+    fn grow_table(&mut self) {
+        self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX).saturating_mul(TABLE_GROWTH));
     }
 
     /// One iteration at the root: the best move and its exact value, or

@@ -39,10 +39,17 @@ type Slot = [u64; 2];
 
 const IN_USE: u64 = 1 << 31;
 
-/// A transposition table of fixed size.
+/// A transposition table that starts small and grows, up to a fixed size,
+/// as searches grow: a short search then never pays for clearing memory it
+/// does not use.
 pub struct Table {
     slots: Vec<Slot>,
+    /// The most slots the table may grow to.
+    max_len: usize,
 }
+
+/// Slots a table starts with (1 MiB), unless its maximum is smaller.
+const INITIAL_LEN: usize = 1 << 16;
 
 impl Table {
     /// Size in bytes of one entry.
@@ -52,14 +59,30 @@ impl Table {
     /// gives a table that stores nothing.
     #[must_use]
     pub fn with_bytes(bytes: usize) -> Table {
-        let slots = vec![[0; 2]; bytes / Self::ENTRY_BYTES];
-        advise_huge_pages(&slots);
-        Table { slots }
+        let max_len = bytes / Self::ENTRY_BYTES;
+        Table { slots: allocate(max_len.min(INITIAL_LEN)), max_len }
     }
 
-    /// Forgets everything.
+    /// Forgets everything, and shrinks back to the starting size.
     pub fn clear(&mut self) {
-        self.slots.fill([0; 2]);
+        self.slots = allocate(self.max_len.min(INITIAL_LEN));
+    }
+
+    /// Grows the table, within its maximum, to at least `wanted` slots,
+    /// keeping the entries it holds (those that land on the same new slot
+    /// are lost but one).
+    pub fn grow_to(&mut self, wanted: usize) {
+        let len = wanted.min(self.max_len);
+        if len <= self.slots.len() {
+            return;
+        }
+        let old = std::mem::replace(&mut self.slots, allocate(len));
+        for [key, data] in old {
+            if data & IN_USE != 0 {
+                let index = self.index(key);
+                self.slots[index] = [key, data];
+            }
+        }
     }
 
     #[inline]
@@ -125,6 +148,13 @@ impl Table {
     }
 }
 
+/// `len` empty slots.
+fn allocate(len: usize) -> Vec<Slot> {
+    let slots = vec![[0; 2]; len];
+    advise_huge_pages(&slots);
+    slots
+}
+
 /// Asks Linux to back the table with huge pages: probes land all over the
 /// table, and with 4 KiB pages nearly every one missed the TLB, while mapping
 /// the pages in one at a time took a third of a short search's time.
@@ -163,6 +193,22 @@ mod tests {
         assert_eq!(table.probe(0), Some(other));
         table.clear();
         assert_eq!(table.probe(12345), None);
+    }
+
+    #[test]
+    fn growing_keeps_entries() {
+        let mut table = Table::with_bytes(64 << 20);
+        let entry = Entry { value: 3, bound: Bound::Lower, depth: 4, best: Column::from_number(2) };
+        for key in 0..100 {
+            table.store(key * 7919, entry);
+        }
+        table.grow_to(1 << 20);
+        assert_eq!(table.slots.len(), 1 << 20);
+        assert!((0..100).all(|key| table.probe(key * 7919) == Some(entry)));
+        table.grow_to(1 << 30);
+        assert_eq!(table.slots.len(), 4 << 20, "never beyond the size asked for");
+        table.clear();
+        assert_eq!(table.slots.len(), INITIAL_LEN);
     }
 
     #[test]
