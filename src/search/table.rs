@@ -43,9 +43,11 @@ const IN_USE: u64 = 1 << 31;
 /// as searches grow: a short search then never pays for clearing memory it
 /// does not use.
 pub struct Table {
+    /// All the slots the table may grow to, allocated at once but mapped in
+    /// by the operating system only as they are first touched.
     slots: Vec<Slot>,
-    /// The most slots the table may grow to.
-    max_len: usize,
+    /// The slots in use: a prefix of `slots`.
+    len: usize,
 }
 
 /// Slots a table starts with (1 MiB), unless its maximum is smaller.
@@ -59,29 +61,32 @@ impl Table {
     /// gives a table that stores nothing.
     #[must_use]
     pub fn with_bytes(bytes: usize) -> Table {
-        let max_len = bytes / Self::ENTRY_BYTES;
-        Table { slots: allocate(max_len.min(INITIAL_LEN)), max_len }
+        let slots = vec![[0; 2]; bytes / Self::ENTRY_BYTES];
+        advise_huge_pages(&slots);
+        let len = slots.len().min(INITIAL_LEN);
+        Table { slots, len }
     }
 
     /// Forgets everything, and shrinks back to the starting size.
     pub fn clear(&mut self) {
-        self.slots = allocate(self.max_len.min(INITIAL_LEN));
+        self.slots[..self.len].fill([0; 2]);
+        self.len = self.slots.len().min(INITIAL_LEN);
     }
 
     /// Grows the table, within its maximum, to at least `wanted` slots,
     /// keeping the entries it holds (those that land on the same new slot
     /// are lost but one).
     pub fn grow_to(&mut self, wanted: usize) {
-        let len = wanted.min(self.max_len);
-        if len <= self.slots.len() {
+        let len = wanted.min(self.slots.len());
+        if len <= self.len {
             return;
         }
-        let old = std::mem::replace(&mut self.slots, allocate(len));
-        for [key, data] in old {
-            if data & IN_USE != 0 {
-                let index = self.index(key);
-                self.slots[index] = [key, data];
-            }
+        let kept: Vec<Slot> = self.slots[..self.len].iter().copied().filter(|[_, data]| data & IN_USE != 0).collect();
+        self.slots[..self.len].fill([0; 2]);
+        self.len = len;
+        for [key, data] in kept {
+            let index = self.index(key);
+            self.slots[index] = [key, data];
         }
     }
 
@@ -89,7 +94,7 @@ impl Table {
     fn index(&self, key: u64) -> usize {
         // Fibonacci hashing, then a multiply-shift onto any table length.
         let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((u128::from(mixed) * self.slots.len() as u128) >> 64) as usize
+        ((u128::from(mixed) * self.len as u128) >> 64) as usize
     }
 
     /// Starts loading the slot for `key` into the cache, so that a probe soon
@@ -148,13 +153,6 @@ impl Table {
     }
 }
 
-/// `len` empty slots.
-fn allocate(len: usize) -> Vec<Slot> {
-    let slots = vec![[0; 2]; len];
-    advise_huge_pages(&slots);
-    slots
-}
-
 /// Asks Linux to back the table with huge pages: probes land all over the
 /// table, and with 4 KiB pages nearly every one missed the TLB, while mapping
 /// the pages in one at a time took a third of a short search's time.
@@ -203,12 +201,14 @@ mod tests {
             table.store(key * 7919, entry);
         }
         table.grow_to(1 << 20);
-        assert_eq!(table.slots.len(), 1 << 20);
+        assert_eq!(table.len, 1 << 20);
         assert!((0..100).all(|key| table.probe(key * 7919) == Some(entry)));
         table.grow_to(1 << 30);
-        assert_eq!(table.slots.len(), 4 << 20, "never beyond the size asked for");
+        assert_eq!(table.len, 4 << 20, "never beyond the size asked for");
+        assert!((0..100).all(|key| table.probe(key * 7919) == Some(entry)));
         table.clear();
-        assert_eq!(table.slots.len(), INITIAL_LEN);
+        assert_eq!(table.len, INITIAL_LEN);
+        assert!((0..100).all(|key| table.probe(key * 7919).is_none()));
     }
 
     #[test]
