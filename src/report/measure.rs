@@ -59,14 +59,15 @@ impl Algorithm {
 
     /// One line for the report: what the algorithm does.
     #[must_use]
-    pub const fn description(self) -> &'static str {
+    pub fn description(self) -> String {
         match self {
-            Algorithm::Minimax => "plain minimax: every line to the full depth, no pruning (the baseline)",
-            Algorithm::AlphaBeta => "minimax with alpha-beta pruning, as the assignment asks",
-            Algorithm::Engine => {
+            Algorithm::Minimax => "plain minimax: every line to the full depth, no pruning (the baseline)".to_owned(),
+            Algorithm::AlphaBeta => "minimax with alpha-beta pruning, as the assignment asks".to_owned(),
+            Algorithm::Engine => format!(
                 "the full engine, as `one-move` plays: alpha-beta with score bounds, a transposition table growing \
-                 to 64 MiB (emptied before every search), iterative deepening and move ordering"
-            }
+                 to {} MiB (emptied before every search), iterative deepening and move ordering",
+                Engine::DEFAULT_HASH_BYTES >> 20
+            ),
         }
     }
 }
