@@ -2,13 +2,15 @@
 //! scoring a point for every four-in-a-row of their colour.
 //!
 //! The core ([`bitboard`], [`board`], [`score`], [`search`], [`format`],
-//! [`display`]) does no I/O; [`modes`] and the binary read and write files
-//! and the terminal.
+//! [`display`]) does no I/O; [`modes`], [`report`] and the binary read and
+//! write files and the terminal.
 
+pub mod atomic;
 pub mod bitboard;
 pub mod board;
 pub mod display;
 pub mod format;
 pub mod modes;
+pub mod report;
 pub mod score;
 pub mod search;

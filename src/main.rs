@@ -9,6 +9,7 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use maxconnect4::modes::{self, FirstMove};
+use maxconnect4::report;
 use maxconnect4::search::{Engine, Limits};
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
@@ -70,6 +71,21 @@ enum Command {
         #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
         hash: usize,
     },
+    /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
+    Report {
+        /// Board files to search from [default: every file in input_files/].
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        positions: Vec<PathBuf>,
+        /// Search depths 1 to N.
+        #[arg(long, value_name = "N", default_value_t = report::DEFAULT_MAX_DEPTH, value_parser = parse_depth)]
+        max_depth: u32,
+        /// The directory to write the report to (created if need be).
+        #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
+        out: PathBuf,
+        /// Skip a search predicted to take more CPU seconds than this.
+        #[arg(long, value_name = "SECONDS", default_value = report::DEFAULT_BUDGET, value_parser = parse_seconds)]
+        budget: Duration,
+    },
 }
 
 /// Transposition table size when `--hash` is not given.
@@ -95,10 +111,10 @@ impl EngineOptions {
 
 /// SECONDS: a positive number, fractions allowed.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    match text.parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds.is_finite() => Ok(Duration::from_secs_f64(seconds)),
-        _ => Err("expected a number of seconds greater than 0, such as 2 or 0.5".to_owned()),
-    }
+    let seconds = text.parse::<f64>().ok().filter(|&seconds| seconds > 0.0);
+    seconds
+        .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+        .ok_or_else(|| "expected a number of seconds greater than 0, such as 2 or 0.5".to_owned())
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -166,5 +182,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             modes::solve(&file, hash << 20, time_limit, &mut out, &mut anstream::stderr())
         }
         Command::Bench { hash } => modes::bench(hash << 20, &mut out),
+        Command::Report { positions, max_depth, out: dir, budget } => {
+            let command = report::command_line(std::env::args().skip(1));
+            report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)
+        }
     }
 }

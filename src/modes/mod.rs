@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
+use crate::atomic;
 use crate::board::Board;
 use crate::format::{self, BoardFile, LineEnding};
 use crate::search::{Engine, Limits, SearchResult};
@@ -30,24 +31,13 @@ pub fn read_board_file(path: &Path) -> anyhow::Result<BoardFile> {
     format::parse(&text).with_context(|| format!("{} is not a valid board file", path.display()))
 }
 
-/// Writes `board` to `path` atomically: into a temporary file in the same
-/// directory, then renamed over `path`. A reader never sees half a file, and
-/// on failure whatever was at `path` before is left as it was.
+/// Writes `board` to `path` atomically (see [`atomic`]): a reader never sees
+/// half a file, and on failure whatever was at `path` before is left as it was.
 ///
 /// # Errors
 /// When the directory is not writable or the rename fails.
 pub fn save_board(path: &Path, board: &Board, line_ending: LineEnding) -> anyhow::Result<()> {
-    let context = || format!("cannot write {}", path.display());
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut file =
-        tempfile::Builder::new().prefix(".maxconnect4-").suffix(".tmp").tempfile_in(directory).with_context(context)?;
-    file.write_all(format::write(board, line_ending).as_bytes()).with_context(context)?;
-    file.as_file().sync_all().with_context(context)?;
-    file.persist(path).map_err(|error| error.error).with_context(context)?;
-    Ok(())
+    atomic::write(path, format::write(board, line_ending).as_bytes())
 }
 
 /// A search for the computer's move with the CPU time it took.

@@ -8,4 +8,5 @@ mod engine;
 mod interactive;
 mod one_move;
 mod properties;
+mod report;
 mod util;
