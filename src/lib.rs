@@ -2,13 +2,14 @@
 //! scoring a point for every four-in-a-row of their colour.
 //!
 //! The core ([`bitboard`], [`board`], [`score`], [`search`], [`format`],
-//! [`display`]) does no I/O; [`modes`] and the binary read and write files
-//! and the terminal.
+//! [`display`]) does no I/O; [`modes`], [`referee`] and the binary read and
+//! write files and the terminal, and the referee runs other programs.
 
 pub mod bitboard;
 pub mod board;
 pub mod display;
 pub mod format;
 pub mod modes;
+pub mod referee;
 pub mod score;
 pub mod search;

@@ -4,7 +4,7 @@
 mod interactive;
 mod one_move;
 
-pub use interactive::{interactive, FirstMove};
+pub use interactive::{ask_column, interactive, FirstMove};
 pub use one_move::one_move;
 
 use std::io::{self, Write};
