@@ -26,9 +26,9 @@ use crate::format::{self, LineEnding};
 /// What can go wrong with a log file.
 #[derive(Debug, thiserror::Error)]
 pub enum LogError {
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read { path: PathBuf, source: io::Error },
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Write { path: PathBuf, source: io::Error },
     #[error("{}, line {line}: not a game record: {reason}", path.display())]
     Record { path: PathBuf, line: usize, reason: String },

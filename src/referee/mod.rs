@@ -30,9 +30,9 @@ pub enum Error {
     Template(#[from] TemplateError),
     #[error(transparent)]
     Log(#[from] LogError),
-    #[error("cannot {action} {}: {source}", path.display())]
+    #[error("cannot {action} {}", path.display())]
     Io { action: &'static str, path: PathBuf, source: io::Error },
-    #[error("{} is not a valid board file: {source}", path.display())]
+    #[error("{} is not a valid board file", path.display())]
     StartFile { path: PathBuf, source: crate::format::ParseError },
     #[error("cannot find this program's own executable to play `self`: {0}")]
     OwnExecutable(io::Error),

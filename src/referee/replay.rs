@@ -41,15 +41,17 @@ pub fn positions(record: &GameRecord) -> Result<Vec<Board>, String> {
 /// When the log cannot be read, has no such game, or the game's moves are
 /// not legal.
 pub fn replay(path: &Path, number: Option<usize>, delay: Duration, out: &mut dyn Write) -> Result<(), Error> {
+    std::fs::metadata(path).map_err(|source| Error::io("read", path, source))?;
     let records = log::read(path)?;
     let count = records.len();
+    if count == 0 {
+        return Err(Error::Replay(format!("{} holds no games", path.display())));
+    }
     let number = number.unwrap_or(count);
-    let record = match number.checked_sub(1).and_then(|index| records.get(index)) {
-        Some(record) => record,
-        None => {
-            return Err(Error::Replay(format!("{} holds {count} games; there is no game {number}", path.display())))
-        }
-    };
+    let record = records
+        .get(number.saturating_sub(1))
+        .filter(|_| number >= 1)
+        .ok_or_else(|| Error::Replay(format!("{} holds {count} games; there is no game {number}", path.display())))?;
     let positions =
         positions(record).map_err(|reason| Error::Replay(format!("game {number} of {}: {reason}", path.display())))?;
     let terminal = |error| Error::terminal(error);

@@ -142,6 +142,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let counted = deduplicated(&records, &names, &openings);
     let standings = standings(&names, &counted);
     let csv = options.directory.join("standings.csv");
+    std::fs::create_dir_all(&options.directory).map_err(|source| Error::io("create", &options.directory, source))?;
     std::fs::write(&csv, standings_csv(&standings)).map_err(|source| Error::io("write", &csv, source))?;
     write!(out, "\n{}\nStandings written to {}.\n", standings_table(&standings), csv.display()).map_err(terminal)?;
     Ok(standings)

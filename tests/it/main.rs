@@ -7,4 +7,7 @@ mod endgame;
 mod interactive;
 mod one_move;
 mod properties;
+mod referee;
+mod replay;
+mod tournament;
 mod util;
