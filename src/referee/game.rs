@@ -239,7 +239,7 @@ impl Game<'_> {
                     "the program wrote no output file ({ending}); its output is in {}",
                     self.output_directory.join(format!("{}.txt", colour.name())).display()
                 ))),
-                Err(source) => return Err(Error::io("read", &output, source)),
+                Err(error) => Err(Forfeit::NoOutput(format!("the output file cannot be read: {error}"))),
             },
         };
         let _ = std::fs::remove_file(&input);
@@ -293,13 +293,17 @@ fn human_turn(board: &Board, console: Option<&mut Console<'_>>) -> Result<Turn, 
     Ok(Turn { result: answer.ok_or(Forfeit::Quit), wall: started.elapsed(), cpu: None, ending: None })
 }
 
-/// The file at `path`, up to [`OUTPUT_LIMIT`] bytes; none if it does not exist.
+/// The file at `path`, up to [`OUTPUT_LIMIT`] bytes; none if it does not
+/// exist. Anything but a regular file is refused before it is opened, since
+/// opening a pipe a player left there would wait for a writer forever.
 fn read_output(path: &Path) -> io::Result<Option<Vec<u8>>> {
-    let file = match File::open(path) {
-        Ok(file) => file,
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_file() => {}
+        Ok(_) => return Err(io::Error::other("it is not a regular file")),
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(error),
-    };
+    }
+    let file = File::open(path)?;
     let mut text = Vec::new();
     file.take(OUTPUT_LIMIT).read_to_end(&mut text)?;
     Ok(Some(text))
@@ -367,4 +371,21 @@ fn seconds(duration: Duration) -> f64 {
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or(String::new(), |first| first.to_uppercase().chain(chars).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_regular_files_are_read_as_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        assert!(read_output(&path).unwrap().is_none());
+        std::fs::create_dir(&path).unwrap();
+        assert_eq!(read_output(&path).unwrap_err().to_string(), "it is not a regular file");
+        std::fs::remove_dir(&path).unwrap();
+        std::fs::write(&path, vec![b'1'; 100_000]).unwrap();
+        assert_eq!(read_output(&path).unwrap().map(|text| text.len()), Some(64 * 1024));
+    }
 }

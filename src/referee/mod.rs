@@ -97,14 +97,12 @@ pub fn play_match(
     let record = game.play(Some(&mut console))?;
     log::append(&options.log, &record)?;
     let last = replay::positions(&record).map_err(Error::Replay)?.pop().expect("the start position");
-    write!(
-        console.output,
-        "\n{}Game {} appended to {}; the programs' output is in {}.\n",
-        game::summary(&record, &last),
-        record.id,
-        options.log.display(),
-        game.output_directory.display()
-    )
-    .map_err(Error::terminal)?;
+    let kept = if game.output_directory.exists() {
+        format!("; the programs' output is in {}", game.output_directory.display())
+    } else {
+        String::new()
+    };
+    let logged = format!("Game {} appended to {}{kept}.", record.id, options.log.display());
+    write!(console.output, "\n{}{logged}\n", game::summary(&record, &last)).map_err(Error::terminal)?;
     Ok(record)
 }

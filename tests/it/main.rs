@@ -7,7 +7,10 @@ mod endgame;
 mod interactive;
 mod one_move;
 mod properties;
+#[cfg(unix)]
 mod referee;
+#[cfg(unix)]
 mod replay;
+#[cfg(unix)]
 mod tournament;
 mod util;

@@ -110,6 +110,7 @@ pub fn pids(path: &Path) -> Vec<i32> {
 /// Asserts that none of `pids` is still running (a zombie waiting for a
 /// parent that is not ours to reap counts as gone). SIGKILL is delivered at
 /// once but a process may take a moment to end, so this waits up to 2 s.
+#[cfg(unix)]
 #[track_caller]
 pub fn assert_gone(pids: &[i32]) {
     assert!(!pids.is_empty(), "the bot recorded no pid");
