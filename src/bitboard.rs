@@ -108,6 +108,25 @@ pub const fn count_windows_through(set: u64, cell: u64) -> u32 {
     total
 }
 
+/// The cells (of any state, on the board) that would complete a window whose
+/// other three cells are in `set`: where a player scores by playing.
+#[inline]
+#[must_use]
+pub const fn completing_cells(set: u64) -> u64 {
+    let mut cells = 0;
+    let mut i = 0;
+    while i < DIRECTIONS.len() {
+        let step = DIRECTIONS[i];
+        // The two cells before and the two after each cell, in this direction.
+        let before = (set << step) & (set << (2 * step));
+        let after = (set >> step) & (set >> (2 * step));
+        cells |= before & ((set << (3 * step)) | (set >> step));
+        cells |= after & ((set >> (3 * step)) | (set << step));
+        i += 1;
+    }
+    cells & ALL_CELLS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +153,21 @@ mod tests {
         assert_eq!(count_windows_through(row, cell(0, 0)), 1);
         assert_eq!(count_windows_through(row, cell(2, 0)), 2);
         assert_eq!(count_windows_through(row, cell(4, 0)), 1);
+    }
+
+    #[test]
+    fn completing_cells_finish_a_window() {
+        // Three on the bottom row, columns 2-4: columns 1 and 5 complete it.
+        let row: u64 = (1..4).map(|column| cell(column, 0)).sum();
+        assert_eq!(completing_cells(row), cell(0, 0) | cell(4, 0));
+        // A gap: columns 1, 2 and 4 are completed by column 3.
+        let gap = cell(0, 0) | cell(1, 0) | cell(3, 0);
+        assert_eq!(completing_cells(gap), cell(2, 0));
+        // Three stacked in column 7: the cell above, never across the spare bit.
+        let stack: u64 = (0..3).map(|row| cell(6, row)).sum();
+        assert_eq!(completing_cells(stack), cell(6, 3));
+        let top: u64 = (3..6).map(|row| cell(0, row)).sum();
+        assert_eq!(completing_cells(top), cell(0, 2));
     }
 
     #[test]

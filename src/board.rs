@@ -317,6 +317,15 @@ impl Board {
     pub const fn key(&self) -> u64 {
         self.pieces(self.to_move) + self.occupied()
     }
+
+    /// The [`key`](Board::key) of the position after `column` is played,
+    /// without playing it.
+    #[inline]
+    #[must_use]
+    pub const fn key_after(&self, column: Column) -> u64 {
+        let cell = self.playable_cells() & bitboard::column_cells(column.index());
+        self.pieces(self.to_move.other()) + (self.occupied() | cell)
+    }
 }
 
 /// Column and row (both 0-based) of the lowest set bit.

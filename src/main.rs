@@ -5,10 +5,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use maxconnect4::modes::{self, FirstMove};
 use maxconnect4::referee::{self, game::Rules, process, replay, tournament};
+use maxconnect4::report;
+use maxconnect4::search::{Engine, Limits};
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
 /// the number of four-in-a-rows of each colour.
@@ -30,6 +32,8 @@ enum Command {
         /// Plies to search, the program's own move counting as the first.
         #[arg(value_parser = parse_depth)]
         depth: u32,
+        #[command(flatten)]
+        engine: EngineOptions,
     },
     /// Play against the computer at the terminal.
     Interactive {
@@ -40,6 +44,47 @@ enum Command {
         /// Plies to search, the program's own move counting as the first.
         #[arg(value_parser = parse_depth)]
         depth: u32,
+        #[command(flatten)]
+        engine: EngineOptions,
+    },
+    /// Count the move sequences of length DEPTH (checks move generation).
+    Perft {
+        /// Length of the move sequences.
+        depth: u32,
+        /// The board file to start from; the empty board if omitted.
+        file: Option<PathBuf>,
+    },
+    /// Compute the exact result of a position with perfect play.
+    Solve {
+        /// The board file to solve.
+        file: PathBuf,
+        /// Transposition table size in MB.
+        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+        hash: usize,
+        /// Give up after this many seconds.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        time_limit: Option<Duration>,
+    },
+    /// Search a fixed set of positions and report the speed in nodes per second.
+    Bench {
+        /// Transposition table size in MB.
+        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+        hash: usize,
+    },
+    /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
+    Report {
+        /// Board files to search from [default: every file in input_files/].
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        positions: Vec<PathBuf>,
+        /// Search depths 1 to N.
+        #[arg(long, value_name = "N", default_value_t = report::DEFAULT_MAX_DEPTH, value_parser = parse_depth)]
+        max_depth: u32,
+        /// The directory to write the report to (created if need be).
+        #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
+        out: PathBuf,
+        /// Skip a search predicted to take more CPU seconds than this.
+        #[arg(long, value_name = "SECONDS", default_value = report::DEFAULT_BUDGET, value_parser = parse_seconds)]
+        budget: Duration,
     },
     /// Referee one game between two players: `self`, `human` or a command.
     Match(MatchArgs),
@@ -47,6 +92,35 @@ enum Command {
     Replay(ReplayArgs),
     /// Play every pair of players from each opening, with both colours.
     Tournament(TournamentArgs),
+}
+
+/// Transposition table size when `--hash` is not given.
+const DEFAULT_HASH_MB: usize = Engine::DEFAULT_HASH_BYTES >> 20;
+
+/// Options of the modes where the computer moves.
+#[derive(Args)]
+struct EngineOptions {
+    /// Stop searching after this many seconds and play the best move of the
+    /// deepest search finished (DEPTH still caps the depth).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+    /// Transposition table size in MB (0 for none).
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+    hash: usize,
+}
+
+impl EngineOptions {
+    fn limits(&self, depth: u32) -> Limits {
+        Limits { depth, time_limit: self.time_limit }
+    }
+}
+
+/// SECONDS: a positive number, fractions allowed.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds = text.parse::<f64>().ok().filter(|&seconds| seconds > 0.0);
+    seconds
+        .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+        .ok_or_else(|| "expected a number of seconds greater than 0, such as 2 or 0.5".to_owned())
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -98,13 +172,25 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     let mut out = anstream::stdout();
     match cli.command {
-        Command::OneMove { input, output, depth } => modes::one_move(&input, &output, depth, &mut out),
-        Command::Interactive { input, next, depth } => {
+        Command::OneMove { input, output, depth, engine } => {
+            modes::one_move(&input, &output, &engine.limits(depth), engine.hash << 20, &mut out)
+        }
+        Command::Interactive { input, next, depth, engine } => {
             let first = match next {
                 Next::ComputerNext => FirstMove::Computer,
                 Next::HumanNext => FirstMove::Human,
             };
-            modes::interactive(&input, first, depth, &mut io::stdin().lock(), &mut out)
+            let limits = engine.limits(depth);
+            modes::interactive(&input, first, &limits, engine.hash << 20, &mut io::stdin().lock(), &mut out)
+        }
+        Command::Perft { depth, file } => modes::perft(depth, file.as_deref(), &mut out),
+        Command::Solve { file, hash, time_limit } => {
+            modes::solve(&file, hash << 20, time_limit, &mut out, &mut anstream::stderr())
+        }
+        Command::Bench { hash } => modes::bench(hash << 20, &mut out),
+        Command::Report { positions, max_depth, out: dir, budget } => {
+            let command = report::command_line(std::env::args().skip(1));
+            report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)
         }
         Command::Match(args) => {
             process::stop_players_on_interrupt();
@@ -176,7 +262,7 @@ struct ReplayArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     game: Option<u32>,
     /// Seconds to pause before each move.
-    #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_pause)]
+    #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_delay)]
     delay: Duration,
 }
 
@@ -210,16 +296,8 @@ impl TournamentArgs {
     }
 }
 
-/// SECONDS: a positive number of seconds, such as 0.5.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    match parse_pause(text)? {
-        seconds if seconds.is_zero() => Err("SECONDS must be more than 0".to_owned()),
-        seconds => Ok(seconds),
-    }
-}
-
 /// SECONDS: a number of seconds, 0 or more.
-fn parse_pause(text: &str) -> Result<Duration, String> {
+fn parse_delay(text: &str) -> Result<Duration, String> {
     text.parse::<f64>()
         .ok()
         .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())

@@ -40,6 +40,17 @@ pub fn evaluate(board: &Board) -> Value {
     potential(me, opponent) - potential(opponent, me)
 }
 
+/// The heuristic value, for the player to move on `board`, of the board after
+/// they put a piece on `cell`: `-evaluate(&board.after(column))` without
+/// making the move.
+#[inline]
+#[must_use]
+pub fn evaluate_after(board: &Board, cell: u64) -> Value {
+    let me = board.pieces(board.to_move()) | cell;
+    let opponent = board.pieces(board.to_move().other());
+    potential(me, opponent) - potential(opponent, me)
+}
+
 /// The weight of `me`'s windows that hold none of `opponent`'s pieces.
 #[inline]
 fn potential(me: u64, opponent: u64) -> Value {
@@ -121,6 +132,15 @@ mod tests {
             mirrored.play(Column::from_number((c - b'0') as usize).unwrap());
         }
         assert_eq!(evaluate(&board), evaluate(&mirrored));
+    }
+
+    #[test]
+    fn evaluate_after_is_the_negated_child() {
+        let board = play_all("4453112");
+        for column in board.legal_columns() {
+            let cell = board.playable_cells() & crate::bitboard::column_cells(column.index());
+            assert_eq!(evaluate_after(&board, cell), -evaluate(&board.after(column)));
+        }
     }
 
     #[test]

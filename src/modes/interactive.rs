@@ -11,6 +11,7 @@ use super::{read_board_file, save_board, think};
 use crate::board::{Board, Column};
 use crate::display;
 use crate::format::{BoardFile, LineEnding};
+use crate::search::{Engine, Limits};
 
 /// Who makes the next move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,7 +26,8 @@ const HUMAN_FILE: &str = "human.txt";
 
 /// Plays a game from the board in `input` (an empty board if there is no such
 /// file) until the board is full, the person's input ends, or they quit.
-/// The computer plays whichever side `first` and the file's turn line give it.
+/// The computer plays whichever side `first` and the file's turn line give it,
+/// searching within `limits` with a table of `hash_bytes`.
 ///
 /// # Errors
 /// When `input` exists but cannot be read or parsed, a board cannot be saved,
@@ -33,7 +35,8 @@ const HUMAN_FILE: &str = "human.txt";
 pub fn interactive(
     input: &Path,
     first: FirstMove,
-    depth: u32,
+    limits: &Limits,
+    hash_bytes: usize,
     human: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -47,6 +50,7 @@ pub fn interactive(
         FirstMove::Computer => board.to_move(),
         FirstMove::Human => board.to_move().other(),
     };
+    let mut engine = Engine::new(hash_bytes);
     writeln!(out, "The computer is player {}, you are player {}.", computer.number(), computer.other().number())?;
 
     loop {
@@ -56,7 +60,7 @@ pub fn interactive(
             return Ok(());
         }
         if board.to_move() == computer {
-            let thought = think(&board, depth);
+            let thought = think(&mut engine, &board, limits);
             board.play(thought.result.column);
             writeln!(out, "\nThe computer (player {}) plays column {}.", computer.number(), thought.result.column)?;
             thought.report(out)?;

@@ -6,14 +6,22 @@ use std::path::Path;
 
 use super::{read_board_file, save_board, think};
 use crate::display;
+use crate::search::{Engine, Limits};
 
 /// Reads `input`, prints the board, and unless the game is over chooses a
-/// move with a `depth`-ply search, prints the new board and writes it to
-/// `output` in the same format. A finished game leaves `output` untouched.
+/// move with a search within `limits` using a table of `hash_bytes`, prints
+/// the new board and writes it to `output` in the same format. A finished
+/// game leaves `output` untouched.
 ///
 /// # Errors
 /// When `input` cannot be read or parsed, or `output` cannot be written.
-pub fn one_move(input: &Path, output: &Path, depth: u32, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn one_move(
+    input: &Path,
+    output: &Path,
+    limits: &Limits,
+    hash_bytes: usize,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     let file = read_board_file(input)?;
     let mut board = file.board;
     write!(out, "{}", display::board_and_score(&board))?;
@@ -22,7 +30,7 @@ pub fn one_move(input: &Path, output: &Path, depth: u32, out: &mut dyn Write) ->
         return Ok(());
     }
     let mover = board.to_move();
-    let thought = think(&board, depth);
+    let thought = think(&mut Engine::new(hash_bytes), &board, limits);
     board.play(thought.result.column);
     writeln!(out, "\nPlayer {} plays column {}.", mover.number(), thought.result.column)?;
     thought.report(out)?;

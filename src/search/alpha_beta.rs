@@ -15,7 +15,7 @@ pub fn alpha_beta(board: &Board, depth: u32) -> Option<SearchResult> {
     assert!(depth >= 1, "search depth must be at least 1");
     let mut nodes = 1;
     let (column, value) = best_child(board, |child, best| -negamax(child, depth - 1, -INFINITY, -best, &mut nodes))?;
-    Some(SearchResult { column, value, nodes })
+    Some(SearchResult { column, value, nodes, depth: depth.min(board.empty_cells()) })
 }
 
 /// Alpha-beta in negamax form, fail-soft. With `v` the minimax value of

@@ -14,7 +14,7 @@ pub fn minimax(board: &Board, depth: u32) -> Option<SearchResult> {
     assert!(depth >= 1, "search depth must be at least 1");
     let mut nodes = 1;
     let (column, value) = best_child(board, |child, _| -negamax(child, depth - 1, &mut nodes))?;
-    Some(SearchResult { column, value, nodes })
+    Some(SearchResult { column, value, nodes, depth: depth.min(board.empty_cells()) })
 }
 
 /// The minimax value of `board` for the player to move, `depth` plies deep.

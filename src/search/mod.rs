@@ -10,14 +10,23 @@
 //! - [`minimax`]: plain negamax that looks at every line; the baseline the
 //!   timing report compares against.
 //! - [`alpha_beta`]: the same with alpha-beta pruning, as the assignment asks.
+//! - [`Engine`]: alpha-beta made fast (score bounds, transposition table,
+//!   iterative deepening, move ordering), with a time limit and exact solving.
+//!
+//! [`perft`] counts move sequences, to test move generation and measure its speed.
 //!
 //! [`evaluate`]: crate::score::evaluate
 
 mod alpha_beta;
+mod engine;
 mod minimax;
+mod perft;
+mod table;
 
 pub use alpha_beta::alpha_beta;
+pub use engine::{Engine, Limits, OutOfTime, Solution};
 pub use minimax::minimax;
+pub use perft::perft;
 
 use crate::board::{Board, Column};
 use crate::score::{Value, INFINITY};
@@ -31,6 +40,9 @@ pub struct SearchResult {
     pub value: Value,
     /// Positions visited, the root included.
     pub nodes: u64,
+    /// Plies searched: the depth asked for, capped at the number of empty
+    /// cells, or for a search stopped by its time limit the deepest finished.
+    pub depth: u32,
 }
 
 /// Searches the children of `board` in centre-first order, asking

@@ -1,9 +1,11 @@
 //! Searches that reach the end of the game must play perfectly. Checked
 //! against a brute force written here, independent of the bitboards.
 
+use std::collections::HashMap;
+
 use maxconnect4::board::{Board, Column, Player};
 use maxconnect4::score::POINT;
-use maxconnect4::search::{alpha_beta, minimax};
+use maxconnect4::search::{alpha_beta, minimax, Engine};
 
 use super::util::Rng;
 
@@ -55,12 +57,23 @@ impl Grid {
 
     /// The final score difference for the player to move with perfect play.
     fn solve(&self) -> i32 {
-        let children: Vec<Grid> = (0..7).filter_map(|column| self.play(column)).collect();
-        if children.is_empty() {
-            let scores = self.scores();
-            return scores[self.mover as usize] - scores[3 - self.mover as usize];
+        self.solve_remembering(&mut HashMap::new())
+    }
+
+    /// Plain minimax over every move, remembering the value of each grid seen.
+    fn solve_remembering(&self, seen: &mut HashMap<([[u8; 7]; 6], u8), i32>) -> i32 {
+        if let Some(&value) = seen.get(&(self.cells, self.mover)) {
+            return value;
         }
-        children.iter().map(|child| -child.solve()).max().unwrap()
+        let children: Vec<Grid> = (0..7).filter_map(|column| self.play(column)).collect();
+        let value = if children.is_empty() {
+            let scores = self.scores();
+            scores[self.mover as usize] - scores[3 - self.mover as usize]
+        } else {
+            children.iter().map(|child| -child.solve_remembering(seen)).max().unwrap()
+        };
+        seen.insert((self.cells, self.mover), value);
+        value
     }
 }
 
@@ -83,6 +96,41 @@ fn searches_to_the_end_choose_optimal_moves() {
     }
     for _ in 0..3 {
         check_optimal(&rng.position(32));
+    }
+}
+
+/// Checks `Engine::solve` against the brute force: the value and the set of
+/// best columns.
+fn check_solution(board: &Board, engine: &mut Engine) {
+    let grid = Grid::from(board);
+    let best = grid.solve();
+    let best_columns: Vec<Column> = Column::ALL
+        .into_iter()
+        .filter(|column| grid.play(column.index()).is_some_and(|child| -child.solve() == best))
+        .collect();
+    let solution = engine.solve(board, None).unwrap();
+    let text = maxconnect4::format::write(board, Default::default());
+    assert_eq!(solution.value, best, "value of\n{text}");
+    assert_eq!(solution.best, best_columns, "best columns of\n{text}");
+}
+
+#[test]
+fn solve_agrees_with_the_brute_force() {
+    let mut rng = Rng::new(5);
+    let mut engine = Engine::new(1 << 20);
+    for moves in [30, 31, 32, 33, 34, 35, 36, 38, 40, 41] {
+        for _ in 0..3 {
+            check_solution(&rng.position(moves), &mut engine);
+        }
+    }
+}
+
+#[test]
+fn solve_works_without_a_table() {
+    let mut rng = Rng::new(6);
+    let mut engine = Engine::new(0);
+    for _ in 0..4 {
+        check_solution(&rng.position(32), &mut engine);
     }
 }
 

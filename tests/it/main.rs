@@ -4,6 +4,7 @@
 
 mod board_file;
 mod endgame;
+mod engine;
 mod interactive;
 mod one_move;
 mod properties;

@@ -1,0 +1,52 @@
+//! `bench`: a fixed workload for measuring the engine's speed. The positions
+//! and depths never change, so the node total changes only when the search
+//! does; a test pins it.
+
+use std::io::Write;
+
+use super::cpu_and_rate;
+use crate::format;
+use crate::search::{Engine, Limits};
+
+/// The workload: a board file (as text), the depth, or `None` to solve it
+/// exactly.
+const POSITIONS: [(&str, &str, Option<u32>); 6] = [
+    ("empty board", "0000000\n0000000\n0000000\n0000000\n0000000\n0000000\n1\n", Some(14)),
+    ("input2", "0000000\n0000000\n0200000\n0100002\n0200111\n1100222\n1\n", Some(14)),
+    ("opening", "0000000\n0000000\n0000000\n0002000\n0021100\n0012210\n1\n", Some(14)),
+    ("middle game", "0000000\n0002000\n0011200\n0022100\n0011210\n2221121\n1\n", Some(14)),
+    ("endgame, 22 empty", "0000000\n0010200\n0110110\n0220210\n0210120\n0212212\n1\n", None),
+    ("endgame, 20 empty", "0011000\n0012001\n0022002\n0221001\n0221002\n1111202\n1\n", None),
+];
+
+/// Searches every bench position with a fresh table of `hash_bytes` and
+/// prints each one's figures and the total.
+///
+/// # Errors
+/// When writing to `out` fails.
+pub fn bench(hash_bytes: usize, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut engine = Engine::new(hash_bytes);
+    let mut total_nodes = 0;
+    let mut total_cpu = std::time::Duration::ZERO;
+    for (name, text, depth) in POSITIONS {
+        let board = format::parse(text.as_bytes()).expect("bench positions are valid").board;
+        engine.clear();
+        let start = cpu_time::ThreadTime::now();
+        let (nodes, what) = match depth {
+            Some(depth) => {
+                let result = engine.search(&board, &Limits::depth(depth)).expect("bench positions are not full");
+                (result.nodes, format!("depth {depth}, column {}", result.column))
+            }
+            None => {
+                let solution = engine.solve(&board, None).expect("no time limit");
+                (solution.nodes, format!("solved, value {}", solution.value))
+            }
+        };
+        let cpu = start.elapsed();
+        total_nodes += nodes;
+        total_cpu += cpu;
+        writeln!(out, "{name:<18} {what:<22} {nodes:>10} nodes  {}", cpu_and_rate(nodes, cpu))?;
+    }
+    writeln!(out, "bench: {total_nodes} nodes in {}", cpu_and_rate(total_nodes, total_cpu))?;
+    Ok(())
+}

@@ -1,0 +1,353 @@
+//! The report's charts, each drawn twice from the same code: as PNG for any
+//! viewer and as SVG for sharp printing.
+//!
+//! Plotters draws text with `ab_glyph` and the Noto Sans font compiled into
+//! the program, and the PNG is encoded here with the `png` crate, so nothing
+//! depends on the fonts or image libraries of the machine.
+
+use std::error::Error as StdError;
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+
+use super::analysis::{self, AlgorithmSummary};
+use super::measure::{Algorithm, Measurement};
+use super::{units, Timings};
+
+/// Why a chart could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ChartError {
+    #[error("the built-in font cannot be loaded")]
+    Font,
+    #[error("cannot draw the {chart} chart: {message}")]
+    Draw { chart: &'static str, message: String },
+    #[error("cannot encode the {chart} chart as PNG")]
+    Png {
+        chart: &'static str,
+        #[source]
+        source: png::EncodingError,
+    },
+}
+
+/// One of the report's charts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chart {
+    /// CPU time against depth, log scale, one panel per position.
+    TimeByDepth,
+    /// CPU time against nodes, log-log, every search, with the fitted cost per node.
+    TimeByNodes,
+    /// Nodes against depth, log scale, one panel per position, with the
+    /// effective branching factor.
+    NodesByDepth,
+}
+
+/// Pixel width of every chart.
+const WIDTH: u32 = 1200;
+/// Pixel height of one row of panels, and of the single-panel chart.
+const PANEL_HEIGHT: u32 = 420;
+/// Pixel height of a chart's title.
+const TITLE_HEIGHT: u32 = 50;
+/// The font family name the built-in font is registered under.
+const FONT: &str = "sans-serif";
+
+/// Line colours, by the algorithm's place in [`Algorithm::ALL`].
+const PALETTE: [RGBColor; 4] =
+    [RGBColor(214, 39, 40), RGBColor(31, 119, 180), RGBColor(44, 160, 44), RGBColor(148, 103, 189)];
+
+type DrawResult = Result<(), Box<dyn StdError + Send + Sync>>;
+
+impl Chart {
+    pub const ALL: [Chart; 3] = [Chart::TimeByDepth, Chart::TimeByNodes, Chart::NodesByDepth];
+
+    /// The file name without extension.
+    #[must_use]
+    pub const fn file_stem(self) -> &'static str {
+        match self {
+            Chart::TimeByDepth => "time_by_depth",
+            Chart::TimeByNodes => "time_by_nodes",
+            Chart::NodesByDepth => "nodes_by_depth",
+        }
+    }
+
+    /// The title drawn on the chart.
+    #[must_use]
+    pub const fn title(self) -> &'static str {
+        match self {
+            Chart::TimeByDepth => "CPU time per search against depth",
+            Chart::TimeByNodes => "CPU time against nodes explored, with the fitted cost per node",
+            Chart::NodesByDepth => "Nodes explored against depth, with the effective branching factor",
+        }
+    }
+
+    /// Draws the chart: the PNG file's bytes and the SVG file's text.
+    ///
+    /// # Errors
+    /// When the built-in font cannot be loaded or drawing fails.
+    pub fn draw(self, timings: &Timings) -> Result<(Vec<u8>, String), ChartError> {
+        register_font()?;
+        let size = self.size(timings);
+        let draw_error = |error: Box<dyn StdError + Send + Sync>| ChartError::Draw {
+            chart: self.file_stem(),
+            message: error.to_string(),
+        };
+        let mut pixels = vec![0; size.0 as usize * size.1 as usize * 3];
+        {
+            let area = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
+            self.render(&area, timings).and_then(|()| Ok(area.present()?)).map_err(draw_error)?;
+        }
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            self.render(&area, timings).and_then(|()| Ok(area.present()?)).map_err(draw_error)?;
+        }
+        let png = encode_png(&pixels, size).map_err(|source| ChartError::Png { chart: self.file_stem(), source })?;
+        Ok((png, svg))
+    }
+
+    fn size(self, timings: &Timings) -> (u32, u32) {
+        match self {
+            Chart::TimeByNodes => (WIDTH, TITLE_HEIGHT + 2 * PANEL_HEIGHT),
+            Chart::TimeByDepth | Chart::NodesByDepth => {
+                let (rows, _) = grid(timings.positions.len());
+                (WIDTH, TITLE_HEIGHT + rows as u32 * PANEL_HEIGHT)
+            }
+        }
+    }
+
+    fn render<DB: DrawingBackend>(self, area: &DrawingArea<DB, Shift>, timings: &Timings) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        area.fill(&WHITE)?;
+        let area = area.titled(self.title(), (FONT, 28))?;
+        match self {
+            Chart::TimeByDepth => panels(&area, timings, &Axis::TIME, |m| m.cpu.as_secs_f64(), |a, _| a.name().into()),
+            Chart::NodesByDepth => {
+                let label = |algorithm: Algorithm, position| match analysis::branching_factor(&[
+                    timings.node_series(position, algorithm)
+                ]) {
+                    Some(factor) => format!("{}: ×{} per ply", algorithm.name(), units::significant(factor, 3)),
+                    None => algorithm.name().into(),
+                };
+                panels(&area, timings, &Axis::NODES, |m| m.result.nodes as f64, label)
+            }
+            Chart::TimeByNodes => time_by_nodes(&area, timings, &analysis::summarize(timings)),
+        }
+    }
+}
+
+/// A logarithmic value axis.
+struct Axis {
+    description: &'static str,
+    format: fn(f64) -> String,
+}
+
+impl Axis {
+    const TIME: Axis = Axis { description: "CPU time per search (log scale)", format: units::seconds };
+    const NODES: Axis = Axis { description: "nodes explored (log scale)", format: units::count_short };
+}
+
+/// Rows and columns of panels for `positions` positions.
+fn grid(positions: usize) -> (usize, usize) {
+    let columns = match positions {
+        0 | 1 => 1,
+        2..=4 => 2,
+        _ => 3,
+    };
+    (positions.div_ceil(columns).max(1), columns)
+}
+
+/// One panel per position: `value` of each measured search against depth,
+/// one line per algorithm, labelled in the legend by `label(algorithm,
+/// position)`.
+fn panels<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    timings: &Timings,
+    axis: &Axis,
+    value: impl Fn(&Measurement) -> f64,
+    label: impl Fn(Algorithm, usize) -> String,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let max_depth = timings.cells.iter().map(|cell| cell.depth).max().unwrap_or(1);
+    for (position, panel) in area.split_evenly(grid(timings.positions.len())).iter().enumerate() {
+        let Some(board) = timings.positions.get(position) else { break };
+        let lines: Vec<(Algorithm, Vec<(u32, Measurement)>)> = Algorithm::ALL
+            .into_iter()
+            .map(|algorithm| (algorithm, timings.series(position, algorithm).collect()))
+            .collect();
+        let values = lines.iter().flat_map(|(_, series)| series.iter().map(|(_, m)| value(m)));
+        let caption = if board.board.is_full() {
+            format!("{} (a finished game: nothing to search)", board.label)
+        } else {
+            board.label.clone()
+        };
+        let mut chart = ChartBuilder::on(panel)
+            .caption(caption, (FONT, 22))
+            .margin(12)
+            .x_label_area_size(45)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0.5..f64::from(max_depth) + 0.5, log_range(values).log_scale())?;
+        chart
+            .configure_mesh()
+            .x_labels(max_depth as usize + 2)
+            .x_label_formatter(&|depth| if depth.fract() == 0.0 { format!("{depth}") } else { String::new() })
+            .y_label_formatter(&|y| (axis.format)(*y))
+            .x_desc("depth (plies)")
+            .y_desc(axis.description)
+            .label_style((FONT, 16))
+            .axis_desc_style((FONT, 17))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+        for (algorithm, series) in lines {
+            if series.is_empty() {
+                continue;
+            }
+            let points: Vec<(f64, f64)> = series.iter().map(|(depth, m)| (f64::from(*depth), value(m))).collect();
+            let colour = colour(algorithm);
+            chart
+                .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(2)))?
+                .label(label(algorithm, position))
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(2)));
+            chart.draw_series(points.iter().map(|&point| Circle::new(point, 4, colour.filled())))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font((FONT, 17))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.4))
+            .draw()?;
+    }
+    Ok(())
+}
+
+/// Every measured search as a point of CPU time against nodes, one colour per
+/// algorithm, with the fitted line `time = cost × nodes` of each.
+fn time_by_nodes<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    timings: &Timings,
+    summaries: &[AlgorithmSummary],
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let points = |algorithm| -> Vec<(f64, f64)> {
+        timings.measurements(algorithm).map(|(_, _, m)| (m.result.nodes as f64, m.cpu.as_secs_f64())).collect()
+    };
+    let all: Vec<(f64, f64)> = Algorithm::ALL.into_iter().flat_map(points).collect();
+    let mut chart = ChartBuilder::on(area).margin(20).x_label_area_size(50).y_label_area_size(90).build_cartesian_2d(
+        log_range(all.iter().map(|&(x, _)| x)).log_scale(),
+        log_range(all.iter().map(|&(_, y)| y)).log_scale(),
+    )?;
+    chart
+        .configure_mesh()
+        .x_label_formatter(&|x| units::count_short(*x))
+        .y_label_formatter(&|y| units::seconds(*y))
+        .x_desc("nodes explored (log scale)")
+        .y_desc(Axis::TIME.description)
+        .label_style((FONT, 16))
+        .axis_desc_style((FONT, 18))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    for summary in summaries {
+        let points = points(summary.algorithm);
+        let colour = colour(summary.algorithm);
+        chart
+            .draw_series(points.iter().map(|&point| Circle::new(point, 4, colour.filled())))?
+            .label(format!("{}: one search", summary.algorithm.name()))
+            .legend(move |(x, y)| Circle::new((x + 12, y), 4, colour.filled()));
+        let (Some(cost), Some(low), Some(high)) = (
+            summary.seconds_per_node,
+            points.iter().map(|&(x, _)| x).reduce(f64::min),
+            points.iter().map(|&(x, _)| x).reduce(f64::max),
+        ) else {
+            continue;
+        };
+        // A straight line on log-log axes: its two ends are enough.
+        chart
+            .draw_series(LineSeries::new([(low, cost * low), (high, cost * high)], colour.stroke_width(2)))?
+            .label(format!("{}: fitted {} µs per node", summary.algorithm.name(), units::significant(cost * 1e6, 3)))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font((FONT, 16))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .draw()?;
+    Ok(())
+}
+
+fn colour(algorithm: Algorithm) -> RGBColor {
+    let index = Algorithm::ALL.iter().position(|&a| a == algorithm).unwrap_or(0);
+    PALETTE[index % PALETTE.len()]
+}
+
+/// A range for a log axis around the positive `values`, widened to whole
+/// powers of ten so the axis has labelled ticks at both ends.
+fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    let (low, high) = values
+        .filter(|&value| value > 0.0 && value.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), value| (low.min(value), high.max(value)));
+    if low > high {
+        return 1.0..10.0;
+    }
+    let low = 10f64.powf(low.log10().floor());
+    let high = 10f64.powf(high.log10().ceil()).max(low * 10.0);
+    // A hair wider, so rounding cannot drop the labels at the ends.
+    low * 0.999..high * 1.001
+}
+
+/// Makes the built-in font the one plotters draws text with.
+fn register_font() -> Result<(), ChartError> {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    let registered = *REGISTERED
+        .get_or_init(|| plotters::style::register_font(FONT, FontStyle::Normal, ttf_noto_sans::REGULAR).is_ok());
+    if registered {
+        Ok(())
+    } else {
+        Err(ChartError::Font)
+    }
+}
+
+/// The RGB pixels of a bitmap chart as a PNG file.
+fn encode_png(pixels: &[u8], (width, height): (u32, u32)) -> Result<Vec<u8>, png::EncodingError> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::High);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(pixels)?;
+    writer.finish()?;
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_ranges_cover_whole_decades() {
+        let decades = |range: std::ops::Range<f64>| (range.start.log10().round(), range.end.log10().round());
+        assert_eq!(decades(log_range([3e-6, 0.2].into_iter())), (-6.0, 0.0));
+        assert_eq!(decades(log_range([100.0].into_iter())), (2.0, 3.0));
+        assert_eq!(log_range([0.0, f64::NAN].into_iter()), 1.0..10.0);
+        let range = log_range([3e-6, 0.2].into_iter());
+        assert!(range.start < 1e-6 && range.end > 1.0, "the end labels are inside: {range:?}");
+    }
+
+    #[test]
+    fn panels_fill_a_grid_of_at_most_three_columns() {
+        assert_eq!(grid(1), (1, 1));
+        assert_eq!(grid(2), (1, 2));
+        assert_eq!(grid(4), (2, 2));
+        assert_eq!(grid(5), (2, 3));
+        assert_eq!(grid(7), (3, 3));
+    }
+}

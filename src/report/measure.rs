@@ -1,0 +1,291 @@
+//! Timing one search: which algorithms the report compares, how a search is
+//! timed in CPU time, and when a search is predicted to be too slow to run.
+//!
+//! The clock is the CPU time of the searching thread, read around the search
+//! call only, so other programs on the machine and the report's own work do
+//! not count. A search that takes under [`REPEAT_BELOW`] is run again and
+//! again until the runs add up to [`MIN_TOTAL`], and the total divided by the
+//! number of runs, so that the clock's resolution and the cost of reading it
+//! never dominate.
+//!
+//! Every run is a cold search. The engine keeps a transposition table and
+//! move-ordering history between searches, so before each of its runs they
+//! are cleared, outside the timing. Clearing a table takes far longer than a
+//! small search, so the engine's runs are timed one by one, at most
+//! [`MAX_COLD_RUNS`] of them, less the measured cost of reading the clock.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use cpu_time::ThreadTime;
+
+use crate::board::Board;
+use crate::search::{self, Engine, Limits, SearchResult};
+
+/// A search algorithm the report measures.
+///
+/// To add one: a variant here, a line in [`Algorithm::ALL`], its name and
+/// description, and how a [`Searcher`] runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Algorithm {
+    Minimax,
+    AlphaBeta,
+    Engine,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order of the report's tables and legends:
+    /// each one the next step up from the one before.
+    pub const ALL: [Algorithm; 3] = [Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Engine];
+
+    /// The name in the CSV file, tables and legends.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "minimax",
+            Algorithm::AlphaBeta => "alpha-beta",
+            Algorithm::Engine => "engine",
+        }
+    }
+
+    /// One line for the report: what the algorithm does.
+    #[must_use]
+    pub const fn description(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "plain minimax: every line to the full depth, no pruning (the baseline)",
+            Algorithm::AlphaBeta => "minimax with alpha-beta pruning, as the assignment asks",
+            Algorithm::Engine => {
+                "the full engine, as `one-move` plays: alpha-beta with score bounds, a 64 MiB transposition table \
+                 (cleared before every search), iterative deepening and move ordering"
+            }
+        }
+    }
+}
+
+/// An algorithm ready to search, with whatever it keeps between searches.
+pub enum Searcher {
+    Minimax,
+    AlphaBeta,
+    Engine(Box<Engine>),
+}
+
+impl Searcher {
+    #[must_use]
+    pub fn new(algorithm: Algorithm) -> Searcher {
+        match algorithm {
+            Algorithm::Minimax => Searcher::Minimax,
+            Algorithm::AlphaBeta => Searcher::AlphaBeta,
+            Algorithm::Engine => Searcher::Engine(Box::new(Engine::new(Engine::DEFAULT_HASH_BYTES))),
+        }
+    }
+
+    /// Whether searches leave something behind that speeds up the next one.
+    fn keeps_state(&self) -> bool {
+        matches!(self, Searcher::Engine(_))
+    }
+
+    /// Forgets what earlier searches left behind, so the next search is cold.
+    fn forget(&mut self) {
+        if let Searcher::Engine(engine) = self {
+            engine.clear();
+        }
+    }
+
+    /// Searches `board`, which must not be full.
+    fn search(&mut self, board: &Board, depth: u32) -> SearchResult {
+        let result = match self {
+            Searcher::Minimax => search::minimax(board, depth),
+            Searcher::AlphaBeta => search::alpha_beta(board, depth),
+            Searcher::Engine(engine) => engine.search(board, &Limits::depth(depth)),
+        };
+        result.expect("the report only searches boards that are not full")
+    }
+}
+
+/// A search shorter than this is repeated.
+pub const REPEAT_BELOW: Duration = Duration::from_millis(5);
+
+/// Repeated searches run until they add up to at least this much CPU time.
+pub const MIN_TOTAL: Duration = Duration::from_millis(20);
+
+/// The most runs of one search, for a clock too coarse to see any of them.
+const MAX_RUNS: u32 = 1 << 20;
+
+/// The most runs of a search that must be made cold before each run.
+pub const MAX_COLD_RUNS: u32 = 20;
+
+/// What one timed search found and cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measurement {
+    /// The search's result; every run gives the same.
+    pub result: SearchResult,
+    /// CPU time of one search: the total over all runs divided by `runs`.
+    pub cpu: Duration,
+    /// How many times the search was run.
+    pub runs: u32,
+}
+
+impl Measurement {
+    /// Nodes explored per second of CPU time.
+    #[must_use]
+    pub fn nodes_per_second(&self) -> f64 {
+        self.result.nodes as f64 / self.cpu.as_secs_f64().max(f64::MIN_POSITIVE)
+    }
+}
+
+/// Searches `board` (not full) `depth` plies deep with `searcher`, cold, and
+/// times it in CPU time of this thread, repeating a short search (see the
+/// module documentation). `clock_overhead` is what reading the clock adds to
+/// a timing (see [`clock_overhead`]).
+#[must_use]
+pub fn measure(searcher: &mut Searcher, board: &Board, depth: u32, clock_overhead: Duration) -> Measurement {
+    searcher.forget();
+    let (result, mut total) = timed_runs(searcher, board, depth, 1);
+    let mut runs = 1;
+    if total >= REPEAT_BELOW {
+        return Measurement { result, cpu: total, runs };
+    }
+    if searcher.keeps_state() {
+        while total < MIN_TOTAL && runs < MAX_COLD_RUNS {
+            searcher.forget();
+            total += timed_runs(searcher, board, depth, 1).1;
+            runs += 1;
+        }
+        let cpu = total.saturating_sub(clock_overhead * runs) / runs;
+        return Measurement { result, cpu, runs };
+    }
+    while total < MIN_TOTAL && runs < MAX_RUNS {
+        runs = runs_for_total(total, runs).min(MAX_RUNS);
+        total = timed_runs(searcher, board, depth, runs).1;
+    }
+    Measurement { result, cpu: total / runs, runs }
+}
+
+/// What reading the clock adds to a timing: the median of many timings of
+/// nothing.
+#[must_use]
+pub fn clock_overhead() -> Duration {
+    let mut timings: Vec<Duration> = (0..1001).map(|_| ThreadTime::now().elapsed()).collect();
+    timings.sort_unstable();
+    timings[timings.len() / 2]
+}
+
+/// How many runs should take [`MIN_TOTAL`], given that `runs` took `total`:
+/// with a margin, and at least twice as many, so the loop ends even when the
+/// clock saw nothing.
+fn runs_for_total(total: Duration, runs: u32) -> u32 {
+    let per_run = total.as_secs_f64() / f64::from(runs);
+    let wanted = (MIN_TOTAL.as_secs_f64() * 1.2 / per_run.max(1e-9)).ceil();
+    (wanted.min(f64::from(u32::MAX)) as u32).max(runs.saturating_mul(2))
+}
+
+/// Runs the same search `runs` times; returns its result and the CPU time of
+/// all the runs together.
+fn timed_runs(searcher: &mut Searcher, board: &Board, depth: u32, runs: u32) -> (SearchResult, Duration) {
+    let start = ThreadTime::now();
+    let mut result = searcher.search(black_box(board), black_box(depth));
+    for _ in 1..runs {
+        result = black_box(searcher.search(black_box(board), black_box(depth)));
+    }
+    (result, start.elapsed())
+}
+
+/// The CPU time a search should take, predicted from shallower searches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prediction {
+    /// Predicted CPU seconds.
+    pub seconds: f64,
+    /// How many times longer each further ply takes.
+    growth: f64,
+}
+
+impl Prediction {
+    /// The prediction for a search one ply deeper.
+    #[must_use]
+    pub fn deeper(self) -> Prediction {
+        Prediction { seconds: self.seconds * self.growth, growth: self.growth }
+    }
+}
+
+/// Predicts the CPU time of a search one ply deeper than the last of
+/// `shallower`, the measurements of one algorithm on one position at
+/// consecutive depths, shallowest first: the last search's time grows by the
+/// larger of the last two growth factors in nodes (under alpha-beta the factor
+/// alternates with the parity of the depth, so one factor alone can be too
+/// low). `None` until two depths are known.
+#[must_use]
+pub fn predict(shallower: &[Measurement]) -> Option<Prediction> {
+    let growth = |pair: &[Measurement]| pair[1].result.nodes as f64 / pair[0].result.nodes as f64;
+    let last = shallower.last()?;
+    let growth = shallower.windows(2).rev().take(2).map(growth).reduce(f64::max)?.max(1.0);
+    Some(Prediction { seconds: last.cpu.as_secs_f64() * growth, growth })
+}
+
+/// A measurement of `nodes` nodes in `seconds`, for tests of what is computed
+/// from measurements.
+#[cfg(test)]
+pub(crate) fn example(nodes: u64, seconds: f64) -> Measurement {
+    let column = crate::board::Column::CENTRE_FIRST[0];
+    let result = SearchResult { column, value: 0, nodes, depth: 1 };
+    Measurement { result, cpu: Duration::from_secs_f64(seconds), runs: 1 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measurement(nodes: u64, millis: u64) -> Measurement {
+        example(nodes, millis as f64 / 1e3)
+    }
+
+    #[test]
+    fn a_short_search_is_repeated_until_the_runs_add_up() {
+        let measurement = measure(&mut Searcher::new(Algorithm::AlphaBeta), &Board::empty(), 1, Duration::ZERO);
+        assert_eq!(measurement.result.nodes, 8);
+        assert!(measurement.runs > 1, "{measurement:?}");
+        assert!(measurement.cpu * measurement.runs >= MIN_TOTAL, "{measurement:?}");
+    }
+
+    #[test]
+    fn every_run_of_the_engine_is_cold() {
+        let board = Board::empty();
+        let mut searcher = Searcher::new(Algorithm::Engine);
+        let cold = measure(&mut searcher, &board, 6, Duration::ZERO);
+        assert!(cold.runs > 1 && cold.runs <= MAX_COLD_RUNS, "{cold:?}");
+        let warm = searcher.search(&board, 6);
+        assert!(warm.nodes < cold.result.nodes, "a warm search is cheaper, so the measured one was cold");
+        assert_eq!(measure(&mut searcher, &board, 6, Duration::ZERO).result, cold.result);
+    }
+
+    #[test]
+    fn reading_the_clock_costs_something_but_little() {
+        let overhead = clock_overhead();
+        assert!(overhead < Duration::from_millis(1), "{overhead:?}");
+    }
+
+    #[test]
+    fn runs_at_least_double_even_when_the_clock_saw_nothing() {
+        assert!(runs_for_total(Duration::ZERO, 8) >= 16);
+        assert_eq!(runs_for_total(Duration::from_millis(1), 1), 24);
+        assert_eq!(runs_for_total(Duration::from_millis(19), 1), 2);
+    }
+
+    #[test]
+    fn prediction_needs_two_depths_and_takes_the_larger_growth() {
+        assert_eq!(predict(&[]), None);
+        assert_eq!(predict(&[measurement(8, 1)]), None);
+        let seconds = |prediction: Option<Prediction>| (prediction.unwrap().seconds * 1e3).round();
+        assert_eq!(seconds(predict(&[measurement(8, 1), measurement(64, 8)])), 64.0);
+        // Growth 10 then 2: the prediction uses 10, and goes on growing by 10.
+        let alternating = [measurement(10, 1), measurement(100, 10), measurement(200, 20)];
+        assert_eq!(seconds(predict(&alternating)), 200.0);
+        assert_eq!(seconds(predict(&alternating).map(Prediction::deeper)), 2000.0);
+    }
+
+    #[test]
+    fn every_algorithm_has_a_distinct_name() {
+        let mut names: Vec<&str> = Algorithm::ALL.iter().map(|algorithm| algorithm.name()).collect();
+        names.dedup();
+        assert_eq!(names.len(), Algorithm::ALL.len());
+    }
+}

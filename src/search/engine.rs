@@ -1,0 +1,364 @@
+//! The engine: alpha-beta with exact score bounds, a transposition table,
+//! iterative deepening, move ordering and a time limit.
+//!
+//! It computes the same depth-limited minimax value as [`alpha_beta`], only
+//! faster, and it can solve positions exactly. Three things keep the value
+//! the same:
+//! - the score bounds ([`bounds`]) hold for the depth-limited value too,
+//!   because the evaluation never leaves them;
+//! - a table entry cuts the search only when it was searched to the same
+//!   remaining depth, counted as at most the number of empty cells, so an
+//!   entry exact to the end of the game serves any deeper search;
+//! - entries from other depths only say which move to try first.
+//!
+//! [`alpha_beta`]: super::alpha_beta
+
+use std::time::{Duration, Instant};
+
+use super::table::{Bound, Entry, Table};
+use super::SearchResult;
+use crate::bitboard::{column_cells, completing_cells, WIDTH};
+use crate::board::{Board, Column};
+use crate::score::{bounds, evaluate, evaluate_after, Value, INFINITY, POINT};
+
+/// How far and how long to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Plies to search; capped at the number of empty cells.
+    pub depth: u32,
+    /// Stop when this much time has passed, and play the best move of the
+    /// deepest finished iteration.
+    pub time_limit: Option<Duration>,
+}
+
+impl Limits {
+    /// A search to `depth` plies without a time limit.
+    #[must_use]
+    pub const fn depth(depth: u32) -> Limits {
+        Limits { depth, time_limit: None }
+    }
+}
+
+/// The exact result of a position: what perfect play by both sides gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The final score difference, player to move minus opponent, in points.
+    pub value: i32,
+    /// Every column that achieves it, left to right.
+    pub best: Vec<Column>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// The time limit ran out before a search finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the time limit ran out after {nodes} positions")]
+pub struct OutOfTime {
+    pub nodes: u64,
+}
+
+/// Table entries are probed and stored only this many plies or more from the
+/// search horizon; nearer the leaves a lookup costs more than it saves.
+const TABLE_MIN_DEPTH: u32 = 2;
+
+/// Moves are ordered by threats only this many plies or more from the horizon.
+const THREAT_MIN_DEPTH: u32 = 4;
+
+/// The clock is read once every this many nodes.
+const CLOCK_INTERVAL: u64 = 4096;
+
+/// A search engine with its transposition table and move-ordering history,
+/// which carry over from one search to the next.
+pub struct Engine {
+    table: Table,
+    /// For each player and cell, how often playing there caused a cut,
+    /// weighted by depth: the move-ordering history heuristic.
+    history: [[u32; 64]; 2],
+    nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Engine {
+    /// The default transposition table size.
+    pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
+
+    /// An engine whose transposition table uses at most `hash_bytes`.
+    #[must_use]
+    pub fn new(hash_bytes: usize) -> Engine {
+        Engine { table: Table::with_bytes(hash_bytes), history: [[0; 64]; 2], nodes: 0, deadline: None, stopped: false }
+    }
+
+    /// Forgets everything learned, so the next search runs as on a new engine.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.history = [[0; 64]; 2];
+    }
+
+    /// Chooses a move by iterative deepening up to `limits.depth`. Returns
+    /// `None` on a full board. With a time limit, the move is the best of the
+    /// deepest iteration that finished (depth 1 always finishes).
+    ///
+    /// # Panics
+    /// When `limits.depth` is 0.
+    pub fn search(&mut self, board: &Board, limits: &Limits) -> Option<SearchResult> {
+        assert!(limits.depth >= 1, "search depth must be at least 1");
+        if board.is_full() {
+            return None;
+        }
+        self.nodes = 0;
+        self.stopped = false;
+        // The first iteration runs without the clock, so there is always a move.
+        self.deadline = None;
+        let deadline = limits.time_limit.map(|limit| Instant::now() + limit);
+        let mut result = None;
+        for depth in 1..=limits.depth.min(board.empty_cells()) {
+            let Some((column, value)) = self.root(board, depth) else { break };
+            result = Some(SearchResult { column, value, nodes: 0, depth });
+            self.deadline = deadline;
+        }
+        result.map(|result| SearchResult { nodes: self.nodes, ..result })
+    }
+
+    /// Solves `board` exactly: its value with perfect play and every move
+    /// that achieves it.
+    ///
+    /// # Errors
+    /// When `time_limit` runs out first.
+    pub fn solve(&mut self, board: &Board, time_limit: Option<Duration>) -> Result<Solution, OutOfTime> {
+        let empty = board.empty_cells();
+        if empty == 0 {
+            return Ok(Solution { value: board.score_difference(), best: Vec::new(), nodes: 0 });
+        }
+        self.nodes = 0;
+        self.stopped = false;
+        self.deadline = time_limit.map(|limit| Instant::now() + limit);
+        // Narrow the value down with null-window searches, each asking
+        // whether the value exceeds a guess; guesses near 0 come first, since
+        // most positions are close.
+        let (mut lower, mut upper) = bounds(board);
+        while lower < upper {
+            let mut guess = lower + (upper - lower) / 2;
+            if guess <= 0 && lower / 2 < guess {
+                guess = lower / 2;
+            } else if guess >= 0 && upper / 2 > guess {
+                guess = upper / 2;
+            }
+            let value = self.negamax(board, empty, guess * POINT, guess * POINT + 1);
+            if self.stopped {
+                return Err(OutOfTime { nodes: self.nodes });
+            }
+            // Values to the end of the game are whole points.
+            if value > guess * POINT {
+                lower = value / POINT;
+            } else {
+                upper = value / POINT;
+            }
+        }
+        let value = lower * POINT;
+        let mut best = Vec::new();
+        for column in board.legal_columns() {
+            // A null window around the value: does this move reach it?
+            if -self.negamax(&board.after(column), empty - 1, -value, -value + 1) >= value {
+                best.push(column);
+            }
+            if self.stopped {
+                return Err(OutOfTime { nodes: self.nodes });
+            }
+        }
+        Ok(Solution { value: lower, best, nodes: self.nodes })
+    }
+
+    /// One iteration at the root: the best move and its exact value, or
+    /// `None` if the time ran out.
+    fn root(&mut self, board: &Board, depth: u32) -> Option<(Column, Value)> {
+        self.nodes += 1;
+        let key = board.key();
+        let first = self.table.probe(key).and_then(|entry| entry.best);
+        let mut best: Option<(Column, Value)> = None;
+        for column in self.ordered_moves(board, depth, first).iter() {
+            let alpha = best.map_or(-INFINITY, |(_, value)| value);
+            let value = -self.negamax(&board.after(column), depth - 1, -INFINITY, -alpha);
+            if self.stopped {
+                return None;
+            }
+            if value > alpha {
+                best = Some((column, value));
+            }
+        }
+        let (column, value) = best.expect("the board is not full");
+        self.table.store(key, Entry { value, bound: Bound::Exact, depth, best: Some(column) });
+        Some((column, value))
+    }
+
+    /// Alpha-beta in negamax form, fail-soft, with the same contract as the
+    /// plain one: with `v` the minimax value of `board` at `depth` and `r` the
+    /// result, `alpha < r < beta` means `r == v`, `r <= alpha` means
+    /// `v <= r`, and `r >= beta` means `v >= r`. After the time runs out the
+    /// result is meaningless and `self.stopped` is set.
+    fn negamax(&mut self, board: &Board, depth: u32, mut alpha: Value, mut beta: Value) -> Value {
+        self.nodes += 1;
+        let depth = depth.min(board.empty_cells());
+        match depth {
+            0 => return evaluate(board),
+            1 => return self.horizon(board, beta),
+            _ => {}
+        }
+        if self.nodes % CLOCK_INTERVAL == 0 && self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+
+        let (lower, upper) = bounds(board);
+        let (lower, upper) = (lower * POINT, upper * POINT);
+        if upper <= alpha {
+            return upper;
+        }
+        if lower >= beta {
+            return lower;
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+
+        let key = board.key();
+        let mut first = None;
+        if depth >= TABLE_MIN_DEPTH {
+            if let Some(entry) = self.table.probe(key) {
+                first = entry.best;
+                if entry.depth == depth {
+                    match entry.bound {
+                        Bound::Exact => return entry.value,
+                        Bound::Lower if entry.value >= beta => return entry.value,
+                        Bound::Lower => alpha = alpha.max(entry.value),
+                        Bound::Upper if entry.value <= alpha => return entry.value,
+                        Bound::Upper => beta = beta.min(entry.value),
+                    }
+                }
+            }
+        }
+
+        let searched_alpha = alpha;
+        let mover = board.to_move().index();
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let moves = self.ordered_moves(board, depth, first);
+        if depth > TABLE_MIN_DEPTH {
+            for column in moves.iter() {
+                self.table.prefetch(board.key_after(column));
+            }
+        }
+        for column in moves.iter() {
+            let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(column);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        let cell = board.playable_cells() & column_cells(column.index());
+                        self.history[mover][cell.trailing_zeros() as usize] += depth * depth;
+                        break;
+                    }
+                }
+            }
+        }
+
+        if depth >= TABLE_MIN_DEPTH {
+            let bound = if best <= searched_alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.store(key, Entry { value: best, bound, depth, best: best_move });
+        }
+        best
+    }
+
+    /// [`negamax`](Engine::negamax) one ply from the horizon, where every
+    /// child is a leaf: each is evaluated without making the move, and
+    /// nothing is stored, since a lookup would cost more than the evaluations.
+    #[inline]
+    fn horizon(&mut self, board: &Board, beta: Value) -> Value {
+        let playable = board.playable_cells();
+        let mut best = -INFINITY;
+        for column in Column::CENTRE_FIRST {
+            let cell = playable & column_cells(column.index());
+            if cell == 0 {
+                continue;
+            }
+            self.nodes += 1;
+            best = best.max(evaluate_after(board, cell));
+            if best >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The legal moves of `board`: `first` (if legal), then by history, then
+    /// centre first.
+    fn ordered_moves(&self, board: &Board, depth: u32, first: Option<Column>) -> Moves {
+        let playable = board.playable_cells();
+        let mover = board.to_move();
+        let history = &self.history[mover.index()];
+        // Threats first: a move that completes a window of ours is likely
+        // good, one that blocks a window of theirs too, and one that lets
+        // them complete a window in the cell above likely bad.
+        // Near the horizon the subtrees are too small to repay the work.
+        let (ours, theirs) = if depth >= THREAT_MIN_DEPTH {
+            (completing_cells(board.pieces(mover)), completing_cells(board.pieces(mover.other())))
+        } else {
+            (0, 0)
+        };
+        let mut moves = Moves { columns: [Column::ALL[0]; WIDTH], scores: [0; WIDTH], len: 0 };
+        for column in Column::CENTRE_FIRST {
+            let cell = playable & column_cells(column.index());
+            if cell == 0 {
+                continue;
+            }
+            let score = if Some(column) == first {
+                u32::MAX
+            } else {
+                let tier = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
+                    - 2 * u32::from((cell << 1) & theirs != 0);
+                tier << 24 | history[cell.trailing_zeros() as usize].min((1 << 24) - 1)
+            };
+            moves.insert(column, score);
+        }
+        moves
+    }
+}
+
+/// Up to seven moves, kept sorted by score, highest first; equal scores keep
+/// the order they were inserted in.
+struct Moves {
+    columns: [Column; WIDTH],
+    scores: [u32; WIDTH],
+    len: usize,
+}
+
+impl Moves {
+    #[inline]
+    fn insert(&mut self, column: Column, score: u32) {
+        let mut at = self.len;
+        while at > 0 && self.scores[at - 1] < score {
+            self.columns[at] = self.columns[at - 1];
+            self.scores[at] = self.scores[at - 1];
+            at -= 1;
+        }
+        self.columns[at] = column;
+        self.scores[at] = score;
+        self.len += 1;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Column> + '_ {
+        self.columns[..self.len].iter().copied()
+    }
+}

@@ -1,0 +1,107 @@
+//! The engine: same values as the plain alpha-beta, the table never changing
+//! a result, and the commands built on it (perft, solve, bench, time limits).
+
+use maxconnect4::search::{alpha_beta, Engine, Limits};
+use predicates::prelude::*;
+
+use super::util::{maxconnect4, shipped, Rng};
+
+/// The engine's value equals plain alpha-beta's at every depth 1 to 6 on
+/// random positions, whatever the table size, and its move has that value.
+fn check_same_values(hash_bytes: usize, seed: u64, positions: usize) {
+    let mut rng = Rng::new(seed);
+    let mut engine = Engine::new(hash_bytes);
+    for _ in 0..positions {
+        let moves = rng.below(40);
+        let board = rng.position(moves);
+        for depth in 1..=6 {
+            let expected = alpha_beta(&board, depth).unwrap();
+            let found = engine.search(&board, &Limits::depth(depth)).unwrap();
+            let text = maxconnect4::format::write(&board, Default::default());
+            assert_eq!(found.value, expected.value, "depth {depth}, position\n{text}");
+            // The chosen move is worth the value: check it a ply shallower.
+            let after = board.after(found.column);
+            if depth > 1 && !after.is_full() {
+                assert_eq!(-alpha_beta(&after, depth - 1).unwrap().value, expected.value, "move {}", found.column);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_engine_agrees_with_alpha_beta() {
+    check_same_values(Engine::DEFAULT_HASH_BYTES, 10, 60);
+}
+
+#[test]
+fn the_table_never_changes_a_value() {
+    check_same_values(0, 11, 30);
+    check_same_values(1024, 12, 30);
+}
+
+#[test]
+fn perft_counts_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    maxconnect4(dir.path()).args(["perft", "11"]).assert().success().stdout("perft 11 1974069174\n");
+    maxconnect4(dir.path())
+        .arg("perft")
+        .arg("2")
+        .arg(shipped("nearly_full.txt"))
+        .assert()
+        .success()
+        .stdout("perft 2 7\n");
+}
+
+#[test]
+fn solve_prints_the_value_and_best_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    maxconnect4(dir.path())
+        .arg("solve")
+        .arg(shipped("nearly_full.txt"))
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"^value -?\d+ best [1-7](,[1-7])*\n$").unwrap())
+        .stderr(predicate::str::contains("Solved 4 empty cells"));
+    maxconnect4(dir.path()).arg("solve").arg(shipped("full.txt")).assert().success().stdout("value -2 best none\n");
+}
+
+#[test]
+fn solve_gives_up_when_time_runs_out() {
+    let dir = tempfile::tempdir().unwrap();
+    maxconnect4(dir.path())
+        .arg("solve")
+        .arg(shipped("input1.txt"))
+        .args(["--time-limit", "0.2"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::starts_with("error: gave up solving "))
+        .stderr(predicate::str::contains("(42 empty cells)"));
+}
+
+#[test]
+fn a_time_limit_still_plays_a_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let assert = maxconnect4(dir.path())
+        .arg("one-move")
+        .arg(shipped("input1.txt"))
+        .args(["out.txt", "42", "--time-limit", "0.2"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    let depth: u32 = stdout.split(" nodes to depth ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!((1..42).contains(&depth), "{stdout}");
+    assert!(dir.path().join("out.txt").exists());
+}
+
+#[test]
+fn bad_engine_options_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["one-move", "in.txt", "out.txt", "3", "--time-limit", "0"][..],
+        &["one-move", "in.txt", "out.txt", "3", "--time-limit", "soon"],
+        &["one-move", "in.txt", "out.txt", "3", "--hash", "-1"],
+        &["solve"],
+    ] {
+        maxconnect4(dir.path()).args(args).assert().code(2);
+    }
+}
