@@ -51,7 +51,8 @@ impl Seat {
 pub struct Rules {
     /// Substituted for `{depth}`, and the depth `self` searches.
     pub depth: u32,
-    /// Per move, for programs; people have all the time they want.
+    /// Per move, for programs; people have all the time they want. `self`
+    /// stops searching at half of it, so that it never loses on time.
     pub timeout: Duration,
 }
 
@@ -197,7 +198,10 @@ impl Game<'_> {
     fn program(&self, colour: Colour) -> Result<Option<Program>, Error> {
         let template = match &self.seats[colour.index()].spec {
             PlayerSpec::Human => return Ok(None),
-            PlayerSpec::Engine => Template::engine(&std::env::current_exe().map_err(Error::OwnExecutable)?),
+            PlayerSpec::Engine => {
+                let executable = std::env::current_exe().map_err(Error::OwnExecutable)?;
+                Template::engine(&executable, self.rules.timeout / 2)
+            }
             PlayerSpec::Command(template) => template.clone(),
         };
         if !process::SUPPORTED {

@@ -7,6 +7,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// What a command template may not be.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -81,17 +82,22 @@ impl Template {
         Ok(Template { words })
     }
 
-    /// This program's own one-move mode.
+    /// This program's own one-move mode, told to stop searching after
+    /// `time_limit` even if it has not reached the depth.
     #[must_use]
-    pub fn engine(executable: &Path) -> Template {
+    pub fn engine(executable: &Path, time_limit: Duration) -> Template {
         let mut words = vec![executable.to_string_lossy().into_owned()];
-        words.extend(["one-move", "{in}", "{out}", "{depth}"].map(str::to_owned));
+        words.extend(["one-move", "{in}", "{out}", "{depth}", "--time-limit"].map(str::to_owned));
+        words.push(time_limit.as_secs_f64().to_string());
         Template { words }
     }
 
-    /// The program and its arguments for one turn. A relative program path
-    /// with a directory part (`./bot.py`, `bots/x`) is taken from `base`,
-    /// the referee's working directory, since the program runs elsewhere.
+    /// The program and its arguments for one turn. The program runs in a
+    /// directory of its own, so an argument that names a file or directory
+    /// in `base`, the referee's working directory (`.`, `bots/x`,
+    /// `maxconnect4.py`), is made absolute; so is the program itself when it
+    /// has a directory part (`./rival`), while a bare program name is looked
+    /// up on the PATH. Other words are left as they are.
     #[must_use]
     pub fn command_line(&self, values: &Substitution<'_>, base: &Path) -> (PathBuf, Vec<OsString>) {
         let substitute = |word: &str| -> OsString {
@@ -115,10 +121,19 @@ impl Template {
             result.push(rest);
             result
         };
-        let program = PathBuf::from(substitute(&self.words[0]));
-        let program =
-            if program.is_relative() && program.components().count() > 1 { base.join(program) } else { program };
-        (program, self.words[1..].iter().map(|word| substitute(word)).collect())
+        let resolve = |word: &String| -> OsString {
+            let path = Path::new(word);
+            if !word.contains('{') && path.is_relative() && !word.is_empty() && base.join(path).exists() {
+                base.join(path).into_os_string()
+            } else {
+                substitute(word)
+            }
+        };
+        // A program name without a directory part is looked up on the PATH,
+        // as a shell would.
+        let program = &self.words[0];
+        let program = if program.contains('/') { resolve(program) } else { substitute(program) };
+        (PathBuf::from(program), self.words[1..].iter().map(resolve).collect())
     }
 }
 
@@ -126,10 +141,14 @@ impl Template {
 mod tests {
     use super::*;
 
-    fn line(template: &str) -> Vec<String> {
+    fn line_in(template: &str, base: &Path) -> Vec<String> {
         let values = Substitution { input: Path::new("/tmp/my dir/in-01.txt"), output: Path::new("/o.txt"), depth: 7 };
-        let (program, args) = Template::parse(template).unwrap().command_line(&values, Path::new("/home/me"));
+        let (program, args) = Template::parse(template).unwrap().command_line(&values, base);
         std::iter::once(program.into_os_string()).chain(args).map(|word| word.into_string().unwrap()).collect()
+    }
+
+    fn line(template: &str) -> Vec<String> {
+        line_in(template, Path::new("/nowhere"))
     }
 
     #[test]
@@ -145,10 +164,23 @@ mod tests {
     }
 
     #[test]
-    fn relative_programs_are_found_from_the_referee_directory() {
-        assert_eq!(line("./bot.py {in} {out}")[0], "/home/me/./bot.py");
-        assert_eq!(line("bots/bot {in} {out}")[0], "/home/me/bots/bot");
-        assert_eq!(line("python3 bots/bot.py {in} {out}")[..2], ["python3", "bots/bot.py"]);
+    fn relative_paths_are_found_from_the_referee_directory() {
+        let base = tempfile::tempdir().unwrap();
+        std::fs::create_dir(base.path().join("bots")).unwrap();
+        std::fs::write(base.path().join("bots").join("bot.py"), "").unwrap();
+        std::fs::write(base.path().join("python3"), "").unwrap();
+        let at = |path: &str| base.path().join(path).display().to_string();
+        assert_eq!(line_in("./bots/bot.py {in} {out}", base.path())[0], at("./bots/bot.py"));
+        assert_eq!(
+            line_in("python3 bots/bot.py one-move {in} {out}", base.path())[..3],
+            ["python3".to_owned(), at("bots/bot.py"), "one-move".to_owned()]
+        );
+        assert_eq!(
+            line_in("java -cp . Main {in} {out}", base.path())[..4],
+            ["java".to_owned(), "-cp".to_owned(), at("."), "Main".to_owned()]
+        );
+        assert_eq!(line_in("run bots/missing {in} {out}", base.path())[..2], ["run", "bots/missing"]);
+        assert_eq!(line_in("./missing {in} {out}", base.path())[0], "./missing");
     }
 
     #[test]
