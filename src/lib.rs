@@ -12,6 +12,7 @@ pub mod board;
 pub mod display;
 pub mod format;
 pub mod modes;
+pub mod plot;
 pub mod referee;
 pub mod report;
 pub mod score;

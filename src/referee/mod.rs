@@ -8,6 +8,7 @@
 //! [`log`] records it, [`replay`] shows it again, and [`tournament`] plays
 //! every pair from a set of openings.
 
+pub mod chart;
 pub mod game;
 pub mod log;
 pub mod player;
@@ -30,6 +31,8 @@ pub enum Error {
     Template(#[from] TemplateError),
     #[error(transparent)]
     Log(#[from] LogError),
+    #[error(transparent)]
+    Chart(#[from] chart::ChartError),
     #[error("cannot {action} {}", path.display())]
     Io { action: &'static str, path: PathBuf, source: io::Error },
     #[error("{} is not a valid board file", path.display())]

@@ -17,6 +17,7 @@ use std::sync::{mpsc, Mutex};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::chart;
 use super::game::{Game, Rules, Seat};
 use super::log::{self, Colour, GameRecord, Outcome};
 use super::player::PlayerSpec;
@@ -141,10 +142,20 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let names: Vec<String> = seats.iter().map(|seat| seat.side.name.clone()).collect();
     let counted = deduplicated(&records, &names, &openings);
     let standings = standings(&names, &counted);
-    let csv = options.directory.join("standings.csv");
-    std::fs::create_dir_all(&options.directory).map_err(|source| Error::io("create", &options.directory, source))?;
-    std::fs::write(&csv, standings_csv(&standings)).map_err(|source| Error::io("write", &csv, source))?;
-    write!(out, "\n{}\nStandings written to {}.\n", standings_table(&standings), csv.display()).map_err(terminal)?;
+    let (png, svg) = chart::draw(&standings, counted.len())?;
+    let directory = &options.directory;
+    std::fs::create_dir_all(directory).map_err(|source| Error::io("create", directory, source))?;
+    for (name, contents) in [
+        ("standings.csv", standings_csv(&standings).into_bytes()),
+        ("standings.png", png),
+        ("standings.svg", svg.into()),
+    ] {
+        let path = directory.join(name);
+        std::fs::write(&path, contents).map_err(|source| Error::io("write", &path, source))?;
+    }
+    let written = directory.join("standings");
+    write!(out, "\n{}\nStandings written to {}.csv, .png and .svg.\n", standings_table(&standings), written.display())
+        .map_err(terminal)?;
     Ok(standings)
 }
 

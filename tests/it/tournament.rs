@@ -74,6 +74,14 @@ fn three_players_with_a_broken_bot() {
     for row in &table[1..] {
         assert!(stdout.contains(&row[1]), "the table is printed");
     }
+
+    let png = png::Decoder::new(std::io::Cursor::new(std::fs::read(dir.join("standings.png")).unwrap()));
+    let info = png.read_info().unwrap().info().clone();
+    assert_eq!((info.width, info.height), (900, 560));
+    let svg = read(&dir.join("standings.svg"));
+    for label in ["Standings after 12 games", "me", "deep", "broken"] {
+        assert!(svg.contains(&format!(">\n{label}\n</text>")), "{label} is in the chart");
+    }
 }
 
 #[test]
