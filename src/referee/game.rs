@@ -362,7 +362,11 @@ pub fn summary(record: &GameRecord, board: &Board) -> String {
         let wall: f64 = turns.iter().map(|turn| turn.wall).sum();
         let cpu = turns.iter().map(|turn| turn.cpu).sum::<Option<f64>>();
         let cpu = cpu.map_or(String::new(), |cpu| format!(", {cpu:.3} s CPU"));
-        text.push_str(&format!("Time used by {}: {wall:.3} s{cpu} over {} turns.\n", colour.name(), turns.len()));
+        let count = match turns.len() {
+            1 => "1 turn".to_owned(),
+            many => format!("{many} turns"),
+        };
+        text.push_str(&format!("Time used by {}: {wall:.3} s{cpu} over {count}.\n", colour.name()));
     }
     text
 }

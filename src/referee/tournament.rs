@@ -284,7 +284,7 @@ fn describe(record: &GameRecord) -> String {
     let opening = record.opening.as_deref().unwrap_or("-");
     match &record.forfeit {
         Some(forfeit) => {
-            format!("{opening} {names}: {} forfeits, {}", record.side(forfeit.player).name, forfeit.reason)
+            format!("{opening} {names}: {} forfeits ({})", record.side(forfeit.player).name, forfeit.verdict)
         }
         None => format!("{opening} {names}: {} to {}", record.score.red, record.score.green),
     }
