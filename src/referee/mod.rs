@@ -6,7 +6,7 @@
 //! reason, and leaves no process behind. [`game`] plays one game from
 //! [`player`]s it runs through [`process`] and judges with [`verdict`];
 //! [`log`] records it, [`replay`] shows it again, and [`tournament`] plays
-//! every pair from a set of openings.
+//! every pair from a set of openings and ranks them, with a [`chart`].
 
 pub mod chart;
 pub mod game;

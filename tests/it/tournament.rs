@@ -28,7 +28,9 @@ fn three_players_with_a_broken_bot() {
         .args(["--player", &format!("broken={}", bot("garbage", None))])
         .args(["--openings", "2", "--jobs", "2", "--depth", "1", "--timeout", "5", "--out", "t"])
         .assert()
-        .success();
+        .success()
+        .stderr("");
+    // No progress bar: stderr is not a terminal.
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     assert!(stdout.starts_with("Tournament in t: 3 players, 2 openings, 12 games, 0 already played.\n"), "{stdout}");
 
