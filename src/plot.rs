@@ -1,16 +1,19 @@
-//! What every chart of the program shares: text in the Noto Sans font
+//! What every chart of the program shares: text in the DejaVu Sans font
 //! compiled into the program (drawn by plotters through `ab_glyph`), and PNG
 //! files encoded with the `png` crate. Nothing depends on the fonts or image
 //! libraries of the machine, so the program builds where none is installed
-//! and a chart looks the same everywhere.
+//! and a chart looks the same everywhere. An SVG names its font for the
+//! viewer to find: DejaVu Sans, which most Linux systems have, or Verdana, of
+//! the same widths, so that text fits the boxes drawn around it.
 
 use std::sync::OnceLock;
 
 use plotters::style::FontStyle;
 
-/// The font family name the built-in font is registered under; charts ask
-/// for it by this name.
-pub const FONT: &str = "sans-serif";
+/// The font family the built-in font is registered under, which charts ask
+/// for and SVG files name: DejaVu Sans, or failing that a font of the same
+/// widths.
+pub const FONT: &str = "DejaVu Sans, Verdana, sans-serif";
 
 /// The built-in font could not be registered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -25,7 +28,7 @@ pub struct FontError;
 pub fn register_font() -> Result<(), FontError> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let registered = *REGISTERED
-        .get_or_init(|| plotters::style::register_font(FONT, FontStyle::Normal, ttf_noto_sans::REGULAR).is_ok());
+        .get_or_init(|| plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular()).is_ok());
     if registered {
         Ok(())
     } else {

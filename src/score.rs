@@ -19,16 +19,16 @@ pub type Value = i32;
 /// One point, the worth of a complete window.
 pub const POINT: Value = 32;
 
-/// Worth of an open window (one without opposing pieces) by how many of the
-/// player's pieces it holds: none, one, two, three. Each is below a point, so
+/// Worth of a window without opposing pieces by how many of the player's
+/// pieces it holds, none to four. Below four pieces each is under a point, so
 /// the evaluation stays within the bounds.
-const OPEN_WINDOW: [Value; 4] = [0, 1, 4, 12];
+const WINDOW: [Value; 5] = [0, 1, 4, 12, POINT];
 
 /// Larger than the magnitude of any value.
 pub const INFINITY: Value = POINT * 100;
 
 /// The heuristic value of `board` for the player to move: `POINT` for every
-/// complete window, plus the [`OPEN_WINDOW`] weights of every open window,
+/// complete window, plus the [`WINDOW`] weights of every open window,
 /// minus the same for the opponent.
 #[must_use]
 pub fn evaluate(board: &Board) -> Value {
@@ -40,41 +40,88 @@ pub fn evaluate(board: &Board) -> Value {
     potential(me, opponent) - potential(opponent, me)
 }
 
-/// The heuristic value, for the player to move on `board`, of the board after
-/// they put a piece on `cell`: `-evaluate(&board.after(column))` without
-/// making the move.
-#[inline]
-#[must_use]
-pub fn evaluate_after(board: &Board, cell: u64) -> Value {
-    let me = board.pieces(board.to_move()) | cell;
-    let opponent = board.pieces(board.to_move().other());
-    potential(me, opponent) - potential(opponent, me)
-}
-
 /// The weight of `me`'s windows that hold none of `opponent`'s pieces.
 #[inline]
 fn potential(me: u64, opponent: u64) -> Value {
-    let free = ALL_CELLS & !opponent;
     let mut total = 0;
     for step in DIRECTIONS {
-        let open = window_starts(free, step);
-        // Add the four cells of each window bit-serially: the sum is 2*high + low.
-        let (a, b, c, d) = (me, me >> step, me >> (2 * step), me >> (3 * step));
-        let (low_ab, high_ab) = (a ^ b, a & b);
-        let (low_cd, high_cd) = (c ^ d, c & d);
-        let ones = low_ab ^ low_cd;
-        let carry = low_ab & low_cd;
-        let twos = high_ab ^ high_cd ^ carry;
-        let four = a & b & c & d;
-        let one = open & ones & !twos;
-        let two = open & !ones & twos;
-        let three = open & ones & twos;
-        total += POINT * four.count_ones() as Value
-            + OPEN_WINDOW[1] * one.count_ones() as Value
-            + OPEN_WINDOW[2] * two.count_ones() as Value
-            + OPEN_WINDOW[3] * three.count_ones() as Value;
+        let planes = windows_by_count(me, opponent, step);
+        for (plane, weight) in planes.iter().zip(WINDOW).skip(1) {
+            total += weight * plane.count_ones() as Value;
+        }
     }
     total
+}
+
+/// The start cells of `me`'s windows in direction `step` that hold none of
+/// `opponent`'s pieces, by the number of `me`'s pieces they hold (0 to 4).
+#[inline(always)]
+fn windows_by_count(me: u64, opponent: u64, step: u32) -> [u64; 5] {
+    let open = window_starts(ALL_CELLS & !opponent, step);
+    // Add the four cells of each window bit-serially: the sum is 2*twos + ones,
+    // or four when all are set.
+    let (a, b, c, d) = (me, me >> step, me >> (2 * step), me >> (3 * step));
+    let (low_ab, high_ab) = (a ^ b, a & b);
+    let (low_cd, high_cd) = (c ^ d, c & d);
+    let ones = low_ab ^ low_cd;
+    let twos = high_ab ^ high_cd ^ (low_ab & low_cd);
+    let four = high_ab & high_cd;
+    [open & !(ones | twos | four), open & ones & !twos, open & !ones & twos, open & ones & twos, four]
+}
+
+/// The children of one position, evaluated quickly: the windows of the
+/// position are counted once, and each child differs only in the windows
+/// through the cell played.
+pub struct Horizon {
+    /// `evaluate` of the position.
+    base: Value,
+    /// By direction, the binary digits of what each window (by its start
+    /// cell) adds to the mover's value when the mover plays into it: a
+    /// window of theirs is closed, or one of ours gains a piece.
+    digits: [[u64; 5]; 4],
+}
+
+impl Horizon {
+    /// Counts the windows of `board`.
+    #[inline]
+    #[must_use]
+    pub fn new(board: &Board) -> Horizon {
+        let me = board.pieces(board.to_move());
+        let opponent = board.pieces(board.to_move().other());
+        let mut horizon = Horizon { base: 0, digits: [[0; 5]; 4] };
+        for (direction, step) in DIRECTIONS.into_iter().enumerate() {
+            let mine = windows_by_count(me, opponent, step);
+            let theirs = windows_by_count(opponent, me, step);
+            for count in 1..5 {
+                horizon.base +=
+                    WINDOW[count] * (mine[count].count_ones() as Value - theirs[count].count_ones() as Value);
+            }
+            // A window of ours with k pieces gains WINDOW[k + 1] - WINDOW[k]
+            // (1, 3, 8, 20); one of theirs with k pieces loses WINDOW[k] (0,
+            // 1, 4, 12); an empty window is both, 1 + 0. No other window is
+            // both ours and theirs, so the digits are unions of the sets.
+            const _: () = assert!(matches!(WINDOW, [0, 1, 4, 12, 32]));
+            horizon.digits[direction] =
+                [mine[0] | mine[1] | theirs[1], mine[1], mine[3] | theirs[2] | theirs[3], mine[2] | theirs[3], mine[3]];
+        }
+        horizon
+    }
+
+    /// The value, for the player to move, of the board after they put a
+    /// piece on `cell`: `-evaluate(&board.after(column))`.
+    #[inline]
+    #[must_use]
+    pub fn value_after(&self, cell: u64) -> Value {
+        let mut value = self.base;
+        for (digits, step) in self.digits.iter().zip(DIRECTIONS) {
+            // The windows through `cell` start at it or up to three steps before.
+            let through = cell | (cell >> step) | (cell >> (2 * step)) | (cell >> (3 * step));
+            for (place, digit) in digits.iter().enumerate() {
+                value += ((digit & through).count_ones() as Value) << place;
+            }
+        }
+        value
+    }
 }
 
 /// Bounds on the final score difference for the player to move, in points,
@@ -135,11 +182,22 @@ mod tests {
     }
 
     #[test]
-    fn evaluate_after_is_the_negated_child() {
-        let board = play_all("4453112");
-        for column in board.legal_columns() {
-            let cell = board.playable_cells() & crate::bitboard::column_cells(column.index());
-            assert_eq!(evaluate_after(&board, cell), -evaluate(&board.after(column)));
+    fn horizon_values_are_the_negated_children() {
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let mut board = Board::empty();
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let moves = (seed >> 58) as usize % 42;
+            for _ in 0..moves {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let legal: Vec<Column> = board.legal_columns().collect();
+                board.play(legal[(seed >> 33) as usize % legal.len()]);
+            }
+            let horizon = Horizon::new(&board);
+            for column in board.legal_columns() {
+                let cell = board.playable_cells() & crate::bitboard::column_cells(column.index());
+                assert_eq!(horizon.value_after(cell), -evaluate(&board.after(column)), "{board:?} {column}");
+            }
         }
     }
 

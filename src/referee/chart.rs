@@ -87,8 +87,10 @@ where
     // Room above and below for the values written at the bars' ends.
     let pad = ((high - low) / 8).max(1);
     let low = if low < 0 { low - pad } else { 0 };
-    let mut chart = ChartBuilder::on(area)
-        .caption(caption, (FONT, 22))
+    // A title above the margin, which keeps the top label of the value axis
+    // clear of it.
+    let area = area.titled(caption, (FONT, 22))?;
+    let mut chart = ChartBuilder::on(&area)
         .margin(16)
         .x_label_area_size(40)
         .y_label_area_size(60)

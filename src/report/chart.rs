@@ -1,13 +1,15 @@
 //! The report's charts, each drawn twice from the same code: as PNG for any
 //! viewer and as SVG for sharp printing.
 //!
-//! Plotters draws text with `ab_glyph` and the Noto Sans font compiled into
+//! Plotters draws text with `ab_glyph` and the DejaVu Sans font compiled into
 //! the program, and the PNG is encoded here with the `png` crate, so nothing
-//! depends on the fonts or image libraries of the machine.
+//! depends on the fonts or image libraries of the machine. An SVG names its
+//! font for the viewer to find: DejaVu Sans, most Linux systems have it, or
+//! Verdana, of the same widths, so that text fits the boxes drawn around it.
 
 use std::error::Error as StdError;
 
-use plotters::coord::Shift;
+use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 
 use super::analysis::{self, AlgorithmSummary};
@@ -107,7 +109,7 @@ impl Chart {
         match self {
             Chart::TimeByNodes => (WIDTH, TITLE_HEIGHT + 2 * PANEL_HEIGHT),
             Chart::TimeByDepth | Chart::NodesByDepth => {
-                let (rows, _) = grid(timings.positions.len());
+                let (rows, _) = grid(searched(timings).len());
                 (WIDTH, TITLE_HEIGHT + rows as u32 * PANEL_HEIGHT)
             }
         }
@@ -146,6 +148,11 @@ impl Axis {
     const NODES: Axis = Axis { description: "nodes explored (log scale)", format: units::count_short };
 }
 
+/// The positions that have a panel: those with something to search.
+fn searched(timings: &Timings) -> Vec<usize> {
+    (0..timings.positions.len()).filter(|&position| !timings.positions[position].board.is_full()).collect()
+}
+
 /// Rows and columns of panels for `positions` positions.
 fn grid(positions: usize) -> (usize, usize) {
     let columns = match positions {
@@ -170,27 +177,23 @@ where
     DB::ErrorType: 'static,
 {
     let max_depth = timings.cells.iter().map(|cell| cell.depth).max().unwrap_or(1);
-    for (position, panel) in area.split_evenly(grid(timings.positions.len())).iter().enumerate() {
-        let Some(board) = timings.positions.get(position) else { break };
+    let positions = searched(timings);
+    for (&position, panel) in positions.iter().zip(area.split_evenly(grid(positions.len()))) {
         let lines: Vec<(Algorithm, Vec<(u32, Measurement)>)> = Algorithm::ALL
             .into_iter()
             .map(|algorithm| (algorithm, timings.series(position, algorithm).collect()))
             .collect();
         let values = lines.iter().flat_map(|(_, series)| series.iter().map(|(_, m)| value(m)));
-        let caption = if board.board.is_full() {
-            format!("{} (a finished game: nothing to search)", board.label)
-        } else {
-            board.label.clone()
-        };
-        let mut chart = ChartBuilder::on(panel)
-            .caption(caption, (FONT, 22))
+        let mut chart = ChartBuilder::on(&panel)
+            .caption(&timings.positions[position].label, (FONT, 22))
             .margin(12)
             .x_label_area_size(45)
             .y_label_area_size(80)
             .build_cartesian_2d(0.5..f64::from(max_depth) + 0.5, log_range(values).log_scale())?;
         chart
             .configure_mesh()
-            .x_labels(max_depth as usize + 2)
+            // Every depth while they fit, else every other one.
+            .x_labels(if max_depth <= 12 { max_depth as usize + 2 } else { max_depth as usize / 2 + 2 })
             .x_label_formatter(&|depth| if depth.fract() == 0.0 { format!("{depth}") } else { String::new() })
             .y_label_formatter(&|y| (axis.format)(*y))
             .x_desc("depth (plies)")
@@ -211,13 +214,8 @@ where
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(2)));
             chart.draw_series(points.iter().map(|&point| Circle::new(point, 4, colour.filled())))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font((FONT, 17))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .draw()?;
+        // The lines rise to the right: the lower right corner is free.
+        legend(&mut chart, SeriesLabelPosition::LowerRight, 17)?;
     }
     Ok(())
 }
@@ -270,10 +268,24 @@ where
             .label(format!("{}: fitted {} µs per node", summary.algorithm.name(), units::significant(cost * 1e6, 3)))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(2)));
     }
+    // The points rise along the diagonal: the upper left corner is free.
+    legend(&mut chart, SeriesLabelPosition::UpperLeft, 17)?;
+    Ok(())
+}
+
+/// Draws the legend of `chart`'s labelled series at `position`.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+    font_size: u32,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font((FONT, 16))
+        .position(position)
+        .label_font((FONT, font_size))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.4))
         .draw()?;

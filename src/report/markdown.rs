@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::analysis::{self, AlgorithmSummary, NodeRatio};
+use super::analysis::{self, AlgorithmSummary};
 use super::chart::Chart;
 use super::machine::Machine;
 use super::measure::{self, Algorithm};
@@ -57,89 +57,120 @@ fn header(text: &mut String, timings: &Timings, context: &Context) {
 
 fn findings(text: &mut String, timings: &Timings, summaries: &[AlgorithmSummary]) {
     text.push_str("## Findings\n\n");
-    for pair in Algorithm::ALL.windows(2) {
-        if let Some(ratio) = analysis::node_ratios(timings, pair[0], pair[1]).last() {
-            let _ = writeln!(
-                text,
-                "- At depth {}, the deepest both reached, {} explored {} times fewer nodes than {} ({}).",
-                ratio.depth,
-                pair[1].name(),
-                units::significant(ratio.mean, 3),
-                pair[0].name(),
-                positions_phrase(ratio),
-            );
-        }
-    }
-    let costs: Vec<String> = summaries
-        .iter()
-        .filter_map(|s| {
-            Some(format!("{} µs for {}", units::significant(s.seconds_per_node? * 1e6, 3), s.algorithm.name()))
-        })
-        .collect();
-    let exponents: Vec<String> = summaries
-        .iter()
-        .filter_map(|s| Some(format!("{} for {}", units::significant(s.cost_exponent?, 3), s.algorithm.name())))
-        .collect();
-    if !costs.is_empty() {
-        let _ = write!(text, "- Fitted CPU time per node: {}.", join(&costs));
-        if !exponents.is_empty() {
-            let _ = write!(
-                text,
-                " Time grows as nodes to the power {} (1 would be exactly in proportion).",
-                join(&exponents)
-            );
-        }
-        text.push('\n');
-    }
-    let growth: Vec<String> = summaries
-        .iter()
-        .filter_map(|s| Some(format!("{} by {}", s.algorithm.name(), units::significant(s.branching_factor?, 3))))
-        .collect();
-    if let Some((index, position)) =
-        timings.positions.iter().enumerate().max_by_key(|(index, p)| (p.board.empty_cells(), usize::MAX - index))
-    {
-        let reached: Vec<String> = Algorithm::ALL
-            .into_iter()
-            .filter_map(|a| Some(format!("{} to depth {}", a.name(), timings.series(index, a).last()?.0)))
-            .collect();
-        if !growth.is_empty() && !reached.is_empty() {
-            let _ = writeln!(
-                text,
-                "- Each further ply multiplies the nodes of {}. So, with at most {} of CPU time per search and depth \
-                 {} at most, the deepest searches on {} ({} empty cells, the most) were {}.",
-                join(&growth),
-                units::seconds(timings.budget.as_secs_f64()),
-                timings.max_depth,
-                position.label,
-                position.board.empty_cells(),
-                join(&reached),
-            );
-        }
-    }
-    let (compared, differing) = agreement(timings);
-    if compared > 0 {
-        if differing.is_empty() {
-            let _ = writeln!(
-                text,
-                "- The algorithms found the same value in all {compared} of the position-and-depth pairs that more \
-                 than one of them searched."
-            );
-        } else {
-            let _ = writeln!(
-                text,
-                "- The algorithms found different values in {} of the {compared} position-and-depth pairs that more \
-                 than one of them searched: {}.",
-                differing.len(),
-                join(&differing)
-            );
-        }
+    let pruning = Algorithm::ALL.windows(2).filter_map(|pair| node_saving(timings, pair[0], pair[1]));
+    let sentences =
+        pruning.chain([cost(summaries), growth(timings, summaries), agreement(timings)].into_iter().flatten());
+    for sentence in sentences {
+        let _ = writeln!(text, "- {sentence}");
     }
     text.push('\n');
 }
 
+/// How many times fewer nodes `fewer` explored than `more` at the deepest
+/// depth both reached on every position that has that many empty cells (or,
+/// if there is none, the deepest both reached anywhere).
+fn node_saving(timings: &Timings, more: Algorithm, fewer: Algorithm) -> Option<String> {
+    let ratios = analysis::node_ratios(timings, more, fewer);
+    let deep_enough = |depth| timings.positions.iter().filter(|p| p.board.empty_cells() >= depth).count();
+    let (ratio, reach) = match ratios.iter().rev().find(|ratio| ratio.positions == deep_enough(ratio.depth)) {
+        Some(ratio) => (ratio, "the deepest both reached on every position"),
+        None => (ratios.last()?, "the deepest both reached"),
+    };
+    let (factor, comparison) = if ratio.mean >= 1.0 { (ratio.mean, "fewer") } else { (1.0 / ratio.mean, "more") };
+    let spread = if ratio.positions == 1 {
+        "on the one position where both ran".to_owned()
+    } else {
+        format!(
+            "geometric mean over {} positions; from {} to {} times as many for {}",
+            ratio.positions,
+            units::significant(ratio.min, 3),
+            units::significant(ratio.max, 3),
+            more.prose(),
+        )
+    };
+    Some(format!(
+        "At depth {}, {reach}, {} explored {} times {comparison} nodes than {} ({spread}).",
+        ratio.depth,
+        fewer.prose(),
+        units::significant(factor, 3),
+        more.prose(),
+    ))
+}
+
+/// The fitted cost of a node, and how close time is to proportional to nodes.
+fn cost(summaries: &[AlgorithmSummary]) -> Option<String> {
+    let costs: Vec<String> = summaries
+        .iter()
+        .filter_map(|s| {
+            Some(format!("{} µs for {}", units::significant(s.seconds_per_node? * 1e6, 3), s.algorithm.prose()))
+        })
+        .collect();
+    let exponents: Vec<String> = summaries
+        .iter()
+        .filter_map(|s| Some(format!("{} for {}", units::significant(s.cost_exponent?, 3), s.algorithm.prose())))
+        .collect();
+    if costs.is_empty() {
+        return None;
+    }
+    let mut sentence = format!("Fitted CPU time per node: {}.", join(&costs));
+    if !exponents.is_empty() {
+        sentence +=
+            &format!(" Time grows as nodes to the power {} (1 would be exactly in proportion).", join(&exponents));
+    }
+    Some(sentence)
+}
+
+/// The growth per ply, and how deep each algorithm got within the budget on
+/// the position with the most empty cells.
+fn growth(timings: &Timings, summaries: &[AlgorithmSummary]) -> Option<String> {
+    let factors: Vec<String> = summaries
+        .iter()
+        .filter_map(|s| Some(format!("{} by {}", s.algorithm.prose(), units::significant(s.branching_factor?, 3))))
+        .collect();
+    let (index, position) =
+        timings.positions.iter().enumerate().max_by_key(|(index, p)| (p.board.empty_cells(), usize::MAX - index))?;
+    let reached: Vec<String> = Algorithm::ALL
+        .into_iter()
+        .filter_map(|a| Some(format!("{} to depth {}", a.prose(), timings.series(index, a).last()?.0)))
+        .collect();
+    if factors.is_empty() || reached.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Each further ply multiplies the nodes of {}. So, with at most {} of CPU time per search and depth {} at most, \
+         the deepest searches on {} ({} empty cells, the most) were {}.",
+        join(&factors),
+        units::seconds(timings.budget.as_secs_f64()),
+        timings.max_depth,
+        position.label,
+        position.board.empty_cells(),
+        join(&reached),
+    ))
+}
+
+/// Whether the algorithms agree on the value of each position at each depth.
+fn agreement(timings: &Timings) -> Option<String> {
+    let (compared, differing) = disagreements(timings);
+    if compared == 0 {
+        None
+    } else if differing.is_empty() {
+        Some(format!(
+            "The algorithms found the same value in all {compared} of the position-and-depth pairs that more than \
+             one of them searched."
+        ))
+    } else {
+        Some(format!(
+            "The algorithms found different values in {} of the {compared} position-and-depth pairs that more than \
+             one of them searched: {}.",
+            differing.len(),
+            join(&differing)
+        ))
+    }
+}
+
 /// Of the position-and-depth pairs that two or more algorithms searched: how
 /// many there are, and the ones where they found different values, named.
-fn agreement(timings: &Timings) -> (usize, Vec<String>) {
+fn disagreements(timings: &Timings) -> (usize, Vec<String>) {
     let mut pairs: Vec<(usize, u32)> = timings.cells.iter().map(|cell| (cell.position, cell.depth)).collect();
     pairs.sort_unstable();
     pairs.dedup();
@@ -197,13 +228,19 @@ fn node_savings(text: &mut String, timings: &Timings) {
         if ratios.is_empty() {
             continue;
         }
-        let (more, fewer) = (pair[0].name(), pair[1].name());
+        let (more, fewer) = (pair[0], pair[1]);
         let _ = write!(
             text,
-            "## Nodes saved: {fewer} against {more}\n\n\
-             How many times fewer nodes {fewer} explored than {more}, by depth: the geometric mean over the positions \
-             where both searched, and the range.\n\n\
-             | depth | positions | {more} nodes ÷ {fewer} nodes | range |\n| ---: | ---: | ---: | ---: |\n"
+            "## Nodes saved: {} against {}\n\n\
+             How many times fewer nodes {} explored than {}, by depth: the geometric mean over the positions where \
+             both searched, and the range (below 1: more nodes).\n\n\
+             | depth | positions | {} nodes ÷ {} nodes | range |\n| ---: | ---: | ---: | ---: |\n",
+            fewer.name(),
+            more.name(),
+            fewer.prose(),
+            more.prose(),
+            more.name(),
+            fewer.name(),
         );
         for ratio in ratios {
             let _ = writeln!(
@@ -221,52 +258,50 @@ fn node_savings(text: &mut String, timings: &Timings) {
 }
 
 fn method(text: &mut String, timings: &Timings, context: &Context) {
-    let machine = context.machine;
+    let seconds = |duration: Duration| units::seconds(duration.as_secs_f64());
+    let (repeat_below, min_total) = (seconds(measure::REPEAT_BELOW), seconds(measure::MIN_TOTAL));
+    let (overhead, cold_runs) = (seconds(timings.clock_overhead), measure::MAX_COLD_RUNS);
+    let (budget, min_nodes) = (seconds(timings.budget), units::count(analysis::MIN_NODES_FOR_COST));
     let _ = write!(
         text,
         "## How it was measured\n\n\
          - **CPU time**, not elapsed time: the CPU time of the searching thread (`cpu_time::ThreadTime`), read \
          just before and just after the search call, so other programs and the report's own work do not count.\n\
-         - **Repeats**: a search that took under {} was run again until the runs added up to at least {}, and the \
-         total divided by the number of runs (the `runs` column), so the clock's resolution never dominates.\n\
+         - **Repeats**: a search that took under {repeat_below} was run again until the runs added up to at least \
+         {min_total}, and the total divided by the number of runs (the `runs` column), so the clock's resolution \
+         never dominates.\n\
          - **Cold searches**: every run starts from nothing learnt. The engine keeps a transposition table and \
-         move-ordering history between searches, so they are cleared before each of its runs, outside the timing; \
-         as clearing the table takes longer than a small search, the engine's short searches are run at most {} \
-         times, each timed on its own, less the cost of reading the clock ({}, measured before the searches).\n\
-         - **Budget**: a search predicted to take more than {} of CPU time was skipped, and marked so, with every \
-         deeper search of the same algorithm on the same position. The prediction multiplies the last search's time \
-         by the larger of its last two growth factors in nodes.\n\
+         move-ordering history between searches, so they are cleared before each of its runs, outside the timing. \
+         Its short searches are therefore timed run by run, less the cost of reading the clock ({overhead}, \
+         measured before the searches), and as clearing can take longer than a small search, run at most \
+         {cold_runs} times.\n\
+         - **Budget**: a search predicted to take more than {budget} of CPU time was skipped, and marked so, with \
+         every deeper search of the same algorithm on the same position. The prediction multiplies the last \
+         search's time by the larger of its last two growth factors in nodes.\n\
          - **Depth** counts plies, the mover's own move first. A position with fewer empty cells than the maximum \
          depth is searched only to its number of empty cells: deeper searches are the same search.\n\
          - **Nodes** are positions visited, the root included.\n\
          - **Cost per node**: time = cost × nodes fitted in log space (the geometric mean of time over nodes), over \
-         searches of at least {} nodes where there are some, as smaller ones mostly measure the cost of starting a \
-         search. **Effective branching factor**: how many times more nodes each further ply explores, from a \
-         least-squares fit of log nodes against depth within each position.\n\n\
-         | | |\n| --- | --- |\n\
-         | command | `{}` |\n\
-         | CPU | {} |\n\
-         | cores | {} |\n\
-         | platform | {} |\n\
-         | compiler | {} |\n\
-         | build | {} |\n\
-         | git revision | {} |\n\
-         | the whole run took | {} (wall clock) |\n\n",
-        units::seconds(measure::REPEAT_BELOW.as_secs_f64()),
-        units::seconds(measure::MIN_TOTAL.as_secs_f64()),
-        measure::MAX_COLD_RUNS,
-        units::seconds(timings.clock_overhead.as_secs_f64()),
-        units::seconds(timings.budget.as_secs_f64()),
-        units::count(analysis::MIN_NODES_FOR_COST),
-        context.command,
-        machine.cpu,
-        machine.cores,
-        machine.platform,
-        machine.rustc,
-        machine.profile,
-        machine.revision,
-        units::seconds(context.elapsed.as_secs_f64()),
+         searches of at least {min_nodes} nodes where there are some, as smaller ones mostly measure the cost of \
+         starting a search. **Effective branching factor**: how many times more nodes each further ply explores, \
+         from a least-squares fit of log nodes against depth within each position.\n\n"
     );
+    let machine = context.machine;
+    let facts = [
+        ("command", format!("`{}`", context.command)),
+        ("CPU", machine.cpu.clone()),
+        ("cores", machine.cores.clone()),
+        ("platform", machine.platform.clone()),
+        ("compiler", machine.rustc.clone()),
+        ("build", machine.profile.to_owned()),
+        ("git revision", machine.revision.clone()),
+        ("the whole run took", format!("{} (wall clock)", seconds(context.elapsed))),
+    ];
+    text.push_str("| | |\n| --- | --- |\n");
+    for (name, value) in facts {
+        let _ = writeln!(text, "| {name} | {value} |");
+    }
+    text.push('\n');
 }
 
 fn positions(text: &mut String, timings: &Timings) {
@@ -285,7 +320,10 @@ fn positions(text: &mut String, timings: &Timings) {
             position.board.to_move().number(),
             position.board.empty_cells(),
         );
-        for cell in timings.cells.iter().filter(|cell| cell.position == index) {
+        // By depth, so the algorithms stand side by side at each depth.
+        let mut cells: Vec<_> = timings.cells.iter().filter(|cell| cell.position == index).collect();
+        cells.sort_by_key(|cell| cell.depth);
+        for cell in cells {
             let _ = match cell.outcome {
                 Outcome::Measured(m) => writeln!(
                     text,
@@ -315,19 +353,6 @@ fn positions(text: &mut String, timings: &Timings) {
 /// The board as the program prints it, without colours.
 fn board_text(board: &Board) -> String {
     anstream::adapter::strip_str(&display::board_and_score(board)).to_string()
-}
-
-fn positions_phrase(ratio: &NodeRatio) -> String {
-    if ratio.positions == 1 {
-        "on the one position where both ran".to_owned()
-    } else {
-        format!(
-            "geometric mean over {} positions, from {} to {} times",
-            ratio.positions,
-            units::significant(ratio.min, 3),
-            units::significant(ratio.max, 3)
-        )
-    }
 }
 
 /// `a`, `a and b`, `a, b and c`.

@@ -10,9 +10,9 @@
 //!
 //! Every run is a cold search. The engine keeps a transposition table and
 //! move-ordering history between searches, so before each of its runs they
-//! are cleared, outside the timing. Clearing a table takes far longer than a
-//! small search, so the engine's runs are timed one by one, at most
-//! [`MAX_COLD_RUNS`] of them, less the measured cost of reading the clock.
+//! are cleared, outside the timing. Its runs are therefore timed one by one,
+//! less the measured cost of reading the clock, and as clearing can take
+//! longer than a small search, there are at most [`MAX_COLD_RUNS`] of them.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -24,7 +24,7 @@ use crate::search::{self, Engine, Limits, SearchResult};
 
 /// A search algorithm the report measures.
 ///
-/// To add one: a variant here, a line in [`Algorithm::ALL`], its name and
+/// To add one: a variant here, a line in [`Algorithm::ALL`], its names and
 /// description, and how a [`Searcher`] runs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Algorithm {
@@ -48,6 +48,15 @@ impl Algorithm {
         }
     }
 
+    /// The name in a sentence.
+    #[must_use]
+    pub const fn prose(self) -> &'static str {
+        match self {
+            Algorithm::Engine => "the engine",
+            _ => self.name(),
+        }
+    }
+
     /// One line for the report: what the algorithm does.
     #[must_use]
     pub const fn description(self) -> &'static str {
@@ -55,8 +64,8 @@ impl Algorithm {
             Algorithm::Minimax => "plain minimax: every line to the full depth, no pruning (the baseline)",
             Algorithm::AlphaBeta => "minimax with alpha-beta pruning, as the assignment asks",
             Algorithm::Engine => {
-                "the full engine, as `one-move` plays: alpha-beta with score bounds, a 64 MiB transposition table \
-                 (cleared before every search), iterative deepening and move ordering"
+                "the full engine, as `one-move` plays: alpha-beta with score bounds, a transposition table growing \
+                 to 64 MiB (emptied before every search), iterative deepening and move ordering"
             }
         }
     }

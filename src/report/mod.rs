@@ -37,10 +37,10 @@ pub const DEFAULT_POSITIONS: &str = "input_files";
 /// Where the report goes by default.
 pub const DEFAULT_OUT: &str = "reports";
 /// The deepest search by default.
-pub const DEFAULT_MAX_DEPTH: u32 = 10;
+pub const DEFAULT_MAX_DEPTH: u32 = 20;
 /// A cell predicted to take more CPU seconds than this is skipped by default
 /// (as typed on the command line).
-pub const DEFAULT_BUDGET: &str = "3";
+pub const DEFAULT_BUDGET: &str = "2";
 
 /// The name of the CSV file in the output directory.
 pub const CSV_FILE: &str = "timing.csv";
@@ -122,15 +122,11 @@ impl Timings {
         let mut cells = Vec::new();
         for (index, position) in positions.iter().enumerate() {
             for (algorithm, searcher) in &mut searchers {
-                let algorithm = *algorithm;
                 let mut shallower: Vec<Measurement> = Vec::new();
                 let mut skipping: Option<Prediction> = None;
                 for depth in position.depths(max_depth) {
                     progress.set_message(format!("{} · {} · depth {depth}", position.label, algorithm.name()));
-                    let prediction = match skipping {
-                        Some(skipped) => Some(skipped.deeper()),
-                        None => predict(&shallower),
-                    };
+                    let prediction = skipping.map_or_else(|| predict(&shallower), |skipped| Some(skipped.deeper()));
                     let outcome = match prediction {
                         Some(prediction) if prediction.seconds > budget.as_secs_f64() => {
                             skipping = Some(prediction);
@@ -142,7 +138,7 @@ impl Timings {
                             Outcome::Measured(measurement)
                         }
                     };
-                    cells.push(Cell { position: index, algorithm, depth, outcome });
+                    cells.push(Cell { position: index, algorithm: *algorithm, depth, outcome });
                     progress.inc(1);
                 }
             }
@@ -279,7 +275,7 @@ fn progress_bar(cells: u64) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let style = ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} searches  {msg}")
+    let style = ProgressStyle::with_template("{elapsed:>4} [{bar:20}] {pos}/{len} searches: {wide_msg}")
         .expect("the template is valid")
         .progress_chars("=> ");
     ProgressBar::with_draw_target(Some(cells), ProgressDrawTarget::stderr()).with_style(style)

@@ -48,7 +48,7 @@ pub fn write(timings: &Timings) -> Result<Vec<u8>, csv::Error> {
             ]),
             Outcome::Skipped { predicted_seconds } => {
                 row.extend(["skipped".to_owned()].into_iter().chain(vec![String::new(); 6]));
-                row.push(format!("{predicted_seconds:.3}"));
+                row.push(format!("{predicted_seconds:.9}"));
             }
         }
         writer.write_record(&row)?;

@@ -19,7 +19,7 @@ use super::table::{Bound, Entry, Table};
 use super::SearchResult;
 use crate::bitboard::{column_cells, completing_cells, WIDTH};
 use crate::board::{Board, Column};
-use crate::score::{bounds, evaluate, evaluate_after, Value, INFINITY, POINT};
+use crate::score::{bounds, evaluate, Horizon, Value, INFINITY, POINT};
 
 /// How far and how long to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +63,9 @@ const TABLE_MIN_DEPTH: u32 = 2;
 
 /// Moves are ordered by threats only this many plies or more from the horizon.
 const THREAT_MIN_DEPTH: u32 = 4;
+
+/// The table is grown to this many slots per node searched so far.
+const TABLE_GROWTH: usize = 8;
 
 /// The clock is read once every this many nodes.
 const CLOCK_INTERVAL: u64 = 4096;
@@ -113,6 +116,7 @@ impl Engine {
         let deadline = limits.time_limit.map(|limit| Instant::now() + limit);
         let mut result = None;
         for depth in 1..=limits.depth.min(board.empty_cells()) {
+            self.grow_table();
             let Some((column, value)) = self.root(board, depth) else { break };
             result = Some(SearchResult { column, value, nodes: 0, depth });
             self.deadline = deadline;
@@ -144,6 +148,7 @@ impl Engine {
             } else if guess >= 0 && upper / 2 > guess {
                 guess = upper / 2;
             }
+            self.grow_table();
             let value = self.negamax(board, empty, guess * POINT, guess * POINT + 1);
             if self.stopped {
                 return Err(OutOfTime { nodes: self.nodes });
@@ -169,6 +174,12 @@ impl Engine {
         Ok(Solution { value: lower, best, nodes: self.nodes })
     }
 
+    /// Lets the table grow with the search: the next iteration visits several
+    /// times the nodes visited so far.
+    fn grow_table(&mut self) {
+        self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX).saturating_mul(TABLE_GROWTH));
+    }
+
     /// One iteration at the root: the best move and its exact value, or
     /// `None` if the time ran out.
     fn root(&mut self, board: &Board, depth: u32) -> Option<(Column, Value)> {
@@ -176,7 +187,8 @@ impl Engine {
         let key = board.key();
         let first = self.table.probe(key).and_then(|entry| entry.best);
         let mut best: Option<(Column, Value)> = None;
-        for column in self.ordered_moves(board, depth, first).iter() {
+        let others = self.ordered_moves(board, depth, first);
+        for column in first.into_iter().chain(others.iter()) {
             let alpha = best.map_or(-INFINITY, |(_, value)| value);
             let value = -self.negamax(&board.after(column), depth - 1, -INFINITY, -alpha);
             if self.stopped {
@@ -211,16 +223,21 @@ impl Engine {
             return 0;
         }
 
-        let (lower, upper) = bounds(board);
-        let (lower, upper) = (lower * POINT, upper * POINT);
-        if upper <= alpha {
-            return upper;
+        // The score bounds hold for heuristic values too, but only cut where
+        // the search reaches the end of the game: measured on `bench`, they
+        // never cut short of it, where values are fractions of a point.
+        if depth == board.empty_cells() {
+            let (lower, upper) = bounds(board);
+            let (lower, upper) = (lower * POINT, upper * POINT);
+            if upper <= alpha {
+                return upper;
+            }
+            if lower >= beta {
+                return lower;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
         }
-        if lower >= beta {
-            return lower;
-        }
-        alpha = alpha.max(lower);
-        beta = beta.min(upper);
 
         let key = board.key();
         let mut first = None;
@@ -240,29 +257,42 @@ impl Engine {
         }
 
         let searched_alpha = alpha;
-        let mover = board.to_move().index();
         let mut best = -INFINITY;
         let mut best_move = None;
-        let moves = self.ordered_moves(board, depth, first);
-        if depth > TABLE_MIN_DEPTH {
+        'moves: {
+            // The table's move often cuts at once, before the others are ordered.
+            if let Some(column) = first {
+                best = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
+                best_move = first;
+                if self.stopped {
+                    return 0;
+                }
+                if best >= beta {
+                    self.reward(board, column, depth);
+                    break 'moves;
+                }
+                alpha = alpha.max(best);
+            }
+            let moves = self.ordered_moves(board, depth, first);
+            if depth > TABLE_MIN_DEPTH {
+                for column in moves.iter() {
+                    self.table.prefetch(board.key_after(column));
+                }
+            }
             for column in moves.iter() {
-                self.table.prefetch(board.key_after(column));
-            }
-        }
-        for column in moves.iter() {
-            let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
-            if self.stopped {
-                return 0;
-            }
-            if value > best {
-                best = value;
-                best_move = Some(column);
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        let cell = board.playable_cells() & column_cells(column.index());
-                        self.history[mover][cell.trailing_zeros() as usize] += depth * depth;
-                        break;
+                let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
+                if self.stopped {
+                    return 0;
+                }
+                if value > best {
+                    best = value;
+                    best_move = Some(column);
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            self.reward(board, column, depth);
+                            break;
+                        }
                     }
                 }
             }
@@ -282,11 +312,13 @@ impl Engine {
     }
 
     /// [`negamax`](Engine::negamax) one ply from the horizon, where every
-    /// child is a leaf: each is evaluated without making the move, and
+    /// child is a leaf: each is evaluated from the windows of this position
+    /// without making the move (see [`Horizon`]), and
     /// nothing is stored, since a lookup would cost more than the evaluations.
     #[inline]
     fn horizon(&mut self, board: &Board, beta: Value) -> Value {
         let playable = board.playable_cells();
+        let horizon = Horizon::new(board);
         let mut best = -INFINITY;
         for column in Column::CENTRE_FIRST {
             let cell = playable & column_cells(column.index());
@@ -294,7 +326,7 @@ impl Engine {
                 continue;
             }
             self.nodes += 1;
-            best = best.max(evaluate_after(board, cell));
+            best = best.max(horizon.value_after(cell));
             if best >= beta {
                 break;
             }
@@ -302,7 +334,15 @@ impl Engine {
         best
     }
 
-    /// The legal moves of `board`: `first` (if legal), then by history, then
+    /// Remembers that `column` caused a cut in `board`, `depth` plies from the
+    /// horizon, for the history heuristic.
+    fn reward(&mut self, board: &Board, column: Column, depth: u32) {
+        let cell = board.playable_cells() & column_cells(column.index());
+        self.history[board.to_move().index()][cell.trailing_zeros() as usize] += depth * depth;
+    }
+
+    /// The legal moves of `board` except `first` (the table's move, searched
+    /// before the others are ordered): threats first, then by history, then
     /// centre first.
     fn ordered_moves(&self, board: &Board, depth: u32, first: Option<Column>) -> Moves {
         let playable = board.playable_cells();
@@ -323,14 +363,12 @@ impl Engine {
             if cell == 0 {
                 continue;
             }
-            let score = if Some(column) == first {
-                u32::MAX
-            } else {
-                let tier = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
-                    - 2 * u32::from((cell << 1) & theirs != 0);
-                tier << 24 | history[cell.trailing_zeros() as usize].min((1 << 24) - 1)
-            };
-            moves.insert(column, score);
+            if Some(column) == first {
+                continue;
+            }
+            let tier = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
+                - 2 * u32::from((cell << 1) & theirs != 0);
+            moves.insert(column, tier << 24 | history[cell.trailing_zeros() as usize].min((1 << 24) - 1));
         }
         moves
     }

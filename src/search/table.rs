@@ -39,10 +39,19 @@ type Slot = [u64; 2];
 
 const IN_USE: u64 = 1 << 31;
 
-/// A transposition table of fixed size.
+/// A transposition table that starts small and grows, up to a fixed size,
+/// as searches grow: a short search then never pays for clearing memory it
+/// does not use.
 pub struct Table {
+    /// All the slots the table may grow to, allocated at once but mapped in
+    /// by the operating system only as they are first touched.
     slots: Vec<Slot>,
+    /// The slots in use: a prefix of `slots`.
+    len: usize,
 }
+
+/// Slots a table starts with (1 MiB), unless its maximum is smaller.
+const INITIAL_LEN: usize = 1 << 16;
 
 impl Table {
     /// Size in bytes of one entry.
@@ -54,19 +63,38 @@ impl Table {
     pub fn with_bytes(bytes: usize) -> Table {
         let slots = vec![[0; 2]; bytes / Self::ENTRY_BYTES];
         advise_huge_pages(&slots);
-        Table { slots }
+        let len = slots.len().min(INITIAL_LEN);
+        Table { slots, len }
     }
 
-    /// Forgets everything.
+    /// Forgets everything, and shrinks back to the starting size.
     pub fn clear(&mut self) {
-        self.slots.fill([0; 2]);
+        self.slots[..self.len].fill([0; 2]);
+        self.len = self.slots.len().min(INITIAL_LEN);
+    }
+
+    /// Grows the table, within its maximum, to at least `wanted` slots,
+    /// keeping the entries it holds (those that land on the same new slot
+    /// are lost but one).
+    pub fn grow_to(&mut self, wanted: usize) {
+        let len = wanted.min(self.slots.len());
+        if len <= self.len {
+            return;
+        }
+        let kept: Vec<Slot> = self.slots[..self.len].iter().copied().filter(|[_, data]| data & IN_USE != 0).collect();
+        self.slots[..self.len].fill([0; 2]);
+        self.len = len;
+        for [key, data] in kept {
+            let index = self.index(key);
+            self.slots[index] = [key, data];
+        }
     }
 
     #[inline]
     fn index(&self, key: u64) -> usize {
         // Fibonacci hashing, then a multiply-shift onto any table length.
         let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((u128::from(mixed) * self.slots.len() as u128) >> 64) as usize
+        ((u128::from(mixed) * self.len as u128) >> 64) as usize
     }
 
     /// Starts loading the slot for `key` into the cache, so that a probe soon
@@ -163,6 +191,24 @@ mod tests {
         assert_eq!(table.probe(0), Some(other));
         table.clear();
         assert_eq!(table.probe(12345), None);
+    }
+
+    #[test]
+    fn growing_keeps_entries() {
+        let mut table = Table::with_bytes(64 << 20);
+        let entry = Entry { value: 3, bound: Bound::Lower, depth: 4, best: Column::from_number(2) };
+        for key in 0..100 {
+            table.store(key * 7919, entry);
+        }
+        table.grow_to(1 << 20);
+        assert_eq!(table.len, 1 << 20);
+        assert!((0..100).all(|key| table.probe(key * 7919) == Some(entry)));
+        table.grow_to(1 << 30);
+        assert_eq!(table.len, 4 << 20, "never beyond the size asked for");
+        assert!((0..100).all(|key| table.probe(key * 7919) == Some(entry)));
+        table.clear();
+        assert_eq!(table.len, INITIAL_LEN);
+        assert!((0..100).all(|key| table.probe(key * 7919).is_none()));
     }
 
     #[test]

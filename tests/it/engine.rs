@@ -105,3 +105,14 @@ fn bad_engine_options_are_usage_errors() {
         maxconnect4(dir.path()).args(args).assert().code(2);
     }
 }
+
+/// The bench's node total is deterministic: it changes only when the search
+/// does, and then this number must be updated on purpose.
+#[test]
+fn the_bench_node_total_is_pinned() {
+    let dir = tempfile::tempdir().unwrap();
+    let assert = maxconnect4(dir.path()).arg("bench").assert().success();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    let total = stdout.lines().last().unwrap();
+    assert!(total.starts_with("bench: 6020620 nodes in "), "{stdout}");
+}

@@ -12,6 +12,7 @@ mod properties;
 mod referee;
 #[cfg(unix)]
 mod replay;
+mod report;
 #[cfg(unix)]
 mod tournament;
 mod util;

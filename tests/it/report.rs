@@ -1,0 +1,283 @@
+//! The timing report as a student runs it: the files it writes, that their
+//! figures are real and consistent, how it skips searches over the budget,
+//! and that bad options fail clearly without touching an earlier report.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use maxconnect4::modes::read_board_file;
+use maxconnect4::report::chart::Chart;
+use maxconnect4::report::measure::Algorithm;
+use maxconnect4::report::timing_csv::COLUMNS;
+use maxconnect4::search::{alpha_beta, minimax};
+
+use super::util::{maxconnect4, read, shipped, write};
+
+/// One row of `timing.csv`, by column name.
+type Row = HashMap<String, String>;
+
+/// Parses `timing.csv` and checks what holds for every report: the
+/// documented header; plain numbers; every cell of each position, algorithm
+/// and depth once; skipped depths only after measured ones; minimax and
+/// alpha-beta finding the same value wherever both ran, alpha-beta never
+/// exploring more nodes.
+fn check_timing_csv(path: &Path) -> Vec<Row> {
+    let mut reader = csv::Reader::from_path(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
+    assert_eq!(header, COLUMNS);
+    let rows: Vec<Row> = reader
+        .records()
+        .map(|record| header.iter().cloned().zip(record.unwrap().iter().map(str::to_owned)).collect())
+        .collect();
+    let mut cells: HashMap<(String, String), Vec<u32>> = HashMap::new();
+    for row in &rows {
+        let depth: u32 = row["depth"].parse().unwrap();
+        cells.entry((row["position"].clone(), row["algorithm"].clone())).or_default().push(depth);
+        match row["status"].as_str() {
+            "measured" => {
+                assert!(row["nodes"].parse::<u64>().unwrap() >= 2, "{row:?}");
+                assert!(row["cpu_seconds"].parse::<f64>().unwrap() > 0.0, "{row:?}");
+                assert!(row["runs"].parse::<u32>().unwrap() >= 1, "{row:?}");
+                assert!(row["nodes_per_second"].parse::<f64>().unwrap() > 0.0, "{row:?}");
+                assert!((1..=7).contains(&row["column"].parse::<u32>().unwrap()), "{row:?}");
+                let points: f64 = row["value"].parse().unwrap();
+                assert_eq!((points * 32.0).fract(), 0.0, "values are in 32nds of a point: {row:?}");
+                assert_eq!(row["predicted_seconds"], "");
+            }
+            "skipped" => {
+                for column in ["nodes", "cpu_seconds", "runs", "nodes_per_second", "column", "value"] {
+                    assert_eq!(row[column], "", "{row:?}");
+                }
+                assert!(row["predicted_seconds"].parse::<f64>().unwrap() > 0.0, "{row:?}");
+            }
+            status => panic!("unknown status {status}"),
+        }
+    }
+    for ((position, algorithm), depths) in &cells {
+        assert!(Algorithm::ALL.iter().any(|a| a.name() == algorithm), "{algorithm}");
+        let expected: Vec<u32> = (1..=depths.len() as u32).collect();
+        assert_eq!(depths, &expected, "{position} {algorithm}: one row per depth, in order");
+        let statuses: Vec<&str> = rows
+            .iter()
+            .filter(|row| &row["position"] == position && &row["algorithm"] == algorithm)
+            .map(|row| row["status"].as_str())
+            .collect();
+        assert!(statuses.windows(2).all(|pair| pair != ["skipped", "measured"]), "{position} {algorithm}");
+    }
+    let measured = |position: &str, algorithm: &str, depth: &str| {
+        rows.iter().find(|row| {
+            row["position"] == position
+                && row["algorithm"] == algorithm
+                && row["depth"] == depth
+                && row["status"] == "measured"
+        })
+    };
+    for row in rows.iter().filter(|row| row["algorithm"] == "minimax" && row["status"] == "measured") {
+        if let Some(pruned) = measured(&row["position"], "alpha-beta", &row["depth"]) {
+            assert_eq!(pruned["value"], row["value"], "minimax and alpha-beta agree: {row:?} {pruned:?}");
+            let (all, fewer): (u64, u64) = (row["nodes"].parse().unwrap(), pruned["nodes"].parse().unwrap());
+            assert!(fewer <= all, "alpha-beta explores no more nodes than minimax: {row:?} {pruned:?}");
+        }
+    }
+    rows
+}
+
+/// Checks a chart's PNG and SVG files: valid, of a sensible size, not blank.
+fn check_chart(dir: &Path, chart: Chart) {
+    let png_path = dir.join(format!("{}.png", chart.file_stem()));
+    let bytes = std::fs::read(&png_path).unwrap();
+    assert!((10_000..3_000_000).contains(&bytes.len()), "{}: {} bytes", png_path.display(), bytes.len());
+    let mut reader = png::Decoder::new(std::io::Cursor::new(&bytes)).read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    assert_eq!(info.width, 1200);
+    assert!((400..=3000).contains(&info.height), "{}: height {}", png_path.display(), info.height);
+    let drawn = pixels.chunks(3).filter(|pixel| pixel != &[255, 255, 255]).count();
+    assert!(drawn * 50 > pixels.len() / 3, "{} is nearly blank", png_path.display());
+
+    let svg_path = dir.join(format!("{}.svg", chart.file_stem()));
+    let svg = read(&svg_path);
+    assert!((5_000..3_000_000).contains(&svg.len()), "{}: {} bytes", svg_path.display(), svg.len());
+    assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"), "{}", svg_path.display());
+    assert!(svg.contains(r#"width="1200""#));
+    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+    assert!(svg.contains(chart.title()), "{} has its title", svg_path.display());
+}
+
+#[test]
+fn a_small_report_is_written_within_seconds_with_real_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let assert = maxconnect4(dir.path())
+        .args(["report", "--max-depth", "4", "--out", "out", "--positions"])
+        .arg(shipped("input2.txt"))
+        .arg(shipped("player2_next.txt"))
+        .assert()
+        .success();
+    assert!(started.elapsed() < Duration::from_secs(30), "took {:?}", started.elapsed());
+    let output = assert.get_output();
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "", "no progress bar when stderr is not a terminal");
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("Wrote out/REPORT.md (24 searches measured"));
+
+    let out = dir.path().join("out");
+    let rows = check_timing_csv(&out.join("timing.csv"));
+    assert_eq!(rows.len(), 2 * Algorithm::ALL.len() * 4, "one row per position, algorithm and depth");
+    // The figures are those of the library's own searches.
+    for name in ["input2.txt", "player2_next.txt"] {
+        let board = read_board_file(&shipped(name)).unwrap().board;
+        for depth in 1..=4 {
+            for (algorithm, result) in [("minimax", minimax(&board, depth)), ("alpha-beta", alpha_beta(&board, depth))]
+            {
+                let result = result.unwrap();
+                let row = rows
+                    .iter()
+                    .find(|row| {
+                        row["position"] == name && row["algorithm"] == algorithm && row["depth"] == depth.to_string()
+                    })
+                    .unwrap();
+                assert_eq!(row["status"], "measured");
+                assert_eq!(row["nodes"], result.nodes.to_string(), "{row:?}");
+                assert_eq!(row["column"], result.column.to_string(), "{row:?}");
+                assert_eq!(row["value"], (f64::from(result.value) / 32.0).to_string(), "{row:?}");
+            }
+        }
+    }
+    for chart in Chart::ALL {
+        check_chart(&out, chart);
+    }
+
+    let report = read(&out.join("REPORT.md"));
+    let command = format!(
+        "`maxconnect4 report --max-depth 4 --out out --positions {} {}`",
+        shipped("input2.txt").display(),
+        shipped("player2_next.txt").display()
+    );
+    assert!(report.starts_with(&format!("# Timing report: CPU time against nodes explored\n\nGenerated by {command}.")));
+    for needed in [
+        "## Findings\n\n- At depth 4, the deepest both reached on every position, alpha-beta explored ",
+        "## Algorithms",
+        "| CPU | ",
+        "| cores | ",
+        "| compiler | rustc ",
+        "| git revision | ",
+        "### input2.txt\n\n```text\n",
+        "### player2_next.txt\n\n```text\n",
+        "| depth | algorithm | nodes | CPU time | runs | nodes per second | move | value (points) |",
+    ] {
+        assert!(report.contains(needed), "REPORT.md lacks {needed:?}:\n{report}");
+    }
+    for chart in Chart::ALL {
+        assert!(report.contains(&format!("]({}.png)", chart.file_stem())), "REPORT.md shows {chart:?}");
+    }
+    let files = std::fs::read_dir(&out).unwrap().count();
+    assert_eq!(files, 2 + 2 * Chart::ALL.len(), "the report's files and nothing else, no temporary file");
+}
+
+#[test]
+fn a_search_predicted_over_the_budget_is_skipped_with_every_deeper_one() {
+    let dir = tempfile::tempdir().unwrap();
+    maxconnect4(dir.path())
+        .args(["report", "--max-depth", "5", "--budget", "0.000000001", "--out", "."])
+        .arg("--positions")
+        .arg(shipped("input2.txt"))
+        .assert()
+        .success();
+    let rows = check_timing_csv(&dir.path().join("timing.csv"));
+    assert_eq!(rows.len(), Algorithm::ALL.len() * 5);
+    for row in rows {
+        // Depths 1 and 2 give the growth that predicts depth 3.
+        let expected = if row["depth"].parse::<u32>().unwrap() <= 2 { "measured" } else { "skipped" };
+        assert_eq!(row["status"], expected, "{row:?}");
+    }
+    let report = read(&dir.path().join("REPORT.md"));
+    assert!(report.contains("| 3 | minimax | skipped: predicted "), "{report}");
+}
+
+#[test]
+fn the_default_positions_are_the_files_in_input_files_and_a_finished_game_has_no_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("input_files")).unwrap();
+    std::fs::create_dir(dir.path().join("input_files/not_a_board")).unwrap();
+    std::fs::copy(shipped("nearly_full.txt"), dir.path().join("input_files/b_nearly_full.txt")).unwrap();
+    std::fs::copy(shipped("full.txt"), dir.path().join("input_files/a_full.txt")).unwrap();
+    maxconnect4(dir.path()).args(["report", "--max-depth", "6"]).assert().success();
+    let rows = check_timing_csv(&dir.path().join("reports/timing.csv"));
+    // Four empty cells: depths 1 to 4 only, as deeper searches are the same search.
+    assert_eq!(rows.len(), Algorithm::ALL.len() * 4);
+    assert!(rows.iter().all(|row| row["position"] == "b_nearly_full.txt"));
+    let report = read(&dir.path().join("reports/REPORT.md"));
+    assert!(report.contains("### a_full.txt\n\n```text\n"), "{report}");
+    assert!(report.contains("The game is over: there is nothing to search."), "{report}");
+    assert!(report.starts_with(
+        "# Timing report: CPU time against nodes explored\n\nGenerated by `maxconnect4 report --max-depth 6`."
+    ));
+}
+
+/// Runs `maxconnect4 report ARGS` in a directory holding an earlier report
+/// and checks the exit code, that stderr has `message`, and that the earlier
+/// report is exactly as it was, with no temporary file left beside it.
+fn check_error(args: &[&str], code: i32, message: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "bad.txt", "0000000\n0000000\n0000000\n0000000\n0000000\n0000003\n1\n");
+    write(dir.path(), "full.txt", &read(&shipped("full.txt")));
+    write(dir.path(), "a_file", "not a directory");
+    std::fs::create_dir(dir.path().join("reports")).unwrap();
+    let earlier = ["timing.csv", "REPORT.md", "time_by_depth.png"];
+    for name in earlier {
+        write(&dir.path().join("reports"), name, &format!("earlier {name}"));
+    }
+    let assert = maxconnect4(dir.path()).arg("report").args(args).assert().code(code);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains(message), "expected {message:?} in:\n{stderr}");
+    for name in earlier {
+        assert_eq!(read(&dir.path().join("reports").join(name)), format!("earlier {name}"));
+    }
+    assert_eq!(std::fs::read_dir(dir.path().join("reports")).unwrap().count(), earlier.len());
+}
+
+#[test]
+fn bad_options_fail_clearly_and_leave_the_earlier_report_untouched() {
+    check_error(&["--max-depth", "0"], 2, "DEPTH must be a whole number of plies, 1 or more");
+    check_error(&["--max-depth", "deep"], 2, "DEPTH must be a whole number of plies, 1 or more");
+    check_error(&["--budget", "0"], 2, "expected a number of seconds greater than 0");
+    check_error(&["--budget=-1"], 2, "expected a number of seconds greater than 0");
+    check_error(&["--positions"], 2, "a value is required for '--positions <FILE>...'");
+    check_error(
+        &["--positions", "bad.txt"],
+        1,
+        "error: bad.txt is not a valid board file: line 6: column 7: expected 0, 1 or 2, found",
+    );
+    check_error(&["--positions", "missing.txt"], 1, "error: cannot read missing.txt: ");
+    check_error(
+        &["--positions", "full.txt"],
+        1,
+        "error: every position is a finished game: there is nothing to search",
+    );
+    check_error(&["--positions", "full.txt", "--out", "a_file/report"], 1, "error: every position is a finished game");
+    check_error(
+        &["--positions", &shipped("nearly_full.txt").display().to_string(), "--out", "a_file/report"],
+        1,
+        "error: cannot create the output directory a_file/report: ",
+    );
+    check_error(&[], 1, "error: no --positions given, and the default positions in input_files/ cannot be read: ");
+}
+
+#[test]
+fn the_committed_report_is_complete_and_consistent() {
+    let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let rows = check_timing_csv(&reports.join("timing.csv"));
+    let positions: Vec<&str> = rows.iter().map(|row| row["position"].as_str()).collect();
+    for name in ["input1.txt", "input2.txt", "nearly_full.txt", "player2_next.txt"] {
+        assert!(positions.contains(&name), "the committed report measures {name}");
+    }
+    for chart in Chart::ALL {
+        check_chart(&reports, chart);
+    }
+    let report = read(&reports.join("REPORT.md"));
+    assert!(
+        report.starts_with("# Timing report: CPU time against nodes explored\n\nGenerated by `maxconnect4 report`."),
+        "the header names the default command that regenerates it"
+    );
+    assert!(report.contains("| build | release |"), "the committed report was measured on a release build");
+}
