@@ -72,12 +72,56 @@ pub enum ParseErrorKind {
     Position(InvalidPosition),
 }
 
+/// The cells and turn line of a board file, read but not yet held to the
+/// rules of the game (pieces resting on pieces, piece counts). The referee
+/// compares a rival's output with the previous board at this level, so that
+/// it can say which rule a move broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    /// Each player's cells (see [`crate::bitboard`]), indexed by [`Player::index`].
+    pub pieces: [u64; 2],
+    pub to_move: Player,
+    pub line_ending: LineEnding,
+}
+
+impl Grid {
+    /// The cells and turn of `board`.
+    #[must_use]
+    pub const fn of(board: &Board) -> Grid {
+        Grid {
+            pieces: [board.pieces(Player::One), board.pieces(Player::Two)],
+            to_move: board.to_move(),
+            line_ending: LineEnding::Lf,
+        }
+    }
+}
+
 /// Reads a board file.
 ///
 /// # Errors
 /// When the text is not six rows of seven digits `0`, `1`, `2` and a turn
 /// line `1` or `2`, or describes a position no game reaches.
 pub fn parse(text: &[u8]) -> Result<BoardFile, ParseError> {
+    let Grid { pieces, to_move, line_ending } = parse_grid(text)?;
+    let board = Board::from_pieces(pieces[0], pieces[1], to_move).map_err(|invalid| match invalid {
+        InvalidPosition::Floating { column, row } => {
+            ParseError { line: HEIGHT + 1 - row, kind: ParseErrorKind::Floating { column } }
+        }
+        other => ParseError { line: TURN_LINE, kind: ParseErrorKind::Position(other) },
+    })?;
+    Ok(BoardFile { board, line_ending })
+}
+
+/// The turn line follows the six rows.
+const TURN_LINE: usize = HEIGHT + 1;
+
+/// Reads the rows and the turn line of a board file without checking that
+/// the position is one a game reaches.
+///
+/// # Errors
+/// When the text is not six rows of seven digits `0`, `1`, `2` and a turn
+/// line `1` or `2`.
+pub fn parse_grid(text: &[u8]) -> Result<Grid, ParseError> {
     let line_ending = match text.iter().position(|&b| b == b'\n') {
         Some(end) if end > 0 && text[end - 1] == b'\r' => LineEnding::CrLf,
         _ => LineEnding::Lf,
@@ -105,7 +149,7 @@ pub fn parse(text: &[u8]) -> Result<BoardFile, ParseError> {
         }
     }
 
-    let (turn_line, turn) = lines.next().ok_or(error(HEIGHT + 1, ParseErrorKind::TooFewLines(HEIGHT)))?;
+    let (turn_line, turn) = lines.next().ok_or(error(TURN_LINE, ParseErrorKind::TooFewLines(HEIGHT)))?;
     let to_move = match turn {
         [digit] => Player::from_number(digit.wrapping_sub(b'0')),
         _ => None,
@@ -114,12 +158,7 @@ pub fn parse(text: &[u8]) -> Result<BoardFile, ParseError> {
     if let Some((number, line)) = lines.find(|(_, line)| !line.is_empty()) {
         return Err(error(number, ParseErrorKind::TrailingText(describe(line))));
     }
-
-    let board = Board::from_pieces(pieces[0], pieces[1], to_move).map_err(|invalid| match invalid {
-        InvalidPosition::Floating { column, row } => error(HEIGHT + 1 - row, ParseErrorKind::Floating { column }),
-        other => error(turn_line, ParseErrorKind::Position(other)),
-    })?;
-    Ok(BoardFile { board, line_ending })
+    Ok(Grid { pieces, to_move, line_ending })
 }
 
 /// Quotes raw bytes for an error message, escaping anything unprintable.

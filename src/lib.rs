@@ -2,8 +2,9 @@
 //! scoring a point for every four-in-a-row of their colour.
 //!
 //! The core ([`bitboard`], [`board`], [`score`], [`search`], [`format`],
-//! [`display`]) does no I/O; [`modes`], [`report`] and the binary read and
-//! write files and the terminal.
+//! [`display`]) does no I/O; [`modes`], [`report`], [`referee`] and the
+//! binary read and write files and the terminal, and the referee runs other
+//! programs.
 
 pub mod atomic;
 pub mod bitboard;
@@ -11,6 +12,8 @@ pub mod board;
 pub mod display;
 pub mod format;
 pub mod modes;
+pub mod plot;
+pub mod referee;
 pub mod report;
 pub mod score;
 pub mod search;

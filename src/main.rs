@@ -3,12 +3,12 @@
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
 use std::time::Duration;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use maxconnect4::modes::{self, FirstMove};
+use maxconnect4::referee::{self, game::Rules, process, replay, tournament};
 use maxconnect4::report;
 use maxconnect4::search::{Engine, Limits};
 
@@ -86,6 +86,12 @@ enum Command {
         #[arg(long, value_name = "SECONDS", default_value = report::DEFAULT_BUDGET, value_parser = parse_seconds)]
         budget: Duration,
     },
+    /// Referee one game between two players: `self`, `human` or a command.
+    Match(MatchArgs),
+    /// Show a logged game move by move.
+    Replay(ReplayArgs),
+    /// Play every pair of players from each opening, with both colours.
+    Tournament(TournamentArgs),
 }
 
 /// Transposition table size when `--hash` is not given.
@@ -186,5 +192,121 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let command = report::command_line(std::env::args().skip(1));
             report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)
         }
+        Command::Match(args) => {
+            process::stop_players_on_interrupt();
+            referee::play_match(&args.options(), &mut io::stdin().lock(), &mut out).map(drop).map_err(Into::into)
+        }
+        Command::Replay(args) => Ok(replay::replay(&args.log, args.game.map(|n| n as usize), args.delay, &mut out)?),
+        Command::Tournament(args) => {
+            process::stop_players_on_interrupt();
+            tournament::run(&args.options(), &mut out).map(drop).map_err(Into::into)
+        }
     }
+}
+
+/// Limits every program in a game plays under.
+#[derive(clap::Args)]
+struct RulesArgs {
+    /// Plies for `self` to search; substituted for {depth} in commands.
+    #[arg(long, default_value_t = 5, value_parser = parse_depth)]
+    depth: u32,
+    /// Seconds a program has for each move (a person has no limit).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    timeout: Duration,
+}
+
+impl RulesArgs {
+    fn rules(&self) -> Rules {
+        Rules { depth: self.depth, timeout: self.timeout }
+    }
+}
+
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// Player 1: `self`, `human`, or a command with {in}, {out} and optionally {depth}.
+    red: String,
+    /// Player 2, given the same way.
+    green: String,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// A board file to start from instead of the empty board.
+    #[arg(long, value_name = "FILE")]
+    start: Option<PathBuf>,
+    /// The log to append the game to; the programs' output goes in LOG's name with .output.
+    #[arg(long, value_name = "FILE", default_value = "games.jsonl")]
+    log: PathBuf,
+    /// Print only the result, not the board after every move.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl MatchArgs {
+    fn options(self) -> referee::MatchOptions {
+        let rules = self.rules.rules();
+        referee::MatchOptions {
+            red: self.red,
+            green: self.green,
+            rules,
+            start: self.start,
+            log: self.log,
+            quiet: self.quiet,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct ReplayArgs {
+    /// A game log written by `match` or `tournament`.
+    log: PathBuf,
+    /// Which game, counting from 1 [default: the last].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    game: Option<u32>,
+    /// Seconds to pause before each move.
+    #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_delay)]
+    delay: Duration,
+}
+
+#[derive(clap::Args)]
+struct TournamentArgs {
+    /// A player as NAME=COMMAND, COMMAND being `self` or a command template; two or more.
+    #[arg(long = "player", value_name = "NAME=TEMPLATE", required = true, value_parser = parse_entrant)]
+    players: Vec<(String, String)>,
+    /// How many of the 49 two-ply openings to play, central ones first.
+    #[arg(long, value_name = "N", default_value_t = 49, value_parser = clap::value_parser!(u16).range(1..=49))]
+    openings: u16,
+    /// Games to play at the same time.
+    #[arg(long, value_name = "J", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    jobs: u16,
+    /// The directory for the games' log, their output and the standings.
+    #[arg(long, value_name = "DIR", default_value = "tournament")]
+    out: PathBuf,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+impl TournamentArgs {
+    fn options(self) -> tournament::TournamentOptions {
+        tournament::TournamentOptions {
+            players: self.players,
+            openings: self.openings.into(),
+            jobs: self.jobs.into(),
+            directory: self.out,
+            rules: self.rules.rules(),
+        }
+    }
+}
+
+/// SECONDS: a number of seconds, 0 or more.
+fn parse_delay(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+        .ok_or_else(|| format!("'{text}' is not a number of seconds"))
+}
+
+/// NAME=TEMPLATE.
+fn parse_entrant(text: &str) -> Result<(String, String), String> {
+    text.split_once('=')
+        .map(|(name, template)| (name.trim().to_owned(), template.to_owned()))
+        .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())
 }

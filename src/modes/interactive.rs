@@ -78,7 +78,10 @@ pub fn interactive(
 
 /// Asks for a column until the answer is a playable one. `None` when input
 /// ends or the person types `quit`.
-fn ask_column(board: &Board, human: &mut dyn BufRead, out: &mut dyn Write) -> anyhow::Result<Option<Column>> {
+///
+/// # Errors
+/// When the terminal cannot be read or written.
+pub fn ask_column(board: &Board, human: &mut dyn BufRead, out: &mut dyn Write) -> anyhow::Result<Option<Column>> {
     loop {
         write!(out, "Your move, player {} (column 1-7, or quit): ", board.to_move().number())?;
         out.flush()?;

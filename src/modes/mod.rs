@@ -8,7 +8,7 @@ mod one_move;
 
 pub use analysis::{perft, solve};
 pub use bench::bench;
-pub use interactive::{interactive, FirstMove};
+pub use interactive::{ask_column, interactive, FirstMove};
 pub use one_move::one_move;
 
 use std::io::{self, Write};

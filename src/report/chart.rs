@@ -8,15 +8,14 @@
 //! Verdana, of the same widths, so that text fits the boxes drawn around it.
 
 use std::error::Error as StdError;
-use std::sync::OnceLock;
 
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
-use plotters::style::FontStyle;
 
 use super::analysis::{self, AlgorithmSummary};
 use super::measure::{Algorithm, Measurement};
 use super::{units, Timings};
+use crate::plot::{self, encode_png, FONT};
 
 /// Why a chart could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -51,9 +50,6 @@ const WIDTH: u32 = 1200;
 const PANEL_HEIGHT: u32 = 420;
 /// Pixel height of a chart's title.
 const TITLE_HEIGHT: u32 = 50;
-/// The font family the built-in font is registered under, which SVG files
-/// name: DejaVu Sans, or failing that a font of the same widths.
-const FONT: &str = "DejaVu Sans, Verdana, sans-serif";
 
 /// Line colours, by the algorithm's place in [`Algorithm::ALL`].
 const PALETTE: [RGBColor; 4] =
@@ -89,7 +85,7 @@ impl Chart {
     /// # Errors
     /// When the built-in font cannot be loaded or drawing fails.
     pub fn draw(self, timings: &Timings) -> Result<(Vec<u8>, String), ChartError> {
-        register_font()?;
+        plot::register_font().map_err(|_| ChartError::Font)?;
         let size = self.size(timings);
         let draw_error = |error: Box<dyn StdError + Send + Sync>| ChartError::Draw {
             chart: self.file_stem(),
@@ -314,31 +310,6 @@ fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     let high = 10f64.powf(high.log10().ceil()).max(low * 10.0);
     // A hair wider, so rounding cannot drop the labels at the ends.
     low * 0.999..high * 1.001
-}
-
-/// Makes the built-in font the one plotters draws text with.
-fn register_font() -> Result<(), ChartError> {
-    static REGISTERED: OnceLock<bool> = OnceLock::new();
-    let registered = *REGISTERED
-        .get_or_init(|| plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular()).is_ok());
-    if registered {
-        Ok(())
-    } else {
-        Err(ChartError::Font)
-    }
-}
-
-/// The RGB pixels of a bitmap chart as a PNG file.
-fn encode_png(pixels: &[u8], (width, height): (u32, u32)) -> Result<Vec<u8>, png::EncodingError> {
-    let mut bytes = Vec::new();
-    let mut encoder = png::Encoder::new(&mut bytes, width, height);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::High);
-    let mut writer = encoder.write_header()?;
-    writer.write_image_data(pixels)?;
-    writer.finish()?;
-    Ok(bytes)
 }
 
 #[cfg(test)]

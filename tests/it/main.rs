@@ -8,5 +8,11 @@ mod engine;
 mod interactive;
 mod one_move;
 mod properties;
+#[cfg(unix)]
+mod referee;
+#[cfg(unix)]
+mod replay;
 mod report;
+#[cfg(unix)]
+mod tournament;
 mod util;

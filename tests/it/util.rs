@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use maxconnect4::board::{Board, Column};
+use maxconnect4::referee::{self, log::GameRecord};
 
 /// The course's `input2.txt`: player 1 to move, twelve pieces.
 pub const INPUT2: &str = "0000000\n0000000\n0200000\n0100002\n0200111\n1100222\n1\n";
@@ -64,4 +65,66 @@ pub fn assert_text(actual: &str, expected: &str) {
     if actual != expected {
         panic!("text differs\n--- expected\n{expected}\n--- actual\n{actual}\n---");
     }
+}
+
+/// A command template running the test bot `tests/bots/bot.py` with
+/// `behaviour`, recording the pids of its processes in `pids` if given.
+pub fn bot(behaviour: &str, pids: Option<&Path>) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("bots").join("bot.py");
+    let mut words = vec![python().to_owned(), "-S".to_owned(), script.display().to_string(), behaviour.to_owned()];
+    words.extend(["{in}", "{out}"].map(str::to_owned));
+    words.extend(pids.map(|path| path.display().to_string()));
+    shell_words::join(words)
+}
+
+/// The Python interpreter itself: `python3` may be a version manager's
+/// shim that takes longer to start than the bots take to play. (`-S`, no
+/// site packages, saves most of the rest.)
+fn python() -> &'static str {
+    static PYTHON: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let output = std::process::Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("the tests need python3");
+        String::from_utf8(output.stdout).unwrap().trim().to_owned()
+    })
+}
+
+/// A command template running our own one-move mode at `depth`, as a rival
+/// program would be given.
+pub fn engine(depth: u32) -> String {
+    format!("{} one-move {{in}} {{out}} {depth}", shell_words::quote(env!("CARGO_BIN_EXE_maxconnect4")))
+}
+
+/// The complete records of a game log.
+pub fn records(log: &Path) -> Vec<GameRecord> {
+    referee::log::read(log).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// The pids a test bot wrote to `path`.
+pub fn pids(path: &Path) -> Vec<i32> {
+    read(path).lines().map(|line| line.parse().unwrap()).collect()
+}
+
+/// Asserts that none of `pids` is still running (a zombie waiting for a
+/// parent that is not ours to reap counts as gone). SIGKILL is delivered at
+/// once but a process may take a moment to end, so this waits up to 2 s.
+#[cfg(unix)]
+#[track_caller]
+pub fn assert_gone(pids: &[i32]) {
+    assert!(!pids.is_empty(), "the bot recorded no pid");
+    let alive = |&pid: &i32| {
+        // SAFETY: signal 0 only checks that the process exists.
+        let exists = unsafe { libc::kill(pid, 0) } == 0;
+        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')));
+        exists && !zombie
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while pids.iter().any(alive) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let left: Vec<&i32> = pids.iter().filter(|pid| alive(pid)).collect();
+    assert!(left.is_empty(), "processes still running: {left:?}");
 }

@@ -1,0 +1,356 @@
+//! The game log: one JSON object per line, one line per game, appended when
+//! the game ends.
+//!
+//! A line is the unit of record: a game is logged once its line, newline
+//! included, is in the file. A last line without its newline is what a
+//! referee killed while writing leaves behind; readers skip it, and the next
+//! append cuts it off first. That is what lets a tournament resume with
+//! nothing lost and nothing played twice.
+//!
+//! ```text
+//! {"id":"1","red":{"name":"self","command":"self"},"green":{"name":"bot","command":"python3 bot.py {in} {out}"},
+//!  "depth":5,"timeout":10.0,"start":"0000000/0000000/0000000/0000000/0000000/0000000 1","moves":"4453...",
+//!  "score":{"red":12,"green":9},"result":"red","forfeit":null,"turns":[{"player":"red","column":4,"wall":0.02,"cpu":0.01,"ending":"exit status 0"},...]}
+//! ```
+//! (shown broken over lines here; in the file each record is one line).
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, Player};
+use crate::format::{self, LineEnding};
+
+/// What can go wrong with a log file.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    #[error("cannot read {}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error("cannot write {}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+    #[error("{}, line {line}: not a game record: {reason}", path.display())]
+    Record { path: PathBuf, line: usize, reason: String },
+}
+
+/// The two sides by colour: red is player 1, green player 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    Red,
+    Green,
+}
+
+impl Colour {
+    /// Both colours, red first.
+    pub const BOTH: [Colour; 2] = [Colour::Red, Colour::Green];
+
+    /// The player of this colour in board files.
+    #[must_use]
+    pub const fn player(self) -> Player {
+        match self {
+            Colour::Red => Player::One,
+            Colour::Green => Player::Two,
+        }
+    }
+
+    /// The colour of `player`.
+    #[must_use]
+    pub const fn of(player: Player) -> Colour {
+        match player {
+            Player::One => Colour::Red,
+            Player::Two => Colour::Green,
+        }
+    }
+
+    /// The other colour.
+    #[must_use]
+    pub const fn other(self) -> Colour {
+        match self {
+            Colour::Red => Colour::Green,
+            Colour::Green => Colour::Red,
+        }
+    }
+
+    /// 0 for red, 1 for green.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.player().index()
+    }
+
+    /// `red` or `green`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Colour::Red => "red",
+            Colour::Green => "green",
+        }
+    }
+}
+
+/// A player as logged: the name shown and the command as the user wrote it
+/// (`self`, `human` or a template).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    pub name: String,
+    pub command: String,
+}
+
+/// Final (or, after a forfeit, last) scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scores {
+    pub red: u32,
+    pub green: u32,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Red,
+    Green,
+    Draw,
+}
+
+impl Outcome {
+    /// The winner, if there is one.
+    #[must_use]
+    pub const fn winner(self) -> Option<Colour> {
+        match self {
+            Outcome::Red => Some(Colour::Red),
+            Outcome::Green => Some(Colour::Green),
+            Outcome::Draw => None,
+        }
+    }
+
+    /// The outcome in which `colour` wins.
+    #[must_use]
+    pub const fn win_for(colour: Colour) -> Outcome {
+        match colour {
+            Colour::Red => Outcome::Red,
+            Colour::Green => Outcome::Green,
+        }
+    }
+}
+
+/// Who forfeited and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForfeitRecord {
+    pub player: Colour,
+    /// `timeout`, `no-output`, `unparseable`, `illegal-move`, `failed-to-start` or `quit`.
+    pub verdict: String,
+    /// The whole verdict, as printed.
+    pub reason: String,
+}
+
+/// One turn: who, which column (none for the turn that forfeited), how
+/// long in wall-clock seconds and in CPU seconds (none for a person).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TurnRecord {
+    pub player: Colour,
+    pub column: Option<usize>,
+    pub wall: f64,
+    pub cpu: Option<f64>,
+    /// How the program ended, e.g. `exit status 0`; none for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<String>,
+}
+
+/// One game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's name, also the name of its directory of captured output.
+    pub id: String,
+    pub red: Side,
+    pub green: Side,
+    pub depth: u32,
+    /// Seconds each program had per move.
+    pub timeout: f64,
+    /// The start position; see [`encode_board`].
+    pub start: String,
+    /// In a tournament, the opening moves that led to `start`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<String>,
+    /// The columns played from `start`, one digit 1-7 per move.
+    pub moves: String,
+    pub score: Scores,
+    pub result: Outcome,
+    pub forfeit: Option<ForfeitRecord>,
+    pub turns: Vec<TurnRecord>,
+}
+
+impl GameRecord {
+    /// The side of `colour`.
+    #[must_use]
+    pub const fn side(&self, colour: Colour) -> &Side {
+        match colour {
+            Colour::Red => &self.red,
+            Colour::Green => &self.green,
+        }
+    }
+
+    /// `colour`'s score minus the opponent's.
+    #[must_use]
+    pub const fn score_difference(&self, colour: Colour) -> i64 {
+        let (red, green) = (self.score.red as i64, self.score.green as i64);
+        match colour {
+            Colour::Red => red - green,
+            Colour::Green => green - red,
+        }
+    }
+}
+
+/// A board on one line: the six rows of its board file, top first, joined
+/// by `/`, then a space and the player to move.
+#[must_use]
+pub fn encode_board(board: &Board) -> String {
+    let text = format::write(board, LineEnding::Lf);
+    let lines: Vec<&str> = text.lines().collect();
+    format!("{} {}", lines[..6].join("/"), lines[6])
+}
+
+/// Reads a board written by [`encode_board`].
+///
+/// # Errors
+/// When the text is not a board so written.
+pub fn decode_board(text: &str) -> Result<Board, format::ParseError> {
+    format::parse(text.replace(['/', ' '], "\n").as_bytes()).map(|file| file.board)
+}
+
+/// The directory beside a log that holds each game's captured output:
+/// `games.jsonl` keeps it in `games.output/`.
+#[must_use]
+pub fn output_directory(log: &Path) -> PathBuf {
+    log.with_extension("output")
+}
+
+/// Reads every complete record of the log at `path`; a log that does not
+/// exist yet has none.
+///
+/// # Errors
+/// When the file cannot be read or a complete line is not a game record.
+pub fn read(path: &Path) -> Result<Vec<GameRecord>, LogError> {
+    let text = match std::fs::read(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => return Err(LogError::Read { path: path.to_owned(), source }),
+    };
+    let complete = &text[..text.iter().rposition(|&b| b == b'\n').map_or(0, |end| end + 1)];
+    complete
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, line)| !line.trim_ascii().is_empty())
+        .map(|(index, line)| {
+            serde_json::from_slice(line).map_err(|error| LogError::Record {
+                path: path.to_owned(),
+                line: index + 1,
+                reason: error.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Appends `record` as one line to the log at `path`, creating the file
+/// (and its directory) if needed, after cutting off an unfinished last line.
+///
+/// # Errors
+/// When the file cannot be opened, repaired or written.
+pub fn append(path: &Path, record: &GameRecord) -> Result<(), LogError> {
+    let error = |source| LogError::Write { path: path.to_owned(), source };
+    if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(error)?;
+    }
+    let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(error)?;
+    cut_unfinished_line(&mut file).map_err(error)?;
+    let mut line = serde_json::to_string(record).expect("a game record serialises");
+    line.push('\n');
+    file.write_all(line.as_bytes()).map_err(error)?;
+    file.sync_data().map_err(error)
+}
+
+/// Truncates `file` after its last newline, if it does not end with one.
+fn cut_unfinished_line(file: &mut File) -> io::Result<()> {
+    let length = file.metadata()?.len();
+    if length == 0 {
+        return Ok(());
+    }
+    let mut last = [0];
+    file.seek(SeekFrom::Start(length - 1))?;
+    file.read_exact(&mut last)?;
+    if last[0] == b'\n' {
+        return Ok(());
+    }
+    let mut text = Vec::new();
+    file.seek(SeekFrom::Start(0))?;
+    file.read_to_end(&mut text)?;
+    let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |end| end + 1);
+    file.set_len(keep as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Column;
+
+    fn record(id: &str) -> GameRecord {
+        let side = |name: &str| Side { name: name.to_owned(), command: "self".to_owned() };
+        GameRecord {
+            id: id.to_owned(),
+            red: side("a"),
+            green: side("b"),
+            depth: 3,
+            timeout: 1.5,
+            start: encode_board(&Board::empty()),
+            opening: None,
+            moves: "4".to_owned(),
+            score: Scores { red: 0, green: 0 },
+            result: Outcome::Draw,
+            forfeit: Some(ForfeitRecord {
+                player: Colour::Green,
+                verdict: "timeout".to_owned(),
+                reason: "too slow".to_owned(),
+            }),
+            turns: vec![TurnRecord {
+                player: Colour::Red,
+                column: Some(4),
+                wall: 0.25,
+                cpu: Some(0.125),
+                ending: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn boards_fit_on_one_line() {
+        let board = Board::empty().after(Column::from_number(4).unwrap());
+        let line = encode_board(&board);
+        assert_eq!(line, "0000000/0000000/0000000/0000000/0000000/0001000 2");
+        assert_eq!(decode_board(&line), Ok(board));
+        assert!(decode_board("0000000/0000000 1").is_err());
+    }
+
+    #[test]
+    fn records_round_trip_and_unfinished_lines_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("games.jsonl");
+        assert!(read(&path).unwrap().is_empty());
+        append(&path, &record("1")).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 1);
+        assert!(text.contains(r#""forfeit":{"player":"green","verdict":"timeout","reason":"too slow"}"#), "{text}");
+
+        // A referee killed while writing leaves half a line.
+        std::fs::write(&path, format!("{text}{}", &text[..20])).unwrap();
+        assert_eq!(read(&path).unwrap(), [record("1")]);
+        append(&path, &record("2")).unwrap();
+        assert_eq!(read(&path).unwrap(), [record("1"), record("2")]);
+
+        std::fs::write(&path, format!("{text}not json\n")).unwrap();
+        let error = read(&path).unwrap_err().to_string();
+        assert!(
+            error.ends_with("games.jsonl, line 2: not a game record: expected ident at line 1 column 2"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,111 @@
+//! The referee: plays any one-move programs against each other, safely,
+//! through board files, and keeps a log of every game.
+//!
+//! Programs written by others may hang, crash, print garbage or cheat; the
+//! referee survives all of it, gives the game to the other side with a
+//! reason, and leaves no process behind. [`game`] plays one game from
+//! [`player`]s it runs through [`process`] and judges with [`verdict`];
+//! [`log`] records it, [`replay`] shows it again, and [`tournament`] plays
+//! every pair from a set of openings and ranks them, with a [`chart`].
+
+pub mod chart;
+pub mod game;
+pub mod log;
+pub mod player;
+pub mod process;
+pub mod replay;
+pub mod tournament;
+pub mod verdict;
+
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use game::{Console, Game, Rules, Seat};
+use log::{GameRecord, LogError};
+use player::TemplateError;
+
+/// What stops the referee itself (a player's failure is a forfeit, not an error).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    #[error(transparent)]
+    Log(#[from] LogError),
+    #[error(transparent)]
+    Chart(#[from] chart::ChartError),
+    #[error("cannot {action} {}", path.display())]
+    Io { action: &'static str, path: PathBuf, source: io::Error },
+    #[error("{} is not a valid board file", path.display())]
+    StartFile { path: PathBuf, source: crate::format::ParseError },
+    #[error("cannot find this program's own executable to play `self`: {0}")]
+    OwnExecutable(io::Error),
+    #[error("command players need a Unix system (process groups)")]
+    Unsupported,
+    #[error("a human player needs the terminal; tournaments have no human players")]
+    NoTerminal,
+    #[error("the terminal failed: {0}")]
+    Terminal(String),
+    #[error("{0}")]
+    Replay(String),
+    #[error("{0}")]
+    Tournament(String),
+}
+
+impl Error {
+    fn io(action: &'static str, path: &Path, source: io::Error) -> Error {
+        Error::Io { action, path: path.to_owned(), source }
+    }
+
+    fn terminal(error: io::Error) -> Error {
+        Error::Terminal(error.to_string())
+    }
+}
+
+/// One game as the `match` command plays it.
+pub struct MatchOptions {
+    /// `self`, `human` or a command template for each colour.
+    pub red: String,
+    pub green: String,
+    pub rules: Rules,
+    /// A board file to start from instead of the empty board.
+    pub start: Option<PathBuf>,
+    pub log: PathBuf,
+    /// Print only the result, not every move.
+    pub quiet: bool,
+}
+
+/// Plays one game, showing it on `output` (and asking people on `input`),
+/// appends it to the log and prints the result.
+///
+/// # Errors
+/// When a player is not a usable command, the start file or the log cannot
+/// be read, or the referee cannot write its files or use the terminal.
+pub fn play_match(
+    options: &MatchOptions,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<GameRecord, Error> {
+    let seats = [Seat::new(&options.red, &options.red)?, Seat::new(&options.green, &options.green)?];
+    let start = match &options.start {
+        Some(path) => {
+            let text = std::fs::read(path).map_err(|source| Error::io("read", path, source))?;
+            crate::format::parse(&text).map_err(|source| Error::StartFile { path: path.clone(), source })?.board
+        }
+        None => crate::board::Board::empty(),
+    };
+    let id = (log::read(&options.log)?.len() + 1).to_string();
+    let output_directory = log::output_directory(&options.log).join(&id);
+    let game = Game { id, seats: &seats, start, opening: None, rules: options.rules, output_directory };
+    let mut console = Console { input, output, show_moves: !options.quiet };
+    let record = game.play(Some(&mut console))?;
+    log::append(&options.log, &record)?;
+    let last = replay::positions(&record).map_err(Error::Replay)?.pop().expect("the start position");
+    let kept = if game.output_directory.exists() {
+        format!("; the programs' output is in {}", game.output_directory.display())
+    } else {
+        String::new()
+    };
+    let logged = format!("Game {} appended to {}{kept}.", record.id, options.log.display());
+    write!(console.output, "\n{}{logged}\n", game::summary(&record, &last)).map_err(Error::terminal)?;
+    Ok(record)
+}

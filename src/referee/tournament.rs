@@ -1,0 +1,422 @@
+//! Tournaments: every pair of players meets from each of a fixed set of
+//! openings, once with each colour, and the results make a standings table.
+//!
+//! Each finished game is appended to `DIR/games.jsonl` at once, and a
+//! tournament started again in the same directory plays only the games that
+//! are not there yet, so an interrupted tournament loses at most the games
+//! that were in progress and plays none twice. To keep that fair, it refuses
+//! to resume with a player whose command, or with a depth or time limit,
+//! differs from what the logged games were played with.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::chart;
+use super::game::{Game, Rules, Seat};
+use super::log::{self, Colour, GameRecord, Outcome};
+use super::player::PlayerSpec;
+use super::Error;
+use crate::board::{Board, Column};
+
+/// Points for a win, a draw and a loss (a forfeit is a loss).
+pub const POINTS: [u32; 3] = [2, 1, 0];
+
+/// At most this many games at once (each needs a slot for its process group).
+pub const MAX_JOBS: usize = 64;
+
+/// The 49 two-ply openings: red's first column and green's reply, as two
+/// digits. They are ordered by how far the two pieces are from the centre
+/// column (in columns, summed), then by red's column, then green's, so
+/// that the first few are the central ones: `44`, `34`, `43`, `45`, `54`, ...
+#[must_use]
+pub fn openings() -> Vec<String> {
+    let mut pairs: Vec<(usize, usize)> = (1..=7).flat_map(|red| (1..=7).map(move |green| (red, green))).collect();
+    pairs.sort_by_key(|&(red, green)| (red.abs_diff(4) + green.abs_diff(4), red, green));
+    pairs.into_iter().map(|(red, green)| format!("{red}{green}")).collect()
+}
+
+/// The position after `opening`'s moves from the empty board.
+fn opening_board(opening: &str) -> Board {
+    opening.bytes().fold(Board::empty(), |board, digit| {
+        board.after(Column::from_number(usize::from(digit - b'0')).expect("openings name columns 1-7"))
+    })
+}
+
+/// A tournament as the `tournament` command plays it.
+pub struct TournamentOptions {
+    /// Each player's name and command (`self` or a template).
+    pub players: Vec<(String, String)>,
+    /// How many of [`openings`] to play, from the first.
+    pub openings: usize,
+    /// Games played at the same time.
+    pub jobs: usize,
+    /// Holds `games.jsonl`, `games.output/` and the standings.
+    pub directory: PathBuf,
+    pub rules: Rules,
+}
+
+impl TournamentOptions {
+    /// The log of the games.
+    #[must_use]
+    pub fn log(&self) -> PathBuf {
+        self.directory.join("games.jsonl")
+    }
+}
+
+/// One player's line of the standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub name: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Losses by forfeit (these count among the losses too).
+    pub forfeits: u32,
+    pub points: u32,
+    /// Own score minus the opponent's, summed over games played to the end.
+    pub score_difference: i64,
+}
+
+/// A game still to play.
+struct Fixture {
+    red: usize,
+    green: usize,
+    opening: String,
+}
+
+/// Plays every game of the tournament not yet in its log, then writes the
+/// standings (`standings.csv`) and returns them, best first. Progress goes
+/// to a bar on stderr when it is a terminal; the rest to `out`.
+///
+/// # Errors
+/// When a player is invalid, the log holds games played under other
+/// settings, or the referee cannot read or write its files.
+pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Standing>, Error> {
+    let seats = seats(&options.players)?;
+    let log_path = options.log();
+    let openings: Vec<String> = openings().into_iter().take(options.openings).collect();
+    let mut records = log::read(&log_path)?;
+    check_settings(&records, &seats, options.rules)?;
+
+    let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
+    let mut fixtures = Vec::new();
+    for opening in &openings {
+        for red in 0..seats.len() {
+            for green in (0..seats.len()).filter(|&green| green != red) {
+                let key = (seats[red].side.name.clone(), seats[green].side.name.clone(), opening.clone());
+                if !played.contains(&key) {
+                    fixtures.push(Fixture { red, green, opening: opening.clone() });
+                }
+            }
+        }
+    }
+    let total = openings.len() * seats.len() * (seats.len() - 1);
+    let terminal = |error| Error::terminal(error);
+    writeln!(
+        out,
+        "Tournament in {}: {} players, {} openings, {total} games, {} already played.",
+        options.directory.display(),
+        seats.len(),
+        openings.len(),
+        total - fixtures.len()
+    )
+    .map_err(terminal)?;
+
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{wide_bar} {pos}/{len} games, {elapsed} elapsed, about {eta} left")
+            .expect("a valid progress template"),
+    );
+    bar.set_position((total - fixtures.len()) as u64);
+    let new = play_all(options, &seats, fixtures, &bar)?;
+    bar.finish_and_clear();
+    records.extend(new);
+
+    let names: Vec<String> = seats.iter().map(|seat| seat.side.name.clone()).collect();
+    let counted = deduplicated(&records, &names, &openings);
+    let standings = standings(&names, &counted);
+    let (png, svg) = chart::draw(&standings, counted.len())?;
+    let directory = &options.directory;
+    std::fs::create_dir_all(directory).map_err(|source| Error::io("create", directory, source))?;
+    for (name, contents) in [
+        ("standings.csv", standings_csv(&standings).into_bytes()),
+        ("standings.png", png),
+        ("standings.svg", svg.into()),
+    ] {
+        let path = directory.join(name);
+        std::fs::write(&path, contents).map_err(|source| Error::io("write", &path, source))?;
+    }
+    let written = directory.join("standings");
+    write!(out, "\n{}\nStandings written to {}.csv, .png and .svg.\n", standings_table(&standings), written.display())
+        .map_err(terminal)?;
+    Ok(standings)
+}
+
+/// The seats for `players`, whose names must be distinct and usable as
+/// file names, and which must not be people.
+fn seats(players: &[(String, String)]) -> Result<Vec<Seat>, Error> {
+    if players.len() < 2 {
+        return Err(Error::Tournament("a tournament needs at least two players".to_owned()));
+    }
+    let mut names = HashSet::new();
+    let mut seats = Vec::new();
+    for (name, command) in players {
+        let usable = !name.is_empty()
+            && !name.starts_with(['.', '-'])
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+        if !usable {
+            return Err(Error::Tournament(format!(
+                "'{name}' cannot be a player's name: use letters, digits, '-', '_' and '.', not first"
+            )));
+        }
+        if !names.insert(name.clone()) {
+            return Err(Error::Tournament(format!("two players are named '{name}'")));
+        }
+        let seat = Seat::new(name, command)?;
+        if seat.spec == PlayerSpec::Human {
+            return Err(Error::NoTerminal);
+        }
+        seats.push(seat);
+    }
+    Ok(seats)
+}
+
+/// Refuses logged games of a current player with another command, depth
+/// or time limit: resuming would mix results of different contests.
+fn check_settings(records: &[GameRecord], seats: &[Seat], rules: Rules) -> Result<(), Error> {
+    for record in records {
+        for colour in Colour::BOTH {
+            let side = record.side(colour);
+            let Some(seat) = seats.iter().find(|seat| seat.side.name == side.name) else { continue };
+            let differs = if seat.side.command != side.command {
+                Some(format!("'{}' was played with the command '{}'", side.name, side.command))
+            } else if record.depth != rules.depth {
+                Some(format!("games were played with --depth {}", record.depth))
+            } else if record.timeout != rules.timeout.as_secs_f64() {
+                Some(format!("games were played with --timeout {}", record.timeout))
+            } else {
+                None
+            };
+            if let Some(differs) = differs {
+                return Err(Error::Tournament(format!(
+                    "the log of this tournament does not match the command line: {differs}; \
+                     resume with the same settings or use another --out directory"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What identifies a tournament game: red, green and the opening.
+fn key(record: &GameRecord) -> Option<(String, String, String)> {
+    Some((record.red.name.clone(), record.green.name.clone(), record.opening.clone()?))
+}
+
+/// Plays `fixtures` on up to `options.jobs` threads, appending each game
+/// to the log as it ends. Stops starting games after the first error.
+fn play_all(
+    options: &TournamentOptions,
+    seats: &[Seat],
+    fixtures: Vec<Fixture>,
+    bar: &ProgressBar,
+) -> Result<Vec<GameRecord>, Error> {
+    let log_path = options.log();
+    let output = log::output_directory(&log_path);
+    let queue = Mutex::new(fixtures.into_iter());
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel();
+    let mut records = Vec::new();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs.clamp(1, MAX_JOBS) {
+            let sender = sender.clone();
+            let (queue, stop, output) = (&queue, &stop, &output);
+            scope.spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let Some(fixture) = queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next() else {
+                        break;
+                    };
+                    let pair = [seats[fixture.red].clone(), seats[fixture.green].clone()];
+                    let id = format!("{}-{}-{}", fixture.opening, pair[0].side.name, pair[1].side.name);
+                    let game = Game {
+                        output_directory: output.join(&id),
+                        id,
+                        seats: &pair,
+                        start: opening_board(&fixture.opening),
+                        opening: Some(fixture.opening),
+                        rules: options.rules,
+                    };
+                    if sender.send(game.play(None)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for played in receiver {
+            match played.and_then(|record| log::append(&log_path, &record).map(|()| record).map_err(Error::from)) {
+                Ok(record) => {
+                    bar.inc(1);
+                    bar.println(describe(&record));
+                    records.push(record);
+                }
+                Err(error) => {
+                    stop.store(true, Ordering::SeqCst);
+                    failure.get_or_insert(error);
+                }
+            }
+        }
+    });
+    failure.map_or(Ok(records), Err)
+}
+
+/// A game's result in one line, for the progress display.
+fn describe(record: &GameRecord) -> String {
+    let names = format!("{} (red) vs {} (green)", record.red.name, record.green.name);
+    let opening = record.opening.as_deref().unwrap_or("-");
+    match &record.forfeit {
+        Some(forfeit) => {
+            format!("{opening} {names}: {} forfeits ({})", record.side(forfeit.player).name, forfeit.verdict)
+        }
+        None => format!("{opening} {names}: {} to {}", record.score.red, record.score.green),
+    }
+}
+
+/// The logged games of this tournament: between current players, from the
+/// chosen openings, each counted once.
+fn deduplicated<'a>(records: &'a [GameRecord], names: &[String], openings: &[String]) -> Vec<&'a GameRecord> {
+    let mut seen = HashSet::new();
+    records
+        .iter()
+        .filter(|record| {
+            names.contains(&record.red.name)
+                && names.contains(&record.green.name)
+                && record.opening.as_ref().is_some_and(|opening| openings.contains(opening))
+        })
+        .filter(|record| key(record).is_some_and(|key| seen.insert(key)))
+        .collect()
+}
+
+/// The standings of `names` after `records`, best first: by points, then
+/// score difference, then wins, then name.
+#[must_use]
+pub fn standings(names: &[String], records: &[&GameRecord]) -> Vec<Standing> {
+    let mut table: Vec<Standing> = names
+        .iter()
+        .map(|name| Standing {
+            name: name.clone(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            forfeits: 0,
+            points: 0,
+            score_difference: 0,
+        })
+        .collect();
+    for record in records {
+        for colour in Colour::BOTH {
+            let Some(standing) = table.iter_mut().find(|standing| standing.name == record.side(colour).name) else {
+                continue;
+            };
+            standing.games += 1;
+            match record.result {
+                Outcome::Draw => standing.draws += 1,
+                result if result.winner() == Some(colour) => standing.wins += 1,
+                _ => standing.losses += 1,
+            }
+            match &record.forfeit {
+                Some(forfeit) => standing.forfeits += u32::from(forfeit.player == colour),
+                None => standing.score_difference += record.score_difference(colour),
+            }
+        }
+    }
+    for standing in &mut table {
+        standing.points = standing.wins * POINTS[0] + standing.draws * POINTS[1] + standing.losses * POINTS[2];
+    }
+    table.sort_by(|a, b| {
+        (b.points, b.score_difference, b.wins).cmp(&(a.points, a.score_difference, a.wins)).then(a.name.cmp(&b.name))
+    });
+    table
+}
+
+impl Standing {
+    /// The line of the standings at `rank` (from 1), as [`COLUMNS`] name them.
+    fn cells(&self, rank: usize) -> [String; 9] {
+        let counts = [self.games, self.wins, self.draws, self.losses, self.forfeits, self.points];
+        let [games, wins, draws, losses, forfeits, points] = counts.map(|count| count.to_string());
+        let difference = format!("{:+}", self.score_difference);
+        [rank.to_string(), self.name.clone(), games, wins, draws, losses, forfeits, points, difference]
+    }
+}
+
+/// The columns of the standings table.
+pub const COLUMNS: [&str; 9] =
+    ["rank", "player", "games", "wins", "draws", "losses", "forfeits", "points", "score difference"];
+
+/// The standings as a table for the terminal: the name left-aligned, the
+/// numbers right-aligned.
+#[must_use]
+pub fn standings_table(standings: &[Standing]) -> String {
+    let rows: Vec<[String; 9]> = standings.iter().enumerate().map(|(index, s)| s.cells(index + 1)).collect();
+    let mut widths = COLUMNS.map(str::len);
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.len());
+        }
+    }
+    let mut text = String::new();
+    for row in std::iter::once(COLUMNS.map(str::to_owned)).chain(rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(
+                |(column, (cell, width))| {
+                    if column == 1 {
+                        format!("{cell:<width$}")
+                    } else {
+                        format!("{cell:>width$}")
+                    }
+                },
+            )
+            .collect();
+        let _ = writeln!(text, "{}", cells.join("  ").trim_end());
+    }
+    text
+}
+
+/// The standings as CSV, with a header line (names need no quoting: they
+/// are letters, digits, `-`, `_` and `.`).
+#[must_use]
+pub fn standings_csv(standings: &[Standing]) -> String {
+    let mut text = COLUMNS.map(|column| column.replace(' ', "_")).join(",");
+    text.push('\n');
+    for (index, standing) in standings.iter().enumerate() {
+        let _ = writeln!(text, "{}", standing.cells(index + 1).join(","));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_are_all_pairs_centre_first() {
+        let openings = openings();
+        assert_eq!(openings.len(), 49);
+        assert_eq!(openings.iter().collect::<HashSet<_>>().len(), 49);
+        assert_eq!(openings[..5], ["44", "34", "43", "45", "54"]);
+        assert_eq!(openings[48], "77");
+        assert_eq!(opening_board("34").pieces_played(), 2);
+    }
+}

@@ -1,0 +1,206 @@
+//! The `tournament` command: every pair from each opening with both colours,
+//! standings, and resuming after an interruption.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use maxconnect4::referee::log::GameRecord;
+
+use super::util::{assert_gone, bot, engine, maxconnect4, pids, read, records};
+
+/// The standings CSV as rows of cells, header first.
+fn standings(dir: &Path) -> Vec<Vec<String>> {
+    read(&dir.join("standings.csv")).lines().map(|line| line.split(',').map(str::to_owned).collect()).collect()
+}
+
+/// Each game's red, green and opening.
+fn keys(records: &[GameRecord]) -> Vec<(String, String, String)> {
+    records.iter().map(|r| (r.red.name.clone(), r.green.name.clone(), r.opening.clone().unwrap())).collect()
+}
+
+#[test]
+fn three_players_with_a_broken_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let assert = maxconnect4(dir.path())
+        .args(["tournament", "--player", "me=self", "--player", &format!("deep={}", engine(3))])
+        .args(["--player", &format!("broken={}", bot("garbage", None))])
+        .args(["--openings", "2", "--jobs", "2", "--depth", "1", "--timeout", "5", "--out", "t"])
+        .assert()
+        .success()
+        .stderr("");
+    // No progress bar: stderr is not a terminal.
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(stdout.starts_with("Tournament in t: 3 players, 2 openings, 12 games, 0 already played.\n"), "{stdout}");
+
+    let dir = dir.path().join("t");
+    let logged = records(&dir.join("games.jsonl"));
+    assert_eq!(logged.len(), 12);
+    let mut expected = Vec::new();
+    for opening in ["44", "34"] {
+        for (red, green) in
+            [("me", "deep"), ("me", "broken"), ("deep", "me"), ("deep", "broken"), ("broken", "me"), ("broken", "deep")]
+        {
+            expected.push((red.to_owned(), green.to_owned(), opening.to_owned()));
+        }
+    }
+    let mut played = keys(&logged);
+    played.sort();
+    expected.sort();
+    assert_eq!(played, expected, "every pair, both colours, each opening, once");
+    for record in &logged {
+        let opening = record.opening.as_deref().unwrap();
+        let start = maxconnect4::referee::log::decode_board(&record.start).unwrap();
+        assert_eq!(start.pieces_played(), 2, "{opening}");
+        let broken_plays = record.red.name == "broken" || record.green.name == "broken";
+        assert_eq!(
+            record.forfeit.as_ref().map(|f| record.side(f.player).name.as_str()),
+            broken_plays.then_some("broken")
+        );
+        assert!(dir.join("games.output").join(&record.id).join("red.txt").exists(), "{}", record.id);
+    }
+
+    let table = standings(&dir);
+    assert_eq!(
+        table[0],
+        ["rank", "player", "games", "wins", "draws", "losses", "forfeits", "points", "score_difference"]
+    );
+    let broken = table.iter().find(|row| row[1] == "broken").unwrap();
+    assert_eq!(broken[..8], ["3", "broken", "8", "0", "0", "8", "8", "0"]);
+    let total = |column: usize| table[1..].iter().map(|row| row[column].parse::<i64>().unwrap()).sum::<i64>();
+    assert_eq!(total(2), 24, "each game counts for both players");
+    assert_eq!(total(3), total(5), "every win is someone's loss");
+    assert_eq!(total(8), 0, "score differences cancel out");
+    assert_eq!(total(7), 2 * 12, "two points are given out per game");
+    for row in &table[1..] {
+        assert!(stdout.contains(&row[1]), "the table is printed");
+    }
+
+    let png = png::Decoder::new(std::io::Cursor::new(std::fs::read(dir.join("standings.png")).unwrap()));
+    let info = png.read_info().unwrap().info().clone();
+    assert_eq!((info.width, info.height), (900, 560));
+    let svg = read(&dir.join("standings.svg"));
+    for label in ["Standings after 12 games", "me", "deep", "broken"] {
+        assert!(svg.contains(&format!(">\n{label}\n</text>")), "{label} is in the chart");
+    }
+}
+
+#[test]
+fn a_resumed_tournament_plays_only_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = || {
+        let assert = maxconnect4(dir.path())
+            .args(["tournament", "--player", "a=self", "--player", &format!("b={}", engine(2))])
+            .args(["--player", &format!("c={}", engine(1)), "--openings", "1", "--depth", "1"])
+            .assert()
+            .success();
+        String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+    };
+    run();
+    let log = dir.path().join("tournament").join("games.jsonl");
+    let full = read(&log);
+    let lines: Vec<&str> = full.lines().collect();
+    assert_eq!(lines.len(), 6);
+    // As if the referee was stopped while writing the third record.
+    std::fs::write(&log, format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..40])).unwrap();
+
+    let stdout = run();
+    assert!(stdout.contains("6 games, 2 already played."), "{stdout}");
+    let resumed = read(&log);
+    assert!(resumed.starts_with(&format!("{}\n{}\n{{", lines[0], lines[1])), "kept records are untouched");
+    let logged = records(&log);
+    assert_eq!(logged.len(), 6);
+    assert_eq!(keys(&logged).into_iter().collect::<HashSet<_>>().len(), 6, "nothing played twice");
+    assert_eq!(standings(&dir.path().join("tournament")).len(), 4);
+
+    let stdout = run();
+    assert!(stdout.contains("6 games, 6 already played."), "{stdout}");
+    assert_eq!(read(&log), resumed, "a finished tournament plays nothing more");
+}
+
+#[test]
+fn an_interrupted_tournament_kills_its_players_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pids");
+    let c = format!("c={}", bot("hang-once", Some(&pid_file)));
+    let b = format!("b={}", engine(1));
+    let args = ["tournament", "--player", "a=self", "--player", &b, "--player", &c, "--openings", "1"];
+    let args = [&args[..], &["--depth", "1", "--timeout", "30"]].concat();
+
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_maxconnect4"));
+    command.args(&args).current_dir(dir.path()).stdout(Stdio::null()).stderr(Stdio::piped());
+    let referee = command.spawn().unwrap();
+    // The first game, a against b, is played; the second, a against c,
+    // waits for c, which hangs.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !pid_file.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    // SAFETY: sends SIGINT to the referee we started.
+    unsafe { libc::kill(referee.id() as i32, libc::SIGINT) };
+    let output = referee.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.ends_with("interrupted: the players' processes were killed\n"), "{stderr}");
+    assert_gone(&pids(&pid_file));
+    let log = dir.path().join("tournament").join("games.jsonl");
+    let before = records(&log);
+    assert_eq!(
+        keys(&before),
+        [("a".to_owned(), "b".to_owned(), "44".to_owned())],
+        "the game in progress is not logged"
+    );
+
+    maxconnect4(dir.path())
+        .args(&args)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("6 games, 1 already played."));
+    let after = records(&log);
+    assert_eq!(after[0], before[0]);
+    assert_eq!(keys(&after).into_iter().collect::<HashSet<_>>().len(), 6, "nothing played twice");
+}
+
+#[test]
+fn players_must_be_usable() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = |players: &[&str], message: &str| {
+        let mut command = maxconnect4(dir.path());
+        command.arg("tournament");
+        for player in players {
+            command.args(["--player", player]);
+        }
+        command.assert().code(1).stderr(format!("error: {message}\n"));
+    };
+    check(&["a=self"], "a tournament needs at least two players");
+    check(&["a=self", "a=self"], "two players are named 'a'");
+    check(&["a=self", "b/c=self"], "'b/c' cannot be a player's name: use letters, digits, '-', '_' and '.', not first");
+    check(&["a=self", "b=human"], "a human player needs the terminal; tournaments have no human players");
+    check(
+        &["a=self", "b=bot {in}"],
+        "the command template 'bot {in}' has no {out}, so the program could not know where to write its move",
+    );
+    maxconnect4(dir.path()).args(["tournament", "--player", "a"]).assert().code(2);
+    assert!(!dir.path().join("tournament").exists());
+}
+
+#[test]
+fn changed_settings_are_refused_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = ["tournament", "--player", "a=self", "--openings", "1", "--depth", "1"];
+    maxconnect4(dir.path()).args(base).args(["--player", &format!("b={}", engine(1))]).assert().success();
+    maxconnect4(dir.path())
+        .args(base)
+        .args(["--player", &format!("b={}", engine(2))])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(format!("'b' was played with the command '{}'", engine(1))));
+    maxconnect4(dir.path())
+        .args(base)
+        .args(["--player", &format!("b={}", engine(1)), "--timeout", "3"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("games were played with --timeout 10"));
+}
