@@ -64,6 +64,10 @@ const TABLE_MIN_DEPTH: u32 = 2;
 /// Moves are ordered by threats only this many plies or more from the horizon.
 const THREAT_MIN_DEPTH: u32 = 4;
 
+/// Positions this close to the end of the game are solved by
+/// [`Engine::endgame`].
+const ENDGAME_EMPTY: u32 = 6;
+
 /// The table is grown to this many slots per node searched so far.
 const TABLE_GROWTH: usize = 8;
 
@@ -99,6 +103,12 @@ impl Engine {
             deadline: None,
             stopped: false,
         }
+    }
+
+    /// Maps all the table's memory in now, so that the first searches do not
+    /// pay for it: for benchmarks, which measure the search alone.
+    pub fn map_in_table(&mut self) {
+        self.table.map_in();
     }
 
     /// Forgets everything learned, so the next search runs as on a new engine.
@@ -225,6 +235,7 @@ impl Engine {
         match depth {
             0 => return evaluate(board),
             1 => return self.horizon(board, beta),
+            _ if depth <= ENDGAME_EMPTY && depth == board.empty_cells() => return self.endgame(board, alpha, beta),
             _ => {}
         }
         if self.nodes >= self.next_clock_check {
@@ -319,6 +330,43 @@ impl Engine {
                 Bound::Exact
             };
             self.table.store(key, Entry { value: best, bound, depth, best: best_move });
+        }
+        best
+    }
+
+    /// [`negamax`](Engine::negamax) for the last few moves of the game: so
+    /// few positions lie below that the table, the clock and move ordering
+    /// cost more than they save; only the score bounds are kept.
+    fn endgame(&mut self, board: &Board, mut alpha: Value, beta: Value) -> Value {
+        let (lower, upper) = bounds(board);
+        let (lower, upper) = (lower * POINT, upper * POINT);
+        if upper <= alpha {
+            return upper;
+        }
+        if lower >= beta {
+            return lower;
+        }
+        alpha = alpha.max(lower);
+        let beta = beta.min(upper);
+        let mut best = -INFINITY;
+        let playable = board.playable_cells();
+        for column in Column::CENTRE_FIRST {
+            if playable & column_cells(column.index()) == 0 {
+                continue;
+            }
+            let child = board.after(column);
+            self.nodes += 1;
+            let value =
+                if child.is_full() { -POINT * child.score_difference() } else { -self.endgame(&child, -beta, -alpha) };
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
         }
         best
     }

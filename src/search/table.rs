@@ -67,6 +67,12 @@ impl Table {
         Table { slots, len }
     }
 
+    /// Writes every slot the table may grow to, so that the operating system
+    /// maps all its memory in now rather than during a timed search.
+    pub fn map_in(&mut self) {
+        self.slots.fill([0; 2]);
+    }
+
     /// Forgets everything, and shrinks back to the starting size.
     pub fn clear(&mut self) {
         self.slots[..self.len].fill([0; 2]);
