@@ -264,6 +264,13 @@ impl Engine {
 
         let key = board.key();
         let mut first = None;
+        if depth > TABLE_MIN_DEPTH {
+            // Start loading the children's entries now, so that they arrive
+            // while this position's own entry is awaited.
+            for column in board.legal_columns() {
+                self.table.prefetch(board.key_after(column));
+            }
+        }
         if depth >= TABLE_MIN_DEPTH {
             if let Some(entry) = self.table.probe(key) {
                 first = entry.best;
@@ -297,11 +304,6 @@ impl Engine {
                 alpha = alpha.max(best);
             }
             let moves = self.ordered_moves(board, depth, first);
-            if depth > TABLE_MIN_DEPTH {
-                for column in moves.iter() {
-                    self.table.prefetch(board.key_after(column));
-                }
-            }
             for column in moves.iter() {
                 let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
                 if self.stopped {
