@@ -64,6 +64,10 @@ const TABLE_MIN_DEPTH: u32 = 2;
 /// Moves are ordered by threats only this many plies or more from the horizon.
 const THREAT_MIN_DEPTH: u32 = 4;
 
+/// Short of the end of the game, moves this many plies or more from the
+/// horizon are ordered by the evaluation of the position they leave.
+const EVALUATION_ORDER_MIN_DEPTH: u32 = 5;
+
 /// Positions this close to the end of the game are solved by
 /// [`Engine::endgame`].
 const ENDGAME_EMPTY: u32 = 6;
@@ -404,8 +408,10 @@ impl Engine {
     }
 
     /// The legal moves of `board` except `first` (the table's move, searched
-    /// before the others are ordered): threats first, then by history, then
-    /// centre first.
+    /// before the others are ordered), best-looking first: far from the
+    /// horizon by the evaluation after the move, or where the search reaches
+    /// the end of the game by threats and the scoring cells the move leaves;
+    /// nearer the horizon by threats; then by history, then centre first.
     fn ordered_moves(&self, board: &Board, depth: u32, first: Option<Column>) -> Moves {
         let playable = board.playable_cells();
         let mover = board.to_move();
@@ -420,6 +426,7 @@ impl Engine {
             (0, 0)
         };
         let exact = depth >= THREAT_MIN_DEPTH && depth == board.empty_cells();
+        let horizon = (depth >= EVALUATION_ORDER_MIN_DEPTH && !exact).then(|| Horizon::new(board));
         let mut moves = Moves { columns: [Column::ALL[0]; WIDTH], scores: [0; WIDTH], len: 0 };
         for column in Column::CENTRE_FIRST {
             let cell = playable & column_cells(column.index());
@@ -431,7 +438,10 @@ impl Engine {
             }
             let mut tier = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
                 - 2 * u32::from((cell << 1) & theirs != 0);
-            if exact {
+            if let Some(horizon) = &horizon {
+                // The static value after the move, in eighths of a point.
+                tier = (horizon.value_after(cell) / 4 + 128).clamp(0, 255) as u32;
+            } else if exact {
                 let me = board.pieces(mover) | cell;
                 let empty = !(board.occupied() | cell) & crate::bitboard::ALL_CELLS;
                 tier = 2 * tier + (completing_cells(me) & empty).count_ones().min(4);
