@@ -48,7 +48,7 @@ pub fn count(count: u64) -> String {
     let digits = count.to_string();
     let mut text = String::with_capacity(digits.len() * 4 / 3);
     for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
             text.push(',');
         }
         text.push(digit);
