@@ -163,16 +163,18 @@ impl Engine {
         self.stopped = false;
         self.deadline = time_limit.map(|limit| Instant::now() + limit);
         // Narrow the value down with null-window searches, each asking
-        // whether the value exceeds a guess; guesses near 0 come first, since
-        // most positions are close.
+        // whether the value exceeds a guess. Most positions are close, so the
+        // first guess is 0 and the next ones step outwards one point at a time
+        // (a failed search often returns a tighter bound, which skips steps).
         let (mut lower, mut upper) = bounds(board);
         while lower < upper {
-            let mut guess = lower + (upper - lower) / 2;
-            if guess <= 0 && lower / 2 < guess {
-                guess = lower / 2;
-            } else if guess >= 0 && upper / 2 > guess {
-                guess = upper / 2;
-            }
+            let guess = if lower >= 0 {
+                lower
+            } else if upper <= 0 {
+                upper - 1
+            } else {
+                0
+            };
             self.grow_table();
             let value = self.negamax(board, empty, guess * POINT, guess * POINT + 1);
             if self.stopped {
