@@ -44,7 +44,7 @@ pub fn solve(
 ) -> anyhow::Result<()> {
     let board = read_board_file(file)?.board;
     let start = cpu_time::ThreadTime::now();
-    let solution = Engine::new(hash_bytes).solve(&board, time_limit).with_context(|| {
+    let solution = Engine::try_new(hash_bytes)?.solve(&board, time_limit).with_context(|| {
         format!(
             "gave up solving {} ({} empty cells); positions with fewer empty cells solve much faster",
             file.display(),

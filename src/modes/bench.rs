@@ -25,7 +25,7 @@ const POSITIONS: [(&str, &str, Option<u32>); 6] = [
 /// # Errors
 /// When writing to `out` fails.
 pub fn bench(hash_bytes: usize, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut engine = Engine::new(hash_bytes);
+    let mut engine = Engine::try_new(hash_bytes)?;
     // The bench measures the search, not the operating system mapping memory in.
     engine.map_in_table();
     let mut total_nodes = 0;

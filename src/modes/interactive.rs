@@ -50,7 +50,7 @@ pub fn interactive(
         FirstMove::Computer => board.to_move(),
         FirstMove::Human => board.to_move().other(),
     };
-    let mut engine = Engine::new(hash_bytes);
+    let mut engine = Engine::try_new(hash_bytes)?;
     writeln!(out, "The computer is player {}, you are player {}.", computer.number(), computer.other().number())?;
 
     loop {

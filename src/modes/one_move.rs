@@ -24,13 +24,14 @@ pub fn one_move(
 ) -> anyhow::Result<()> {
     let file = read_board_file(input)?;
     let mut board = file.board;
+    let mut engine = Engine::try_new(hash_bytes)?;
     write!(out, "{}", display::board_and_score(&board))?;
     if board.is_full() {
         writeln!(out, "The game is over: {}", display::result_sentence(&board))?;
         return Ok(());
     }
     let mover = board.to_move();
-    let thought = think(&mut Engine::new(hash_bytes), &board, limits);
+    let thought = think(&mut engine, &board, limits);
     board.play(thought.result.column);
     writeln!(out, "\nPlayer {} plays column {}.", mover.number(), thought.result.column)?;
     thought.report(out)?;

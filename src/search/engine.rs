@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::table::{Bound, Entry, Table};
+use super::table::{Bound, Entry, Table, TableTooLarge};
 use super::SearchResult;
 use crate::bitboard::{column_cells, completing_cells, WIDTH};
 use crate::board::{Board, Column};
@@ -97,16 +97,28 @@ impl Engine {
     pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 
     /// An engine whose transposition table uses at most `hash_bytes`.
+    ///
+    /// # Panics
+    /// When the memory cannot be had; see [`Engine::try_new`] for sizes
+    /// that come from users.
     #[must_use]
     pub fn new(hash_bytes: usize) -> Engine {
-        Engine {
-            table: Table::with_bytes(hash_bytes),
+        Engine::try_new(hash_bytes).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// An engine whose transposition table uses at most `hash_bytes`.
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn try_new(hash_bytes: usize) -> Result<Engine, TableTooLarge> {
+        Ok(Engine {
+            table: Table::with_bytes(hash_bytes)?,
             history: [[0; 64]; 2],
             nodes: 0,
             next_clock_check: 0,
             deadline: None,
             stopped: false,
-        }
+        })
     }
 
     /// Maps all the table's memory in now, so that the first searches do not

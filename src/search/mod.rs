@@ -27,6 +27,7 @@ pub use alpha_beta::alpha_beta;
 pub use engine::{Engine, Limits, OutOfTime, Solution};
 pub use minimax::minimax;
 pub use perft::perft;
+pub use table::TableTooLarge;
 
 use crate::board::{Board, Column};
 use crate::score::{Value, INFINITY};

@@ -39,6 +39,13 @@ type Slot = [u64; 2];
 
 const IN_USE: u64 = 1 << 31;
 
+/// The memory for a transposition table could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate {} MB for the transposition table", bytes >> 20)]
+pub struct TableTooLarge {
+    pub bytes: usize,
+}
+
 /// A transposition table that starts small and grows, up to a fixed size,
 /// as searches grow: a short search then never pays for clearing memory it
 /// does not use.
@@ -59,12 +66,14 @@ impl Table {
 
     /// A table using at most `bytes` of memory; 0 (or less than one entry)
     /// gives a table that stores nothing.
-    #[must_use]
-    pub fn with_bytes(bytes: usize) -> Table {
-        let slots = vec![[0; 2]; bytes / Self::ENTRY_BYTES];
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn with_bytes(bytes: usize) -> Result<Table, TableTooLarge> {
+        let slots = allocate_zeroed(bytes / Self::ENTRY_BYTES).ok_or(TableTooLarge { bytes })?;
         advise_huge_pages(&slots);
         let len = slots.len().min(INITIAL_LEN);
-        Table { slots, len }
+        Ok(Table { slots, len })
     }
 
     /// Writes every slot the table may grow to, so that the operating system
@@ -159,6 +168,24 @@ impl Table {
     }
 }
 
+/// `len` zeroed slots straight from the allocator, which leaves the
+/// operating system to map the pages in as they are first touched; `None`
+/// when the memory cannot be had.
+fn allocate_zeroed(len: usize) -> Option<Vec<Slot>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<Slot>(len).ok()?;
+    // SAFETY: the layout's size is not zero; all-zero bytes are a valid
+    // `[u64; 2]`; the pointer comes from the global allocator with exactly the
+    // layout of a `Vec<Slot>` of capacity `len`, as `from_raw_parts` requires,
+    // and all `len` elements are initialised (zeroed).
+    unsafe {
+        let slots = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+        (!slots.is_null()).then(|| Vec::from_raw_parts(slots, len, len))
+    }
+}
+
 /// Asks Linux to back the table with huge pages: probes land all over the
 /// table, and with 4 KiB pages nearly every one missed the TLB, while mapping
 /// the pages in one at a time took a third of a short search's time.
@@ -187,7 +214,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_entries() {
-        let mut table = Table::with_bytes(1 << 16);
+        let mut table = Table::with_bytes(1 << 16).unwrap();
         let entry = Entry { value: -77, bound: Bound::Upper, depth: 9, best: Column::from_number(7) };
         table.store(12345, entry);
         assert_eq!(table.probe(12345), Some(entry));
@@ -201,7 +228,7 @@ mod tests {
 
     #[test]
     fn growing_keeps_entries() {
-        let mut table = Table::with_bytes(64 << 20);
+        let mut table = Table::with_bytes(64 << 20).unwrap();
         let entry = Entry { value: 3, bound: Bound::Lower, depth: 4, best: Column::from_number(2) };
         for key in 0..100 {
             table.store(key * 7919, entry);
@@ -218,8 +245,13 @@ mod tests {
     }
 
     #[test]
+    fn an_impossible_size_is_an_error() {
+        assert_eq!(Table::with_bytes(usize::MAX).err(), Some(TableTooLarge { bytes: usize::MAX }));
+    }
+
+    #[test]
     fn a_zero_table_stores_nothing() {
-        let mut table = Table::with_bytes(0);
+        let mut table = Table::with_bytes(0).unwrap();
         table.store(1, Entry { value: 1, bound: Bound::Exact, depth: 1, best: None });
         assert_eq!(table.probe(1), None);
     }

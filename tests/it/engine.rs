@@ -94,6 +94,19 @@ fn a_time_limit_still_plays_a_move() {
 }
 
 #[test]
+fn a_table_too_large_for_memory_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    maxconnect4(dir.path())
+        .arg("one-move")
+        .arg(shipped("input2.txt"))
+        .args(["out.txt", "3", "--hash", "100000000"])
+        .assert()
+        .code(1)
+        .stderr("error: cannot allocate 100000000 MB for the transposition table\n");
+    assert!(!dir.path().join("out.txt").exists());
+}
+
+#[test]
 fn bad_engine_options_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
     for args in [
