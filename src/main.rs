@@ -115,6 +115,12 @@ impl EngineOptions {
     }
 }
 
+/// Bytes in `mb` megabytes (saturating: an absurd size fails to allocate
+/// rather than wrapping round to a small one).
+fn megabytes(mb: usize) -> usize {
+    mb.saturating_mul(1 << 20)
+}
+
 /// SECONDS: a positive number, fractions allowed.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds = text.parse::<f64>().ok().filter(|&seconds| seconds > 0.0);
@@ -173,7 +179,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     let mut out = anstream::stdout();
     match cli.command {
         Command::OneMove { input, output, depth, engine } => {
-            modes::one_move(&input, &output, &engine.limits(depth), engine.hash << 20, &mut out)
+            modes::one_move(&input, &output, &engine.limits(depth), megabytes(engine.hash), &mut out)
         }
         Command::Interactive { input, next, depth, engine } => {
             let first = match next {
@@ -181,13 +187,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 Next::HumanNext => FirstMove::Human,
             };
             let limits = engine.limits(depth);
-            modes::interactive(&input, first, &limits, engine.hash << 20, &mut io::stdin().lock(), &mut out)
+            modes::interactive(&input, first, &limits, megabytes(engine.hash), &mut io::stdin().lock(), &mut out)
         }
         Command::Perft { depth, file } => modes::perft(depth, file.as_deref(), &mut out),
         Command::Solve { file, hash, time_limit } => {
-            modes::solve(&file, hash << 20, time_limit, &mut out, &mut anstream::stderr())
+            modes::solve(&file, megabytes(hash), time_limit, &mut out, &mut anstream::stderr())
         }
-        Command::Bench { hash } => modes::bench(hash << 20, &mut out),
+        Command::Bench { hash } => modes::bench(megabytes(hash), &mut out),
         Command::Report { positions, max_depth, out: dir, budget } => {
             let command = report::command_line(std::env::args().skip(1));
             report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)
