@@ -10,15 +10,17 @@ use std::collections::HashMap;
 use crate::board::Board;
 
 /// Number of sequences of `depth` legal moves from `board` (1 for depth 0).
+/// From the empty board there are 42!/(6!)^7, about 1.4e31, sequences that
+/// fill it, more than a `u64` holds.
 #[must_use]
-pub fn perft(board: &Board, depth: u32) -> u64 {
+pub fn perft(board: &Board, depth: u32) -> u128 {
     count(board, depth, &mut HashMap::new())
 }
 
-fn count(board: &Board, depth: u32, seen: &mut HashMap<(u64, u32), u64>) -> u64 {
+fn count(board: &Board, depth: u32, seen: &mut HashMap<(u64, u32), u128>) -> u128 {
     match depth {
         0 => 1,
-        1 => u64::from(board.playable_cells().count_ones()),
+        1 => u128::from(board.playable_cells().count_ones()),
         _ => {
             let key = (board.occupied(), depth);
             if let Some(&known) = seen.get(&key) {
@@ -42,5 +44,12 @@ mod tests {
         for (depth, &count) in expected.iter().enumerate() {
             assert_eq!(perft(&Board::empty(), depth as u32), count, "depth {depth}");
         }
+    }
+
+    #[test]
+    fn every_way_to_fill_the_board() {
+        // The multinomial coefficient 42! / (6!)^7: orders of 42 pieces, six per column.
+        assert_eq!(perft(&Board::empty(), 42), 14_007_180_988_362_844_601_443_040_716_800);
+        assert_eq!(perft(&Board::empty(), 43), 0);
     }
 }
