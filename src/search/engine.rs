@@ -270,7 +270,8 @@ impl Engine {
         if depth == board.empty_cells() {
             let (lower, upper) = bounds(board);
             let (lower, upper) = (lower * POINT, upper * POINT);
-            if upper <= alpha {
+            // Bounds that meet are the value; bounds outside the window cut.
+            if upper <= alpha || lower == upper {
                 return upper;
             }
             if lower >= beta {
@@ -360,7 +361,7 @@ impl Engine {
     fn endgame(&mut self, board: &Board, mut alpha: Value, beta: Value) -> Value {
         let (lower, upper) = bounds(board);
         let (lower, upper) = (lower * POINT, upper * POINT);
-        if upper <= alpha {
+        if upper <= alpha || lower == upper {
             return upper;
         }
         if lower >= beta {
