@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Measures the engine's figures (speed, perft, solve times, memory) and writes
+# them, with the command, the git revision and the tool versions, to
+# reports/FIGURES.md. Run from the repository root: bash reports/figures.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+bin=target/release/maxconnect4
+out=reports/FIGURES.md
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# CPU seconds (user + system) and peak resident memory of one command.
+measure() {
+  /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  read -r user sys peak <"$tmp/time"
+  cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+}
+
+{
+  echo "# Engine figures"
+  echo
+  echo "Written by \`bash reports/figures.sh\` at git revision $(git rev-parse --short HEAD)"
+  echo "with $(rustc --version), on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+  echo "($(nproc) cores). CPU times are whole-process user + system seconds from"
+  echo "\`/usr/bin/time\`, start-up included; \`bench\` reports its own search time."
+  echo
+  echo "## bench"
+  echo
+  echo '```text'
+  "$bin" bench
+  echo '```'
+  echo
+  echo "## Single commands"
+  echo
+  echo "| command | CPU s | peak memory MB | output |"
+  echo "| --- | ---: | ---: | --- |"
+  for command in "perft 11" \
+    "one-move input_files/input2.txt $tmp/out.txt 10" \
+    "one-move input_files/input1.txt $tmp/out.txt 14"; do
+    # shellcheck disable=SC2086
+    measure "$bin" $command
+    shown=${command//$tmp\//}
+    echo "| \`maxconnect4 $shown\` | $cpu | $((peak / 1024)) | $(grep -E '^(perft|Searched)' "$tmp/stdout" | head -1) |"
+  done
+  echo
+  echo "## solve"
+  echo
+  echo "| position | empty cells | result | CPU s | peak memory MB |"
+  echo "| --- | ---: | --- | ---: | ---: |"
+  for file in input_files/solve/*.txt; do
+    measure "$bin" solve "$file"
+    empty=$(head -6 "$file" | tr -cd 0 | wc -c)
+    echo "| \`$file\` | $empty | $(cat "$tmp/stdout") | $cpu | $((peak / 1024)) |"
+  done
+} >"$tmp/figures.md"
+mv "$tmp/figures.md" "$out"
+echo "wrote $out"
