@@ -324,7 +324,18 @@ impl Engine {
             }
             let moves = self.ordered_moves(board, depth, first);
             for column in moves.iter() {
-                let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
+                let child = board.after(column);
+                // Principal variation search: once a move has been searched,
+                // the others are only tested, with a null window, for being
+                // better; only one that is gets a full search.
+                let mut value = if best_move.is_some() && alpha + 1 < beta {
+                    -self.negamax(&child, depth - 1, -alpha - 1, -alpha)
+                } else {
+                    -self.negamax(&child, depth - 1, -beta, -alpha)
+                };
+                if best_move.is_some() && alpha < value && value < beta && !self.stopped {
+                    value = -self.negamax(&child, depth - 1, -beta, -alpha);
+                }
                 if self.stopped {
                     return 0;
                 }
