@@ -3,7 +3,7 @@
 use maxconnect4::bitboard::count_windows;
 use maxconnect4::board::{Board, Column, Player};
 use maxconnect4::format::{self, LineEnding};
-use maxconnect4::search::{alpha_beta, minimax};
+use maxconnect4::search::{alpha_beta, minimax, Engine, Limits};
 use proptest::prelude::*;
 
 /// The board after playing `columns` (0-based indices) from the empty board,
@@ -48,6 +48,27 @@ proptest! {
         prop_assert_eq!(pruned.value, plain.value);
         prop_assert_eq!(pruned.column, plain.column);
         prop_assert!(pruned.nodes <= plain.nodes);
+    }
+
+    #[test]
+    fn the_engine_finds_the_alpha_beta_value(
+        columns in moves(40),
+        depth in 1..=6u32,
+        hash_bytes in prop_oneof![Just(0usize), Just(1024), Just(1 << 20)],
+    ) {
+        let board = board_from(&columns);
+        prop_assume!(!board.is_full());
+        let expected = alpha_beta(&board, depth).unwrap();
+        let found = Engine::new(hash_bytes).search(&board, &Limits::depth(depth)).unwrap();
+        prop_assert_eq!(found.value, expected.value);
+        // The move chosen is worth that value.
+        let after = board.after(found.column);
+        let worth = if depth == 1 || after.is_full() {
+            -maxconnect4::score::evaluate(&after)
+        } else {
+            -alpha_beta(&after, depth - 1).unwrap().value
+        };
+        prop_assert_eq!(worth, expected.value);
     }
 
     #[test]
