@@ -268,17 +268,10 @@ impl Engine {
         // the search reaches the end of the game: measured on `bench`, they
         // never cut short of it, where values are fractions of a point.
         if depth == board.empty_cells() {
-            let (lower, upper) = bounds(board);
-            let (lower, upper) = (lower * POINT, upper * POINT);
-            // Bounds that meet are the value; bounds outside the window cut.
-            if upper <= alpha || lower == upper {
-                return upper;
-            }
-            if lower >= beta {
-                return lower;
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
+            (alpha, beta) = match narrow_to_bounds(board, alpha, beta) {
+                Ok(window) => window,
+                Err(value) => return value,
+            };
         }
 
         let key = board.key();
@@ -369,17 +362,11 @@ impl Engine {
     /// [`negamax`](Engine::negamax) for the last few moves of the game: so
     /// few positions lie below that the table, the clock and move ordering
     /// cost more than they save; only the score bounds are kept.
-    fn endgame(&mut self, board: &Board, mut alpha: Value, beta: Value) -> Value {
-        let (lower, upper) = bounds(board);
-        let (lower, upper) = (lower * POINT, upper * POINT);
-        if upper <= alpha || lower == upper {
-            return upper;
-        }
-        if lower >= beta {
-            return lower;
-        }
-        alpha = alpha.max(lower);
-        let beta = beta.min(upper);
+    fn endgame(&mut self, board: &Board, alpha: Value, beta: Value) -> Value {
+        let (mut alpha, beta) = match narrow_to_bounds(board, alpha, beta) {
+            Ok(window) => window,
+            Err(value) => return value,
+        };
         let mut best = -INFINITY;
         let playable = board.playable_cells();
         for column in Column::CENTRE_FIRST {
@@ -475,6 +462,22 @@ impl Engine {
             moves.insert(column, tier << 24 | history[cell.trailing_zeros() as usize].min((1 << 24) - 1));
         }
         moves
+    }
+}
+
+/// The window `(alpha, beta)` narrowed to the exact score bounds of `board`,
+/// or `Err` with the value to return when the bounds meet or lie outside the
+/// window (a fail-soft cut).
+#[inline]
+fn narrow_to_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, Value), Value> {
+    let (lower, upper) = bounds(board);
+    let (lower, upper) = (lower * POINT, upper * POINT);
+    if upper <= alpha || lower == upper {
+        Err(upper)
+    } else if lower >= beta {
+        Err(lower)
+    } else {
+        Ok((alpha.max(lower), beta.min(upper)))
     }
 }
 
