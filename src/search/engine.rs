@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use super::table::{Bound, Entry, Table, TableTooLarge};
 use super::SearchResult;
-use crate::bitboard::{column_cells, completing_cells, WIDTH};
+use crate::bitboard::{column_cells, completing_cells, ALL_CELLS, WIDTH};
 use crate::board::{Board, Column};
 use crate::score::{bounds, evaluate, Horizon, Value, INFINITY, POINT};
 
@@ -429,36 +429,37 @@ impl Engine {
         let playable = board.playable_cells();
         let mover = board.to_move();
         let history = &self.history[mover.index()];
-        // Threats first: a move that completes a window of ours is likely
-        // good, one that blocks a window of theirs too, and one that lets
-        // them complete a window in the cell above likely bad.
-        // Near the horizon the subtrees are too small to repay the work.
-        let (ours, theirs) = if depth >= THREAT_MIN_DEPTH {
+        let exact = depth == board.empty_cells();
+        let by_evaluation = (depth >= EVALUATION_ORDER_MIN_DEPTH && !exact).then(|| Horizon::new(board));
+        // Threats: a move that completes a window of ours is likely good, one
+        // that blocks a window of theirs too, and one that lets them complete
+        // a window in the cell above likely bad. Near the horizon the
+        // subtrees are too small to repay the work.
+        let (ours, theirs) = if by_evaluation.is_none() && depth >= THREAT_MIN_DEPTH {
             (completing_cells(board.pieces(mover)), completing_cells(board.pieces(mover.other())))
         } else {
             (0, 0)
         };
-        let exact = depth >= THREAT_MIN_DEPTH && depth == board.empty_cells();
-        let horizon = (depth >= EVALUATION_ORDER_MIN_DEPTH && !exact).then(|| Horizon::new(board));
         let mut moves = Moves { columns: [Column::ALL[0]; WIDTH], scores: [0; WIDTH], len: 0 };
         for column in Column::CENTRE_FIRST {
             let cell = playable & column_cells(column.index());
-            if cell == 0 {
+            if cell == 0 || Some(column) == first {
                 continue;
             }
-            if Some(column) == first {
-                continue;
-            }
-            let mut tier = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
-                - 2 * u32::from((cell << 1) & theirs != 0);
-            if let Some(horizon) = &horizon {
+            let tier = if let Some(horizon) = &by_evaluation {
                 // The static value after the move, in eighths of a point.
-                tier = (horizon.value_after(cell) / 4 + 128).clamp(0, 255) as u32;
-            } else if exact {
-                let me = board.pieces(mover) | cell;
-                let empty = !(board.occupied() | cell) & crate::bitboard::ALL_CELLS;
-                tier = 2 * tier + (completing_cells(me) & empty).count_ones().min(4);
-            }
+                (horizon.value_after(cell) / 4 + 128).clamp(0, 255) as u32
+            } else {
+                let threats = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
+                    - 2 * u32::from((cell << 1) & theirs != 0);
+                if exact && depth >= THREAT_MIN_DEPTH {
+                    // Then the cells where the move leaves us able to score.
+                    let empty = ALL_CELLS & !(board.occupied() | cell);
+                    2 * threats + (completing_cells(board.pieces(mover) | cell) & empty).count_ones().min(4)
+                } else {
+                    threats
+                }
+            };
             moves.insert(column, tier << 24 | history[cell.trailing_zeros() as usize].min((1 << 24) - 1));
         }
         moves
