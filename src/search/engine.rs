@@ -228,8 +228,16 @@ impl Engine {
         let mut best: Option<(Column, Value)> = None;
         let others = self.ordered_moves(board, depth, first);
         for column in first.into_iter().chain(others.iter()) {
+            let child = board.after(column);
+            let value = match best {
+                None => -self.negamax(&child, depth - 1, -INFINITY, INFINITY),
+                // A null window first: is this move better than the best so far?
+                Some((_, alpha)) => match -self.negamax(&child, depth - 1, -alpha - 1, -alpha) {
+                    better if better > alpha && !self.stopped => -self.negamax(&child, depth - 1, -INFINITY, -alpha),
+                    worse => worse,
+                },
+            };
             let alpha = best.map_or(-INFINITY, |(_, value)| value);
-            let value = -self.negamax(&board.after(column), depth - 1, -INFINITY, -alpha);
             if self.stopped {
                 return None;
             }
