@@ -306,6 +306,20 @@ impl Engine {
             }
         }
 
+        if depth > TABLE_MIN_DEPTH {
+            // Enhanced transposition cutoff: a child already known to be good
+            // enough cuts without being searched.
+            for column in board.legal_columns() {
+                if let Some(entry) = self.table.probe(board.key_after(column)) {
+                    // An exact value or upper bound for the child, searched to
+                    // the depth it would be searched to here, bounds this move
+                    // from below.
+                    if entry.depth == depth - 1 && entry.bound != Bound::Lower && -entry.value >= beta {
+                        return -entry.value;
+                    }
+                }
+            }
+        }
         let searched_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
