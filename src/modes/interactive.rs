@@ -67,7 +67,7 @@ pub fn interactive(
             save_board(Path::new(COMPUTER_FILE), &board, line_ending)?;
         } else {
             let Some(column) = ask_column(&board, human, out)? else {
-                writeln!(out, "\nNo more input; the game is left unfinished.")?;
+                writeln!(out, "\nThe game is left unfinished.")?;
                 return Ok(());
             };
             board.play(column);
