@@ -91,6 +91,14 @@ pub const fn count_windows(set: u64) -> u32 {
         + window_starts(set, DIRECTIONS[3]).count_ones()
 }
 
+/// The start cells of the windows in direction `step` that contain `cell`
+/// (a single bit): the cell itself and up to three steps before it.
+#[inline(always)]
+#[must_use]
+pub const fn starts_through(cell: u64, step: u32) -> u64 {
+    cell | (cell >> step) | (cell >> (2 * step)) | (cell >> (3 * step))
+}
+
 /// Number of windows that contain `cell` (a single bit) and whose four
 /// cells are all in `set`. Used to update a score when one piece is added.
 #[inline]
@@ -100,9 +108,7 @@ pub const fn count_windows_through(set: u64, cell: u64) -> u32 {
     let mut i = 0;
     while i < DIRECTIONS.len() {
         let step = DIRECTIONS[i];
-        // A window through `cell` starts at the cell or up to three steps before it.
-        let starts = cell | (cell >> step) | (cell >> (2 * step)) | (cell >> (3 * step));
-        total += (window_starts(set, step) & starts).count_ones();
+        total += (window_starts(set, step) & starts_through(cell, step)).count_ones();
         i += 1;
     }
     total

@@ -254,10 +254,17 @@ impl Board {
         (self.occupied() + BOTTOM_ROW) & ALL_CELLS
     }
 
+    /// The cell a piece played in `column` would fill, or 0 if it is full.
+    #[inline]
+    #[must_use]
+    pub const fn landing_cell(&self, column: Column) -> u64 {
+        self.playable_cells() & bitboard::column_cells(column.index())
+    }
+
     /// Whether `column` has room for another piece.
     #[must_use]
     pub const fn can_play(&self, column: Column) -> bool {
-        self.playable_cells() & bitboard::column_cells(column.index()) != 0
+        self.landing_cell(column) != 0
     }
 
     /// Number of pieces in `column`.
@@ -286,7 +293,7 @@ impl Board {
     /// the board unchanged except that the turn passes.
     #[inline]
     pub fn play(&mut self, column: Column) {
-        let cell = self.playable_cells() & bitboard::column_cells(column.index());
+        let cell = self.landing_cell(column);
         debug_assert!(cell != 0, "column {column} is full");
         let mover = self.to_move.index();
         self.pieces[mover] |= cell;
@@ -323,7 +330,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub const fn key_after(&self, column: Column) -> u64 {
-        let cell = self.playable_cells() & bitboard::column_cells(column.index());
+        let cell = self.landing_cell(column);
         self.pieces(self.to_move.other()) + (self.occupied() | cell)
     }
 }

@@ -10,7 +10,7 @@
 //! only narrow as moves are made; so the depth-limited minimax value of a
 //! position also lies within its bounds, and the search may cut on them.
 
-use crate::bitboard::{window_starts, ALL_CELLS, DIRECTIONS};
+use crate::bitboard::{starts_through, window_starts, ALL_CELLS, DIRECTIONS};
 use crate::board::Board;
 
 /// A position's value for the player to move, in `POINT`ths of a point.
@@ -114,8 +114,7 @@ impl Horizon {
     pub fn value_after(&self, cell: u64) -> Value {
         let mut value = self.base;
         for (digits, step) in self.digits.iter().zip(DIRECTIONS) {
-            // The windows through `cell` start at it or up to three steps before.
-            let through = cell | (cell >> step) | (cell >> (2 * step)) | (cell >> (3 * step));
+            let through = starts_through(cell, step);
             for (place, digit) in digits.iter().enumerate() {
                 value += ((digit & through).count_ones() as Value) << place;
             }
@@ -195,7 +194,7 @@ mod tests {
             }
             let horizon = Horizon::new(&board);
             for column in board.legal_columns() {
-                let cell = board.playable_cells() & crate::bitboard::column_cells(column.index());
+                let cell = board.landing_cell(column);
                 assert_eq!(horizon.value_after(cell), -evaluate(&board.after(column)), "{board:?} {column}");
             }
         }

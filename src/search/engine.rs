@@ -443,7 +443,7 @@ impl Engine {
         if depth != board.empty_cells() {
             return;
         }
-        let cell = board.playable_cells() & column_cells(column.index());
+        let cell = board.landing_cell(column);
         self.history[board.to_move().index()][cell.trailing_zeros() as usize] += depth * depth;
     }
 
