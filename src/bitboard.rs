@@ -91,29 +91,6 @@ pub const fn count_windows(set: u64) -> u32 {
         + window_starts(set, DIRECTIONS[3]).count_ones()
 }
 
-/// The start cells of the windows in direction `step` that contain `cell`
-/// (a single bit): the cell itself and up to three steps before it.
-#[inline(always)]
-#[must_use]
-pub const fn starts_through(cell: u64, step: u32) -> u64 {
-    cell | (cell >> step) | (cell >> (2 * step)) | (cell >> (3 * step))
-}
-
-/// Number of windows that contain `cell` (a single bit) and whose four
-/// cells are all in `set`. Used to update a score when one piece is added.
-#[inline]
-#[must_use]
-pub const fn count_windows_through(set: u64, cell: u64) -> u32 {
-    let mut total = 0;
-    let mut i = 0;
-    while i < DIRECTIONS.len() {
-        let step = DIRECTIONS[i];
-        total += (window_starts(set, step) & starts_through(cell, step)).count_ones();
-        i += 1;
-    }
-    total
-}
-
 /// The cells (of any state, on the board) that would complete a window whose
 /// other three cells are in `set`: where a player scores by playing.
 #[inline]
@@ -151,14 +128,6 @@ mod tests {
         assert_eq!(count_windows(row), 2);
         let column: u64 = (0..5).map(|row| cell(2, row)).sum();
         assert_eq!(count_windows(column), 2);
-    }
-
-    #[test]
-    fn windows_through_a_cell_are_the_ones_it_completes() {
-        let row: u64 = (0..5).map(|column| cell(column, 0)).sum();
-        assert_eq!(count_windows_through(row, cell(0, 0)), 1);
-        assert_eq!(count_windows_through(row, cell(2, 0)), 2);
-        assert_eq!(count_windows_through(row, cell(4, 0)), 1);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use std::fmt;
 
 use crate::bitboard::{self, ALL_CELLS, BOTTOM_ROW, CELLS, HEIGHT, WIDTH};
+use crate::lines::{Lines, Tally};
 
 /// One of the two players. Player 1 is red and player 2 green in the
 /// assignment; board files write them as `1` and `2`.
@@ -137,8 +138,9 @@ pub enum InvalidPosition {
 pub struct Board {
     /// Each player's pieces, indexed by [`Player::index`].
     pieces: [u64; 2],
-    /// Each player's number of complete windows, kept up to date by [`Board::play`].
-    scores: [u8; 2],
+    /// The contents of every line, and with them each player's score and the
+    /// evaluation, kept up to date by [`Board::play`].
+    lines: Lines,
     to_move: Player,
 }
 
@@ -152,7 +154,7 @@ impl Board {
     /// The empty board with player 1 to move.
     #[must_use]
     pub const fn empty() -> Board {
-        Board { pieces: [0, 0], scores: [0, 0], to_move: Player::One }
+        Board { pieces: [0, 0], lines: Lines::EMPTY, to_move: Player::One }
     }
 
     /// Builds a position from each player's cells (see [`crate::bitboard`]).
@@ -175,14 +177,18 @@ impl Board {
             let (column, row) = position_of(unsupported);
             return Err(InvalidPosition::Floating { column: column + 1, row: row + 1 });
         }
-        let mut board = Board { pieces: [one, two], scores: [0, 0], to_move };
+        let mut board = Board { pieces: [one, two], lines: Lines::EMPTY, to_move };
         let mover = board.pieces(to_move).count_ones();
         let other = board.pieces(to_move.other()).count_ones();
         if mover != other && mover + 1 != other {
             return Err(InvalidPosition::PieceCounts { to_move, mover, other });
         }
         for player in Player::BOTH {
-            board.scores[player.index()] = bitboard::count_windows(board.pieces(player)) as u8;
+            let mut pieces = board.pieces(player);
+            while pieces != 0 {
+                board.lines.play(pieces.trailing_zeros(), player);
+                pieces &= pieces - 1;
+            }
         }
         Ok(board)
     }
@@ -239,7 +245,23 @@ impl Board {
     /// `player`'s score: the number of windows of four holding only their pieces.
     #[must_use]
     pub const fn score(&self, player: Player) -> u32 {
-        self.scores[player.index()] as u32
+        self.lines.tally().complete(player)
+    }
+
+    /// The totals of the position's windows: the evaluation, the scores and
+    /// the windows each player has not entered.
+    #[inline]
+    #[must_use]
+    pub const fn tally(&self) -> Tally {
+        self.lines.tally()
+    }
+
+    /// The [`tally`](Board::tally) after the player to move puts a piece on
+    /// `cell` (an empty cell's bit), without playing it.
+    #[inline(always)]
+    #[must_use]
+    pub fn tally_after(&self, cell: u64) -> Tally {
+        self.lines.tally_after(cell.trailing_zeros(), self.to_move)
     }
 
     /// The player to move's score minus the opponent's.
@@ -291,13 +313,13 @@ impl Board {
     /// # Panics
     /// In debug builds, when the column is full; release builds then leave
     /// the board unchanged except that the turn passes.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, column: Column) {
         let cell = self.landing_cell(column);
         debug_assert!(cell != 0, "column {column} is full");
         let mover = self.to_move.index();
         self.pieces[mover] |= cell;
-        self.scores[mover] += bitboard::count_windows_through(self.pieces[mover], cell) as u8;
+        self.lines.play(cell.trailing_zeros(), self.to_move);
         self.to_move = self.to_move.other();
     }
 

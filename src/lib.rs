@@ -1,7 +1,7 @@
 //! Max-Connect4: Connect-4 played until the board is full, each player
 //! scoring a point for every four-in-a-row of their colour.
 //!
-//! The core ([`bitboard`], [`board`], [`score`], [`search`], [`format`],
+//! The core ([`bitboard`], [`lines`], [`board`], [`score`], [`search`], [`format`],
 //! [`display`]) does no I/O; [`modes`], [`report`], [`referee`] and the
 //! binary read and write files and the terminal, and the referee runs other
 //! programs.
@@ -11,6 +11,7 @@ pub mod bitboard;
 pub mod board;
 pub mod display;
 pub mod format;
+pub mod lines;
 pub mod modes;
 pub mod plot;
 pub mod referee;

@@ -10,8 +10,9 @@
 //! only narrow as moves are made; so the depth-limited minimax value of a
 //! position also lies within its bounds, and the search may cut on them.
 
-use crate::bitboard::{starts_through, window_starts, ALL_CELLS, DIRECTIONS};
-use crate::board::Board;
+use crate::bitboard::{window_starts, ALL_CELLS, DIRECTIONS};
+use crate::board::{Board, Player};
+use crate::lines::Tally;
 
 /// A position's value for the player to move, in `POINT`ths of a point.
 pub type Value = i32;
@@ -22,105 +23,67 @@ pub const POINT: Value = 32;
 /// Worth of a window without opposing pieces by how many of the player's
 /// pieces it holds, none to four. Below four pieces each is under a point, so
 /// the evaluation stays within the bounds.
-const WINDOW: [Value; 5] = [0, 1, 4, 12, POINT];
+pub(crate) const WINDOW: [Value; 5] = [0, 1, 4, 12, POINT];
 
 /// Larger than the magnitude of any value.
 pub const INFINITY: Value = POINT * 100;
 
 /// The heuristic value of `board` for the player to move: `POINT` for every
 /// complete window, plus the [`WINDOW`] weights of every open window,
-/// minus the same for the opponent.
+/// minus the same for the opponent. Read from the totals the board keeps
+/// (see [`crate::lines`]); [`evaluate_from_scratch`] counts it.
+#[inline]
 #[must_use]
 pub fn evaluate(board: &Board) -> Value {
+    for_mover(board.tally(), board.to_move())
+}
+
+/// The value for the player to move of the board after they put a piece on
+/// `cell` (an empty cell's bit): `-evaluate(&board.after(column))`, without
+/// making the move.
+#[inline]
+#[must_use]
+pub fn value_after(board: &Board, cell: u64) -> Value {
+    for_mover(board.tally_after(cell), board.to_move())
+}
+
+/// The evaluation in `tally`, seen from `player`.
+#[inline]
+fn for_mover(tally: Tally, player: Player) -> Value {
+    match player {
+        Player::One => tally.evaluation(),
+        Player::Two => -tally.evaluation(),
+    }
+}
+
+/// [`evaluate`] by counting every window of the board: the definition,
+/// kept for the tests to check the kept totals against.
+#[must_use]
+pub fn evaluate_from_scratch(board: &Board) -> Value {
     let me = board.pieces(board.to_move());
     let opponent = board.pieces(board.to_move().other());
-    if board.is_full() {
-        return POINT * board.score_difference();
-    }
     potential(me, opponent) - potential(opponent, me)
 }
 
 /// The weight of `me`'s windows that hold none of `opponent`'s pieces.
-#[inline]
 fn potential(me: u64, opponent: u64) -> Value {
     let mut total = 0;
     for step in DIRECTIONS {
-        let planes = windows_by_count(me, opponent, step);
-        for (plane, weight) in planes.iter().zip(WINDOW).skip(1) {
-            total += weight * plane.count_ones() as Value;
+        let open = window_starts(ALL_CELLS & !opponent, step);
+        // Add the four cells of each window bit-serially: the sum is
+        // 4*fours + 2*twos + ones.
+        let (a, b, c, d) = (me, me >> step, me >> (2 * step), me >> (3 * step));
+        let (low_ab, high_ab) = (a ^ b, a & b);
+        let (low_cd, high_cd) = (c ^ d, c & d);
+        let ones = low_ab ^ low_cd;
+        let twos = high_ab ^ high_cd ^ (low_ab & low_cd);
+        let fours = high_ab & high_cd;
+        let by_count = [open & ones & !twos, open & !ones & twos, open & ones & twos, fours];
+        for (windows, weight) in by_count.iter().zip(&WINDOW[1..]) {
+            total += weight * windows.count_ones() as Value;
         }
     }
     total
-}
-
-/// The start cells of `me`'s windows in direction `step` that hold none of
-/// `opponent`'s pieces, by the number of `me`'s pieces they hold (0 to 4).
-#[inline(always)]
-fn windows_by_count(me: u64, opponent: u64, step: u32) -> [u64; 5] {
-    let open = window_starts(ALL_CELLS & !opponent, step);
-    // Add the four cells of each window bit-serially: the sum is 2*twos + ones,
-    // or four when all are set.
-    let (a, b, c, d) = (me, me >> step, me >> (2 * step), me >> (3 * step));
-    let (low_ab, high_ab) = (a ^ b, a & b);
-    let (low_cd, high_cd) = (c ^ d, c & d);
-    let ones = low_ab ^ low_cd;
-    let twos = high_ab ^ high_cd ^ (low_ab & low_cd);
-    let four = high_ab & high_cd;
-    [open & !(ones | twos | four), open & ones & !twos, open & !ones & twos, open & ones & twos, four]
-}
-
-/// The children of one position, evaluated quickly: the windows of the
-/// position are counted once, and each child differs only in the windows
-/// through the cell played.
-pub struct Horizon {
-    /// `evaluate` of the position.
-    base: Value,
-    /// By direction, the binary digits of what each window (by its start
-    /// cell) adds to the mover's value when the mover plays into it: a
-    /// window of theirs is closed, or one of ours gains a piece.
-    digits: [[u64; 5]; 4],
-}
-
-impl Horizon {
-    /// Counts the windows of `board`.
-    #[inline]
-    #[must_use]
-    pub fn new(board: &Board) -> Horizon {
-        let me = board.pieces(board.to_move());
-        let opponent = board.pieces(board.to_move().other());
-        let mut horizon = Horizon { base: 0, digits: [[0; 5]; 4] };
-        for (direction, step) in DIRECTIONS.into_iter().enumerate() {
-            let mine = windows_by_count(me, opponent, step);
-            let theirs = windows_by_count(opponent, me, step);
-            for count in 1..5 {
-                horizon.base +=
-                    WINDOW[count] * (mine[count].count_ones() as Value - theirs[count].count_ones() as Value);
-            }
-            // A window of ours with k pieces gains WINDOW[k + 1] - WINDOW[k]
-            // (1, 3, 8, 20); one of theirs with k pieces loses WINDOW[k] (0,
-            // 1, 4, 12); an empty window is both, 1 + 0. No other window is
-            // both ours and theirs, so the digits are unions of the sets.
-            const _: () = assert!(matches!(WINDOW, [0, 1, 4, 12, 32]));
-            horizon.digits[direction] =
-                [mine[0] | mine[1] | theirs[1], mine[1], mine[3] | theirs[2] | theirs[3], mine[2] | theirs[3], mine[3]];
-        }
-        horizon
-    }
-
-    /// The value, for the player to move, of the board after they put a
-    /// piece on `cell`: `-evaluate(&board.after(column))`.
-    #[inline]
-    #[must_use]
-    pub fn value_after(&self, cell: u64) -> Value {
-        let mut value = self.base;
-        for (digits, step) in self.digits.iter().zip(DIRECTIONS) {
-            let through = starts_through(cell, step);
-            for (place, digit) in digits.iter().enumerate() {
-                value += ((digit & through).count_ones() as Value) << place;
-            }
-        }
-        value
-    }
 }
 
 /// Bounds on the final score difference for the player to move, in points,
@@ -129,22 +92,17 @@ impl Horizon {
 #[inline]
 #[must_use]
 pub fn bounds(board: &Board) -> (i32, i32) {
-    let me = board.pieces(board.to_move());
-    let opponent = board.pieces(board.to_move().other());
-    let lower = board.score(board.to_move()) as i32 - windows_free_of(me) as i32;
-    let upper = windows_free_of(opponent) as i32 - board.score(board.to_move().other()) as i32;
+    let tally = board.tally();
+    let (me, opponent) = (board.to_move(), board.to_move().other());
+    let lower = tally.complete(me) as i32 - tally.free_of(me) as i32;
+    let upper = tally.free_of(opponent) as i32 - tally.complete(opponent) as i32;
     (lower, upper)
-}
-
-/// Number of windows holding none of `pieces`.
-#[inline]
-fn windows_free_of(pieces: u64) -> u32 {
-    crate::bitboard::count_windows(ALL_CELLS & !pieces)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::count_windows;
     use crate::board::Column;
 
     fn play_all(columns: &str) -> Board {
@@ -181,21 +139,28 @@ mod tests {
     }
 
     #[test]
-    fn horizon_values_are_the_negated_children() {
+    fn kept_totals_match_counting_from_scratch() {
         let mut seed = 7u64;
         for _ in 0..300 {
             let mut board = Board::empty();
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let moves = (seed >> 58) as usize % 42;
+            let moves = (seed >> 58) as usize % 43;
             for _ in 0..moves {
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let legal: Vec<Column> = board.legal_columns().collect();
                 board.play(legal[(seed >> 33) as usize % legal.len()]);
             }
-            let horizon = Horizon::new(&board);
+            assert_eq!(evaluate(&board), evaluate_from_scratch(&board), "{board:?}");
+            let (me, opponent) = (board.pieces(board.to_move()), board.pieces(board.to_move().other()));
+            let free_of = |pieces: u64| count_windows(ALL_CELLS & !pieces) as i32;
+            let expected = (
+                board.score(board.to_move()) as i32 - free_of(me),
+                free_of(opponent) - board.score(board.to_move().other()) as i32,
+            );
+            assert_eq!(bounds(&board), expected, "{board:?}");
             for column in board.legal_columns() {
                 let cell = board.landing_cell(column);
-                assert_eq!(horizon.value_after(cell), -evaluate(&board.after(column)), "{board:?} {column}");
+                assert_eq!(value_after(&board, cell), -evaluate(&board.after(column)), "{board:?} {column}");
             }
         }
     }

@@ -19,7 +19,7 @@ use super::table::{Bound, Entry, Table, TableTooLarge};
 use super::SearchResult;
 use crate::bitboard::{column_cells, completing_cells, ALL_CELLS, WIDTH};
 use crate::board::{Board, Column};
-use crate::score::{bounds, evaluate, Horizon, Value, INFINITY, POINT};
+use crate::score::{bounds, evaluate, value_after, Value, INFINITY, POINT};
 
 /// How far and how long to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -414,13 +414,12 @@ impl Engine {
     }
 
     /// [`negamax`](Engine::negamax) one ply from the horizon, where every
-    /// child is a leaf: each is evaluated from the windows of this position
-    /// without making the move (see [`Horizon`]), and
-    /// nothing is stored, since a lookup would cost more than the evaluations.
+    /// child is a leaf: each is evaluated without making the move (see
+    /// [`value_after`]), and nothing is stored, since a lookup would cost
+    /// more than the evaluations.
     #[inline]
     fn horizon(&mut self, board: &Board, beta: Value) -> Value {
         let playable = board.playable_cells();
-        let horizon = Horizon::new(board);
         let mut best = -INFINITY;
         for column in Column::CENTRE_FIRST {
             let cell = playable & column_cells(column.index());
@@ -428,7 +427,7 @@ impl Engine {
                 continue;
             }
             self.nodes += 1;
-            best = best.max(horizon.value_after(cell));
+            best = best.max(value_after(board, cell));
             if best >= beta {
                 break;
             }
@@ -458,12 +457,12 @@ impl Engine {
         let mover = board.to_move();
         let history = &self.history[mover.index()];
         let exact = depth == board.empty_cells();
-        let by_evaluation = (depth >= EVALUATION_ORDER_MIN_DEPTH && !exact).then(|| Horizon::new(board));
+        let by_evaluation = depth >= EVALUATION_ORDER_MIN_DEPTH && !exact;
         // Threats: a move that completes a window of ours is likely good, one
         // that blocks a window of theirs too, and one that lets them complete
         // a window in the cell above likely bad. Near the horizon the
         // subtrees are too small to repay the work.
-        let (ours, theirs) = if by_evaluation.is_none() && depth >= THREAT_MIN_DEPTH {
+        let (ours, theirs) = if !by_evaluation && depth >= THREAT_MIN_DEPTH {
             (completing_cells(board.pieces(mover)), completing_cells(board.pieces(mover.other())))
         } else {
             (0, 0)
@@ -474,9 +473,9 @@ impl Engine {
             if cell == 0 || Some(column) == first {
                 continue;
             }
-            let tier = if let Some(horizon) = &by_evaluation {
+            let tier = if by_evaluation {
                 // The static value after the move, in eighths of a point.
-                (horizon.value_after(cell) / 4 + 128).clamp(0, 255) as u32
+                (value_after(board, cell) / 4 + 128).clamp(0, 255) as u32
             } else {
                 let threats = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
                     - 2 * u32::from((cell << 1) & theirs != 0);

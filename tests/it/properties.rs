@@ -32,11 +32,15 @@ proptest! {
     }
 
     #[test]
-    fn incremental_scores_equal_a_recount(columns in moves(60)) {
+    fn incremental_scores_and_evaluation_equal_a_recount(columns in moves(60)) {
         let board = board_from(&columns);
         for player in Player::BOTH {
             prop_assert_eq!(board.score(player), count_windows(board.pieces(player)));
         }
+        prop_assert_eq!(maxconnect4::score::evaluate(&board), maxconnect4::score::evaluate_from_scratch(&board));
+        // A position read from its pieces keeps the same totals as one played move by move.
+        let read = Board::from_pieces(board.pieces(Player::One), board.pieces(Player::Two), board.to_move()).unwrap();
+        prop_assert_eq!(read, board);
     }
 
     #[test]

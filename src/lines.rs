@@ -1,0 +1,307 @@
+//! The board's lines, and the totals that are kept up to date line by line as
+//! pieces are played: the evaluation, both scores, and the window counts the
+//! score bounds need.
+//!
+//! Every window of four lies within exactly one *line*: a column (six cells),
+//! a row (seven), or a diagonal of four to six cells; there are 25 of them.
+//! Read as a number in base 3, one digit per cell from the line's first cell
+//! (0 empty, 1 player 1, 2 player 2), a line's cells are its *contents*, and a
+//! table built at compile time holds what the windows of a line with those
+//! contents add to each total. A piece changes only the four lines through
+//! its cell, so playing it updates the totals with four pairs of lookups, and
+//! the evaluation of any position is read, not counted.
+//!
+//! `score::evaluate_from_scratch` counts the same totals window by window; the
+//! tests hold the two equal.
+
+use crate::bitboard::{COLUMN_BITS, HEIGHT, WIDTH};
+use crate::board::Player;
+use crate::score::{Value, POINT, WINDOW};
+
+/// Number of lines that hold at least one window.
+pub const LINES: usize = 25;
+
+/// Sums over a set of lines, packed into one word so that a move updates
+/// them all with one addition per line: each field is a sum of small
+/// non-negative numbers and never carries into the next, so the packed word
+/// adds and subtracts as the fields would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tally(u64);
+
+/// Bit offsets of the fields of a [`Tally`]: 16 bits of evaluation for
+/// player 1, plus [`EVALUATION_BIAS`] per line so that it is never negative;
+/// then 8 bits each for the windows complete for player 1 and for player 2,
+/// and the windows without a piece of player 1 and of player 2 (at most 69).
+const EVALUATION: u32 = 0;
+const COMPLETE: [u32; 2] = [16, 24];
+const FREE_OF: [u32; 2] = [32, 40];
+
+/// Added to each line's evaluation: a line holds at most four windows.
+const EVALUATION_BIAS: Value = 4 * POINT;
+
+impl Tally {
+    /// The evaluation for player 1, in `POINT`ths of a point: what player 1's
+    /// windows are worth minus what player 2's are.
+    #[inline]
+    #[must_use]
+    pub const fn evaluation(self) -> Value {
+        ((self.0 >> EVALUATION) & 0xFFFF) as Value - EVALUATION_BIAS * LINES as Value
+    }
+
+    /// Number of windows complete for `player`: their score.
+    #[inline]
+    #[must_use]
+    pub const fn complete(self, player: Player) -> u32 {
+        ((self.0 >> COMPLETE[player.index()]) & 0xFF) as u32
+    }
+
+    /// Number of windows without a piece of `player`.
+    #[inline]
+    #[must_use]
+    pub const fn free_of(self, player: Player) -> u32 {
+        ((self.0 >> FREE_OF[player.index()]) & 0xFF) as u32
+    }
+
+    /// The tally changed by the difference between a line's contents `old` and `new`.
+    #[inline(always)]
+    const fn replace(self, old: u16, new: u16) -> Tally {
+        Tally(self.0.wrapping_add(TABLE[new as usize].0.wrapping_sub(TABLE[old as usize].0)))
+    }
+}
+
+/// The contents of every line of a position, and their [`Tally`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Lines {
+    tally: Tally,
+    /// For each line, where in [`TABLE`] its contents are; the last is a
+    /// line of no windows for the cells that lie on no diagonal long enough.
+    contents: [u16; LINES + 1],
+}
+
+impl Lines {
+    /// The lines of the empty board.
+    pub const EMPTY: Lines = empty();
+
+    /// The totals over all lines.
+    #[inline]
+    #[must_use]
+    pub const fn tally(&self) -> Tally {
+        self.tally
+    }
+
+    /// Puts a piece of `player` on the cell with bit index `cell`, which must be empty.
+    #[inline(always)]
+    pub fn play(&mut self, cell: u32, player: Player) {
+        for place in PLACES[cell as usize] {
+            let old = self.contents[place.line as usize];
+            let new = old + place.digit * (player.index() as u16 + 1);
+            self.tally = self.tally.replace(old, new);
+            self.contents[place.line as usize] = new;
+        }
+    }
+
+    /// The tally after [`play`](Lines::play), without playing.
+    #[inline(always)]
+    #[must_use]
+    pub fn tally_after(&self, cell: u32, player: Player) -> Tally {
+        let mut tally = self.tally;
+        for place in PLACES[cell as usize] {
+            let old = self.contents[place.line as usize];
+            tally = tally.replace(old, old + place.digit * (player.index() as u16 + 1));
+        }
+        tally
+    }
+}
+
+/// Where a cell lies on its line in one direction: the line, and the value
+/// of the cell's base-3 digit in the line's contents.
+#[derive(Clone, Copy)]
+struct Place {
+    line: u8,
+    digit: u16,
+}
+
+/// The line that holds no windows, and the place of every cell on it.
+const NO_LINE: Place = Place { line: LINES as u8, digit: 0 };
+
+/// Lengths of the lines, shortest first: index `length - 4`.
+const LENGTHS: usize = 4;
+
+/// Where each length's contents start in [`TABLE`]: lengths 4, 5, 6 and 7
+/// have 3^4, 3^5, 3^6 and 3^7 possible contents.
+const TABLE_START: [usize; LENGTHS + 1] = [0, 81, 81 + 243, 81 + 243 + 729, 81 + 243 + 729 + 2187];
+
+/// For each length of line and each of its contents, the totals of its windows.
+static TABLE: [Tally; TABLE_START[LENGTHS]] = table();
+
+/// For each cell by bit index and each direction of `bitboard::DIRECTIONS`,
+/// where the cell lies; index 64, no cell, lies on no line.
+static PLACES: [[Place; 4]; 65] = geometry().0;
+
+/// The cells' places, and the start in [`TABLE`] of each line's length.
+const fn geometry() -> ([[Place; 4]; 65], [u16; LINES]) {
+    // Column and row steps of `bitboard::DIRECTIONS`: up, right, up-right, down-right.
+    const STEPS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+    let mut places = [[NO_LINE; 4]; 65];
+    let mut starts = [0; LINES];
+    let mut line = 0;
+    let mut direction = 0;
+    while direction < 4 {
+        let (dc, dr) = STEPS[direction];
+        let mut column = 0;
+        while column < WIDTH as i32 {
+            let mut row = 0;
+            while row < HEIGHT as i32 {
+                // A line starts where the cell before it is off the board.
+                if !on_board(column - dc, row - dr) {
+                    let mut length = 0;
+                    while on_board(column + length * dc, row + length * dr) {
+                        length += 1;
+                    }
+                    if length >= 4 {
+                        let mut i = 0;
+                        let mut digit = 1;
+                        while i < length {
+                            let bit = (column + i * dc) as usize * COLUMN_BITS + (row + i * dr) as usize;
+                            places[bit][direction] = Place { line: line as u8, digit };
+                            digit *= 3;
+                            i += 1;
+                        }
+                        starts[line] = TABLE_START[length as usize - 4] as u16;
+                        line += 1;
+                    }
+                }
+                row += 1;
+            }
+            column += 1;
+        }
+        direction += 1;
+    }
+    assert!(line == LINES);
+    (places, starts)
+}
+
+const fn on_board(column: i32, row: i32) -> bool {
+    0 <= column && column < WIDTH as i32 && 0 <= row && row < HEIGHT as i32
+}
+
+/// The lines of the empty board.
+const fn empty() -> Lines {
+    let starts = geometry().1;
+    let mut contents = [0; LINES + 1];
+    let mut tally = 0;
+    let mut line = 0;
+    while line < LINES {
+        contents[line] = starts[line];
+        tally += table_entry(starts[line] as usize).0;
+        line += 1;
+    }
+    Lines { tally: Tally(tally), contents }
+}
+
+const fn table() -> [Tally; TABLE_START[LENGTHS]] {
+    let mut table = [Tally(0); TABLE_START[LENGTHS]];
+    let mut index = 0;
+    while index < table.len() {
+        table[index] = table_entry(index);
+        index += 1;
+    }
+    table
+}
+
+/// The totals of the windows of the line whose contents are at `index` in [`TABLE`].
+const fn table_entry(index: usize) -> Tally {
+    let mut length = 4;
+    while index >= TABLE_START[length - 3] {
+        length += 1;
+    }
+    let mut contents = index - TABLE_START[length - 4];
+    let mut cells = [0; 7];
+    let mut i = 0;
+    while i < length {
+        cells[i] = contents % 3;
+        contents /= 3;
+        i += 1;
+    }
+    let mut evaluation = EVALUATION_BIAS;
+    let mut fields = 0;
+    let mut start = 0;
+    while start + 4 <= length {
+        let mut pieces = [0; 3];
+        let mut j = 0;
+        while j < 4 {
+            pieces[cells[start + j]] += 1;
+            j += 1;
+        }
+        let (one, two) = (pieces[1], pieces[2]);
+        if two == 0 {
+            evaluation += WINDOW[one];
+            fields += 1 << FREE_OF[1];
+        }
+        if one == 0 {
+            evaluation -= WINDOW[two];
+            fields += 1 << FREE_OF[0];
+        }
+        if one == 4 {
+            fields += 1 << COMPLETE[0];
+        }
+        if two == 4 {
+            fields += 1 << COMPLETE[1];
+        }
+        start += 1;
+    }
+    Tally(fields | (evaluation as u64) << EVALUATION)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::WINDOWS;
+
+    #[test]
+    fn the_empty_board_has_every_window_free_and_nothing_else() {
+        let tally = Lines::EMPTY.tally();
+        assert_eq!(tally.evaluation(), 0);
+        for player in Player::BOTH {
+            assert_eq!(tally.complete(player), 0);
+            assert_eq!(tally.free_of(player), WINDOWS);
+        }
+    }
+
+    #[test]
+    fn every_playable_cell_lies_on_a_column_and_a_row() {
+        for column in 0..WIDTH {
+            for row in 0..HEIGHT {
+                let [up, right, ..] = PLACES[column * COLUMN_BITS + row];
+                assert_eq!(usize::from(up.line), column);
+                assert_eq!(up.digit, 3u16.pow(row as u32));
+                assert_eq!(usize::from(right.line), WIDTH + row);
+                assert_eq!(right.digit, 3u16.pow(column as u32));
+            }
+        }
+    }
+
+    #[test]
+    fn a_full_line_of_one_colour_is_all_its_windows() {
+        // Player 2 on a whole row of seven cells: four windows.
+        let mut lines = Lines::EMPTY;
+        for column in 0..WIDTH {
+            lines.play((column * COLUMN_BITS) as u32, Player::Two);
+        }
+        let tally = lines.tally();
+        assert_eq!(tally.complete(Player::Two), 4);
+        assert_eq!(tally.complete(Player::One), 0);
+        // Four row windows complete, and each cell's column window open.
+        assert!(tally.evaluation() <= -4 * POINT);
+    }
+
+    #[test]
+    fn tally_after_is_the_tally_of_the_played_lines() {
+        let mut lines = Lines::EMPTY;
+        for (bit, player) in [(21, Player::One), (22, Player::Two), (14, Player::One), (28, Player::Two)] {
+            let expected = lines.tally_after(bit, player);
+            lines.play(bit, player);
+            assert_eq!(lines.tally(), expected);
+        }
+    }
+}
