@@ -65,7 +65,8 @@ impl Tally {
     /// The tally changed by the difference between a line's contents `old` and `new`.
     #[inline(always)]
     const fn replace(self, old: u16, new: u16) -> Tally {
-        Tally(self.0.wrapping_add(TABLE[new as usize].0.wrapping_sub(TABLE[old as usize].0)))
+        let (old, new) = (old as usize % TABLE_LEN, new as usize % TABLE_LEN);
+        Tally(self.0.wrapping_add(TABLE[new].0.wrapping_sub(TABLE[old].0)))
     }
 }
 
@@ -73,10 +74,15 @@ impl Tally {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Lines {
     tally: Tally,
-    /// For each line, where in [`TABLE`] its contents are; the last is a
-    /// line of no windows for the cells that lie on no diagonal long enough.
-    contents: [u16; LINES + 1],
+    /// For each line, where in [`TABLE`] its contents are, four lines of 16
+    /// bits to a word; lane [`LINES`] is a line of no windows, for the cells
+    /// on no diagonal long enough. A move adds to every word (see
+    /// [`DELTAS`]), which copies and stores faster than changing single lanes.
+    contents: [u64; WORDS],
 }
+
+/// Words of [`Lines::contents`]: a lane for every line and the empty one.
+const WORDS: usize = (LINES + 1).div_ceil(4);
 
 impl Lines {
     /// The lines of the empty board.
@@ -92,11 +98,18 @@ impl Lines {
     /// Puts a piece of `player` on the cell with bit index `cell`, which must be empty.
     #[inline(always)]
     pub fn play(&mut self, cell: u32, player: Player) {
-        for place in PLACES[cell as usize] {
-            let old = self.contents[place.line as usize];
-            let new = old + place.digit * (player.index() as u16 + 1);
-            self.tally = self.tally.replace(old, new);
-            self.contents[place.line as usize] = new;
+        *self = self.after(cell, player);
+    }
+
+    /// The lines after [`play`](Lines::play).
+    #[inline(always)]
+    #[must_use]
+    pub fn after(&self, cell: u32, player: Player) -> Lines {
+        let times = player.index() as u64 + 1;
+        let delta = &DELTAS[cell as usize];
+        Lines {
+            tally: self.tally_after(cell, player),
+            contents: std::array::from_fn(|word| self.contents[word] + delta[word] * times),
         }
     }
 
@@ -106,7 +119,7 @@ impl Lines {
     pub fn tally_after(&self, cell: u32, player: Player) -> Tally {
         let mut tally = self.tally;
         for place in PLACES[cell as usize] {
-            let old = self.contents[place.line as usize];
+            let old = (self.contents[place.line as usize / 4 % WORDS] >> (16 * (place.line % 4))) as u16;
             tally = tally.replace(old, old + place.digit * (player.index() as u16 + 1));
         }
         tally
@@ -131,12 +144,35 @@ const LENGTHS: usize = 4;
 /// have 3^4, 3^5, 3^6 and 3^7 possible contents.
 const TABLE_START: [usize; LENGTHS + 1] = [0, 81, 81 + 243, 81 + 243 + 729, 81 + 243 + 729 + 2187];
 
-/// For each length of line and each of its contents, the totals of its windows.
-static TABLE: [Tally; TABLE_START[LENGTHS]] = table();
+/// For each length of line and each of its contents, the totals of its
+/// windows; padded to a power of two, so that a masked index needs no bounds check.
+static TABLE: [Tally; TABLE_LEN] = table();
+
+const TABLE_LEN: usize = TABLE_START[LENGTHS].next_power_of_two();
 
 /// For each cell by bit index and each direction of `bitboard::DIRECTIONS`,
 /// where the cell lies; index 64, no cell, lies on no line.
 static PLACES: [[Place; 4]; 65] = geometry().0;
+
+/// For each cell by bit index, what a piece of player 1 there adds to
+/// [`Lines::contents`] (player 2 adds twice as much).
+static DELTAS: [[u64; WORDS]; 65] = deltas();
+
+const fn deltas() -> [[u64; WORDS]; 65] {
+    let places = geometry().0;
+    let mut deltas = [[0; WORDS]; 65];
+    let mut cell = 0;
+    while cell < 65 {
+        let mut direction = 0;
+        while direction < 4 {
+            let Place { line, digit } = places[cell][direction];
+            deltas[cell][line as usize / 4] += (digit as u64) << (16 * (line % 4));
+            direction += 1;
+        }
+        cell += 1;
+    }
+    deltas
+}
 
 /// The cells' places, and the start in [`TABLE`] of each line's length.
 const fn geometry() -> ([[Place; 4]; 65], [u16; LINES]) {
@@ -188,21 +224,21 @@ const fn on_board(column: i32, row: i32) -> bool {
 /// The lines of the empty board.
 const fn empty() -> Lines {
     let starts = geometry().1;
-    let mut contents = [0; LINES + 1];
+    let mut contents = [0; WORDS];
     let mut tally = 0;
     let mut line = 0;
     while line < LINES {
-        contents[line] = starts[line];
+        contents[line / 4] |= (starts[line] as u64) << (16 * (line % 4));
         tally += table_entry(starts[line] as usize).0;
         line += 1;
     }
     Lines { tally: Tally(tally), contents }
 }
 
-const fn table() -> [Tally; TABLE_START[LENGTHS]] {
-    let mut table = [Tally(0); TABLE_START[LENGTHS]];
+const fn table() -> [Tally; TABLE_LEN] {
+    let mut table = [Tally(0); TABLE_LEN];
     let mut index = 0;
-    while index < table.len() {
+    while index < TABLE_START[LENGTHS] {
         table[index] = table_entry(index);
         index += 1;
     }
