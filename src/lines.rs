@@ -81,8 +81,9 @@ pub struct Lines {
     contents: [u64; WORDS],
 }
 
-/// Words of [`Lines::contents`]: a lane for every line and the empty one.
-const WORDS: usize = (LINES + 1).div_ceil(4);
+/// Words of [`Lines::contents`]: a lane for every line and the empty one,
+/// rounded up to a power of two so that a masked index needs no bounds check.
+const WORDS: usize = (LINES + 1).div_ceil(4).next_power_of_two();
 
 impl Lines {
     /// The lines of the empty board.
@@ -105,11 +106,10 @@ impl Lines {
     #[inline(always)]
     #[must_use]
     pub fn after(&self, cell: u32, player: Player) -> Lines {
-        let times = player.index() as u64 + 1;
         let delta = &DELTAS[cell as usize];
         Lines {
             tally: self.tally_after(cell, player),
-            contents: std::array::from_fn(|word| self.contents[word] + delta[word] * times),
+            contents: std::array::from_fn(|word| self.contents[word] + (delta[word] << player.index())),
         }
     }
 

@@ -231,7 +231,7 @@ impl Engine {
         let first = self.table.probe(key).and_then(|entry| entry.best);
         let mut best: Option<(Column, Value)> = None;
         let others = self.ordered_moves(board, depth, first);
-        for column in first.into_iter().chain(others.iter()) {
+        for column in first.into_iter().chain(others) {
             let child = board.after(column);
             let value = match best {
                 None => -self.negamax(&child, depth - 1, -INFINITY, INFINITY),
@@ -342,7 +342,7 @@ impl Engine {
                 alpha = alpha.max(best);
             }
             let moves = self.ordered_moves(board, depth, first);
-            for column in moves.iter() {
+            for column in moves {
                 let child = board.after(column);
                 // Principal variation search: once a move has been searched,
                 // the others are only tested, with a null window, for being
@@ -457,9 +457,19 @@ impl Engine {
     /// of the game, by history; then centre first.
     fn ordered_moves(&self, board: &Board, depth: u32, first: Option<Column>) -> Moves {
         let playable = board.playable_cells();
+        let exact = depth == board.empty_cells();
+        if depth < THREAT_MIN_DEPTH && !exact {
+            // Nothing to weigh: centre first.
+            let mut moves = Ranking { keys: [0; WIDTH], len: 0 };
+            for column in Column::CENTRE_FIRST {
+                if playable & column_cells(column.index()) != 0 && Some(column) != first {
+                    moves.insert(column, 0);
+                }
+            }
+            return moves.moves();
+        }
         let mover = board.to_move();
         let history = &self.history[mover.index()];
-        let exact = depth == board.empty_cells();
         let by_evaluation = depth >= EVALUATION_ORDER_MIN_DEPTH && !exact;
         // Threats: a move that completes a window of ours is likely good, one
         // that blocks a window of theirs too, and one that lets them complete
@@ -470,7 +480,7 @@ impl Engine {
         } else {
             (0, 0)
         };
-        let mut moves = Moves { columns: [Column::ALL[0]; WIDTH], scores: [0; WIDTH], len: 0 };
+        let mut ranking = Ranking { keys: [0; WIDTH], len: 0 };
         for column in Column::CENTRE_FIRST {
             let cell = playable & column_cells(column.index());
             if cell == 0 || Some(column) == first {
@@ -494,9 +504,9 @@ impl Engine {
             // the game, and misleads short of it (measured on `bench` and
             // `solve`), where the evaluation orders better alone.
             let history = if exact { history[cell.trailing_zeros() as usize].min((1 << 24) - 1) } else { 0 };
-            moves.insert(column, tier << 24 | history);
+            ranking.insert(column, tier << 24 | history);
         }
-        moves
+        ranking.moves()
     }
 }
 
@@ -516,29 +526,47 @@ fn narrow_to_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, 
     }
 }
 
+/// Columns in the order to search them, four bits each (the column's index
+/// plus one), the first in the lowest bits: one word, which is passed in a
+/// register (returning an array stalled on reading back what was just written).
+#[derive(Clone, Copy)]
+struct Moves(u64);
+
+impl Iterator for Moves {
+    type Item = Column;
+
+    #[inline]
+    fn next(&mut self) -> Option<Column> {
+        let index = (self.0 & 0xF).checked_sub(1)?;
+        self.0 >>= 4;
+        Column::from_index(index as usize)
+    }
+}
+
 /// Up to seven moves, kept sorted by score, highest first; equal scores keep
 /// the order they were inserted in.
-struct Moves {
-    columns: [Column; WIDTH],
-    scores: [u32; WIDTH],
+struct Ranking {
+    /// The score, then the order of insertion reversed, then the column
+    /// plus one: the keys sort as the moves should.
+    keys: [u64; WIDTH],
     len: usize,
 }
 
-impl Moves {
+impl Ranking {
     #[inline]
     fn insert(&mut self, column: Column, score: u32) {
+        let key = u64::from(score) << 32 | ((WIDTH - self.len) as u64) << 4 | (column.index() as u64 + 1);
         let mut at = self.len;
-        while at > 0 && self.scores[at - 1] < score {
-            self.columns[at] = self.columns[at - 1];
-            self.scores[at] = self.scores[at - 1];
+        while at > 0 && self.keys[at - 1] < key {
+            self.keys[at] = self.keys[at - 1];
             at -= 1;
         }
-        self.columns[at] = column;
-        self.scores[at] = score;
+        self.keys[at] = key;
         self.len += 1;
     }
 
-    fn iter(&self) -> impl Iterator<Item = Column> + '_ {
-        self.columns[..self.len].iter().copied()
+    #[inline]
+    fn moves(&self) -> Moves {
+        Moves(self.keys[..self.len].iter().rev().fold(0, |moves, key| moves << 4 | (key & 0xF)))
     }
 }
