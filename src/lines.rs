@@ -106,10 +106,10 @@ impl Lines {
     #[inline(always)]
     #[must_use]
     pub fn after(&self, cell: u32, player: Player) -> Lines {
-        let delta = &DELTAS[cell as usize];
+        let delta = &DELTAS[player.index()][cell as usize];
         Lines {
             tally: self.tally_after(cell, player),
-            contents: std::array::from_fn(|word| self.contents[word] + (delta[word] << player.index())),
+            contents: std::array::from_fn(|word| self.contents[word] + delta[word]),
         }
     }
 
@@ -154,19 +154,23 @@ const TABLE_LEN: usize = TABLE_START[LENGTHS].next_power_of_two();
 /// where the cell lies; index 64, no cell, lies on no line.
 static PLACES: [[Place; 4]; 65] = geometry().0;
 
-/// For each cell by bit index, what a piece of player 1 there adds to
-/// [`Lines::contents`] (player 2 adds twice as much).
-static DELTAS: [[u64; WORDS]; 65] = deltas();
+/// For each player and cell by bit index, what a piece of the player's there
+/// adds to [`Lines::contents`].
+static DELTAS: [[[u64; WORDS]; 65]; 2] = deltas();
 
-const fn deltas() -> [[u64; WORDS]; 65] {
+const fn deltas() -> [[[u64; WORDS]; 65]; 2] {
     let places = geometry().0;
-    let mut deltas = [[0; WORDS]; 65];
+    let mut deltas = [[[0; WORDS]; 65]; 2];
     let mut cell = 0;
     while cell < 65 {
         let mut direction = 0;
         while direction < 4 {
             let Place { line, digit } = places[cell][direction];
-            deltas[cell][line as usize / 4] += (digit as u64) << (16 * (line % 4));
+            let mut player = 0;
+            while player < 2 {
+                deltas[player][cell][line as usize / 4] += ((player as u64 + 1) * digit as u64) << (16 * (line % 4));
+                player += 1;
+            }
             direction += 1;
         }
         cell += 1;

@@ -259,15 +259,27 @@ impl Engine {
     /// result, `alpha < r < beta` means `r == v`, `r <= alpha` means
     /// `v <= r`, and `r >= beta` means `v >= r`. After the time runs out the
     /// result is meaningless and `self.stopped` is set.
-    fn negamax(&mut self, board: &Board, depth: u32, mut alpha: Value, mut beta: Value) -> Value {
+    ///
+    /// The positions near the horizon and the end of the game, which are most
+    /// of them, are dealt with here, inline in the caller; the rest are
+    /// searched by [`interior`](Engine::interior).
+    #[inline(always)]
+    fn negamax(&mut self, board: &Board, depth: u32, alpha: Value, beta: Value) -> Value {
         self.nodes += 1;
         let depth = depth.min(board.empty_cells());
         match depth {
-            0 => return evaluate(board),
-            1 => return self.horizon(board, beta),
-            _ if depth <= ENDGAME_EMPTY && depth == board.empty_cells() => return self.endgame(board, alpha, beta),
-            _ => {}
+            0 => evaluate(board),
+            1 => self.horizon(board, beta),
+            _ if depth <= ENDGAME_EMPTY && depth == board.empty_cells() => self.endgame(board, alpha, beta),
+            _ => self.interior(board, depth, alpha, beta),
         }
+    }
+
+    /// [`negamax`](Engine::negamax) more than one ply from the horizon and
+    /// more than [`ENDGAME_EMPTY`] from the end of the game, with `depth`
+    /// at most the empty cells.
+    #[inline(never)]
+    fn interior(&mut self, board: &Board, depth: u32, mut alpha: Value, mut beta: Value) -> Value {
         if self.nodes >= self.next_clock_check {
             self.next_clock_check = self.nodes + CLOCK_INTERVAL;
             self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
