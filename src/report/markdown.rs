@@ -270,8 +270,8 @@ fn method(text: &mut String, timings: &Timings, context: &Context) {
          - **Repeats**: a search that took under {repeat_below} was run again until the runs added up to at least \
          {min_total}, and the total divided by the number of runs (the `runs` column), so the clock's resolution \
          never dominates.\n\
-         - **Cold searches**: every run starts from nothing learnt. The engine keeps a transposition table and \
-         move-ordering history between searches, so they are cleared before each of its runs, outside the timing. \
+         - **Cold searches**: every run starts from nothing learnt. The engine keeps its transposition table \
+         between searches, so the table is cleared before each of its runs, outside the timing. \
          Its short searches are therefore timed run by run, less the cost of reading the clock ({overhead}, \
          measured before the searches), and as clearing can take longer than a small search, run at most \
          {cold_runs} times.\n\

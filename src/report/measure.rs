@@ -8,9 +8,9 @@
 //! number of runs, so that the clock's resolution and the cost of reading it
 //! never dominate.
 //!
-//! Every run is a cold search. The engine keeps a transposition table and
-//! move-ordering history between searches, so before each of its runs they
-//! are cleared, outside the timing. Its runs are therefore timed one by one,
+//! Every run is a cold search. The engine keeps its transposition table
+//! between searches, so before each of its runs the table is cleared,
+//! outside the timing. Its runs are therefore timed one by one,
 //! less the measured cost of reading the clock, and as clearing can take
 //! longer than a small search, there are at most [`MAX_COLD_RUNS`] of them.
 

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use super::table::{Bound, Entry, Table, TableTooLarge};
 use super::SearchResult;
-use crate::bitboard::{column_cells, completing_cells, ALL_CELLS, WIDTH};
+use crate::bitboard::{column_cells, completing_cells, WIDTH};
 use crate::board::{Board, Column};
 use crate::score::{bounds, evaluate, value_after, Value, INFINITY, POINT};
 
@@ -64,8 +64,8 @@ const TABLE_MIN_DEPTH: u32 = 2;
 /// Moves are ordered by threats only this many plies or more from the horizon.
 const THREAT_MIN_DEPTH: u32 = 4;
 
-/// Short of the end of the game, moves this many plies or more from the
-/// horizon are ordered by the evaluation of the position they leave.
+/// Moves this many plies or more from the horizon are ordered by the
+/// evaluation of the position they leave.
 const EVALUATION_ORDER_MIN_DEPTH: u32 = 5;
 
 /// Positions this close to the end of the game are solved by
@@ -81,14 +81,10 @@ const NODES_PER_SLOT: usize = 16;
 /// The clock is read once every this many nodes.
 const CLOCK_INTERVAL: u64 = 4096;
 
-/// A search engine with its transposition table and move-ordering history,
-/// which carry over from one search to the next.
+/// A search engine with its transposition table, which carries over from
+/// one search to the next.
 pub struct Engine {
     table: Table,
-    /// For each player and cell, how often playing there caused a cut in a
-    /// position searched to the end of the game, weighted by depth: the
-    /// move-ordering history heuristic.
-    history: [[u32; 64]; 2],
     nodes: u64,
     /// The node count at which to read the clock next.
     next_clock_check: u64,
@@ -117,7 +113,6 @@ impl Engine {
     pub fn try_new(hash_bytes: usize) -> Result<Engine, TableTooLarge> {
         Ok(Engine {
             table: Table::with_bytes(hash_bytes)?,
-            history: [[0; 64]; 2],
             nodes: 0,
             next_clock_check: 0,
             deadline: None,
@@ -134,7 +129,6 @@ impl Engine {
     /// Forgets everything learned, so the next search runs as on a new engine.
     pub fn clear(&mut self) {
         self.table.clear();
-        self.history = [[0; 64]; 2];
     }
 
     /// Chooses a move by iterative deepening up to `limits.depth`. Returns
@@ -230,7 +224,7 @@ impl Engine {
         let key = board.key();
         let first = self.table.probe(key).and_then(|entry| entry.best);
         let mut best: Option<(Column, Value)> = None;
-        let others = self.ordered_moves(board, depth, first);
+        let others = Engine::ordered_moves(board, depth, first);
         for column in first.into_iter().chain(others) {
             let child = board.after(column);
             let value = match best {
@@ -348,12 +342,11 @@ impl Engine {
                     return 0;
                 }
                 if best >= beta {
-                    self.reward(board, column, depth);
                     break 'moves;
                 }
                 alpha = alpha.max(best);
             }
-            let moves = self.ordered_moves(board, depth, first);
+            let moves = Engine::ordered_moves(board, depth, first);
             for column in moves {
                 let child = board.after(column);
                 // Principal variation search: once a move has been searched,
@@ -376,7 +369,6 @@ impl Engine {
                     if value > alpha {
                         alpha = value;
                         if alpha >= beta {
-                            self.reward(board, column, depth);
                             break;
                         }
                     }
@@ -450,73 +442,48 @@ impl Engine {
         best
     }
 
-    /// Remembers that `column` caused a cut in `board`, `depth` plies from the
-    /// horizon, for the history heuristic.
-    fn reward(&mut self, board: &Board, column: Column, depth: u32) {
-        // Only positions searched to the end of the game use the history.
-        if depth != board.empty_cells() {
-            return;
-        }
-        let cell = board.landing_cell(column);
-        self.history[board.to_move().index()][cell.trailing_zeros() as usize] += depth * depth;
-    }
-
     /// The legal moves of `board` except `first` (the table's move, searched
     /// before the others are ordered), best-looking first: far from the
-    /// horizon by the evaluation after the move, or where the search reaches
-    /// the end of the game by threats and the scoring cells the move leaves;
-    /// nearer the horizon by threats; then, where the search reaches the end
-    /// of the game, by history; then centre first.
-    fn ordered_moves(&self, board: &Board, depth: u32, first: Option<Column>) -> Moves {
+    /// horizon by the evaluation of the position the move leaves, nearer by
+    /// threats, and nearest, where the subtrees are too small to repay the
+    /// work, not at all; then centre first.
+    ///
+    /// Measured where the search reaches the end of the game: ordering by
+    /// the scoring cells a move leaves, or by a history of cuts, cost more
+    /// than it saved (`solve` at 28 empty cells took 1.1 to 1.25 times as long).
+    fn ordered_moves(board: &Board, depth: u32, first: Option<Column>) -> Moves {
         let playable = board.playable_cells();
-        let exact = depth == board.empty_cells();
-        if depth < THREAT_MIN_DEPTH && !exact {
-            // Nothing to weigh: centre first.
-            let mut moves = Ranking { keys: [0; WIDTH], len: 0 };
+        let mut ranking = Ranking { keys: [0; WIDTH], len: 0 };
+        if depth < THREAT_MIN_DEPTH {
             for column in Column::CENTRE_FIRST {
                 if playable & column_cells(column.index()) != 0 && Some(column) != first {
-                    moves.insert(column, 0);
+                    ranking.insert(column, 0);
                 }
             }
-            return moves.moves();
+            return ranking.moves();
         }
         let mover = board.to_move();
-        let history = &self.history[mover.index()];
-        let by_evaluation = depth >= EVALUATION_ORDER_MIN_DEPTH && !exact;
         // Threats: a move that completes a window of ours is likely good, one
         // that blocks a window of theirs too, and one that lets them complete
-        // a window in the cell above likely bad. Near the horizon the
-        // subtrees are too small to repay the work.
-        let (ours, theirs) = if !by_evaluation && depth >= THREAT_MIN_DEPTH {
+        // a window in the cell above likely bad.
+        let (ours, theirs) = if depth < EVALUATION_ORDER_MIN_DEPTH {
             (completing_cells(board.pieces(mover)), completing_cells(board.pieces(mover.other())))
         } else {
             (0, 0)
         };
-        let mut ranking = Ranking { keys: [0; WIDTH], len: 0 };
         for column in Column::CENTRE_FIRST {
             let cell = playable & column_cells(column.index());
             if cell == 0 || Some(column) == first {
                 continue;
             }
-            let tier = if by_evaluation {
+            let score = if depth >= EVALUATION_ORDER_MIN_DEPTH {
                 // The static value after the move, in eighths of a point.
                 (value_after(board, cell) / 4 + 128).clamp(0, 255) as u32
             } else {
-                let threats = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
-                    - 2 * u32::from((cell << 1) & theirs != 0);
-                if exact && depth >= THREAT_MIN_DEPTH {
-                    // Then the cells where the move leaves us able to score.
-                    let empty = ALL_CELLS & !(board.occupied() | cell);
-                    2 * threats + (completing_cells(board.pieces(mover) | cell) & empty).count_ones().min(4)
-                } else {
-                    threats
-                }
+                4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
+                    - 2 * u32::from((cell << 1) & theirs != 0)
             };
-            // The history of cuts helps where the search reaches the end of
-            // the game, and misleads short of it (measured on `bench` and
-            // `solve`), where the evaluation orders better alone.
-            let history = if exact { history[cell.trailing_zeros() as usize].min((1 << 24) - 1) } else { 0 };
-            ranking.insert(column, tier << 24 | history);
+            ranking.insert(column, score);
         }
         ranking.moves()
     }
