@@ -397,16 +397,20 @@ impl Engine {
             Ok(window) => window,
             Err(value) => return value,
         };
-        let mut best = -INFINITY;
         let playable = board.playable_cells();
+        if board.empty_cells() == 1 {
+            // The last move: its value is the final score, read without making it.
+            self.nodes += 1;
+            return value_after(board, playable);
+        }
+        let mut best = -INFINITY;
         for column in Column::CENTRE_FIRST {
             if playable & column_cells(column.index()) == 0 {
                 continue;
             }
             let child = board.after(column);
             self.nodes += 1;
-            let value =
-                if child.is_full() { -POINT * child.score_difference() } else { -self.endgame(&child, -beta, -alpha) };
+            let value = -self.endgame(&child, -beta, -alpha);
             if value > best {
                 best = value;
                 if value > alpha {
