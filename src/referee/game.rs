@@ -80,7 +80,7 @@ pub struct Game<'a> {
 /// A side's command, ready to run, and its working directory.
 struct Program {
     template: Template,
-    directory: tempfile::TempDir,
+    directory: process::ScratchDir,
     captured: Option<File>,
 }
 
@@ -207,9 +207,7 @@ impl Game<'_> {
         if !process::SUPPORTED {
             return Err(Error::Unsupported);
         }
-        let directory = tempfile::Builder::new()
-            .prefix(&format!("maxconnect4-{}-", colour.name()))
-            .tempdir()
+        let directory = process::ScratchDir::new(&format!("maxconnect4-{}-", colour.name()))
             .map_err(|source| Error::io("create a directory in", &std::env::temp_dir(), source))?;
         Ok(Some(Program { template, directory, captured: None }))
     }

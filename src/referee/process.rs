@@ -6,18 +6,52 @@
 //! time is up, every process left in its group (children it forked and never
 //! waited for) is killed. The program is reaped only after that kill, so its
 //! process id, which names the group, cannot be reused in between. If the
-//! referee itself is interrupted, the handler from [`stop_players_on_interrupt`]
-//! kills the groups of the turns in progress before it exits.
+//! referee itself is interrupted, [`stop_players_on_interrupt`] kills the
+//! groups of the turns in progress and removes the players' [`ScratchDir`]s
+//! before it exits, and no turn cut short is judged.
 //!
 //! Process groups and `wait4` are Unix; elsewhere [`SUPPORTED`] is false and
 //! the referee refuses command players with an error.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 /// Whether this system can run command players.
 pub const SUPPORTED: bool = cfg!(unix);
+
+/// The directories of every [`ScratchDir`] alive, for the interrupt handler
+/// to remove.
+static SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A temporary directory for one player's files, removed when dropped, or
+/// when the referee is interrupted first.
+pub struct ScratchDir(tempfile::TempDir);
+
+impl ScratchDir {
+    /// A new empty directory in the system's temporary directory, its name
+    /// starting with `prefix`.
+    ///
+    /// # Errors
+    /// When the directory cannot be made.
+    pub fn new(prefix: &str) -> std::io::Result<ScratchDir> {
+        let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
+        SCRATCH.lock().unwrap_or_else(PoisonError::into_inner).push(dir.path().to_owned());
+        Ok(ScratchDir(dir))
+    }
+
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        SCRATCH.lock().unwrap_or_else(PoisonError::into_inner).retain(|path| path != self.0.path());
+    }
+}
 
 /// How one run of a program ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,10 +106,12 @@ pub fn run(program: &Path, args: &[OsString], dir: &Path, timeout: Duration, cap
     }
 }
 
-/// Installs a handler for SIGINT, SIGTERM and SIGHUP that kills the process
-/// groups of every turn in progress, says so on stderr and exits with
-/// 128 plus the signal number. Player groups do not receive the terminal's
-/// Ctrl-C themselves, so without this they would outlive the referee.
+/// Makes SIGINT, SIGTERM and SIGHUP kill the process groups of every turn in
+/// progress, remove the players' scratch directories, say so on stderr and
+/// exit with 128 plus the signal number. Player groups do not receive the
+/// terminal's Ctrl-C themselves, so without this they would outlive the
+/// referee. Call it before starting any thread: the signals are blocked in
+/// every thread and taken by one of their own.
 pub fn stop_players_on_interrupt() {
     #[cfg(unix)]
     unix::install_handler();
@@ -88,19 +124,29 @@ mod unix {
     use std::os::unix::process::CommandExt as _;
     use std::path::Path;
     use std::process::{Command, Stdio};
-    use std::sync::atomic::{AtomicI32, Ordering};
-    use std::sync::{mpsc, Arc, Mutex};
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+    use std::sync::{mpsc, Arc, Mutex, PoisonError};
     use std::time::{Duration, Instant};
 
-    use super::{Captured, Ending, Run};
+    use super::{Captured, Ending, Run, SCRATCH};
 
     /// How long to wait for the output pipes to close after the group is
     /// killed; only a process that left the group can hold them open longer.
     const PIPE_GRACE: Duration = Duration::from_secs(1);
 
-    /// Process groups of the turns in progress (0 for a free slot), read by
-    /// the signal handler, which may only touch atomics.
+    /// Process groups of the turns in progress (0 for a free slot).
     static RUNNING: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+
+    /// Set when the referee is interrupted: from then on no turn starts or
+    /// ends, so that none cut short is judged or logged before the exit.
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+    /// Waits for the exit if the referee has been interrupted.
+    fn stop_if_interrupted() {
+        while INTERRUPTED.load(Ordering::SeqCst) {
+            std::thread::park();
+        }
+    }
 
     /// A slot of [`RUNNING`], freed on drop.
     struct Registered(Option<&'static AtomicI32>);
@@ -122,6 +168,7 @@ mod unix {
     }
 
     pub fn run(program: &Path, args: &[OsString], dir: &Path, timeout: Duration, capture: usize) -> Run {
+        stop_if_interrupted();
         let started = Instant::now();
         let spawned = Command::new(program)
             .args(args)
@@ -145,6 +192,11 @@ mod unix {
         };
         let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
         let registered = Registered::new(pid);
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            // Interrupted between the start and the registration.
+            kill_group(pid);
+            stop_if_interrupted();
+        }
         let stdout = read_tail(child.stdout.take(), capture);
         let stderr = read_tail(child.stderr.take(), capture);
 
@@ -163,6 +215,7 @@ mod unix {
             }
         };
         kill_group(pid);
+        stop_if_interrupted();
         let (status, cpu) = reap(pid);
         drop(registered);
 
@@ -256,30 +309,37 @@ mod unix {
     }
 
     pub fn install_handler() {
-        extern "C" fn on_signal(signal: libc::c_int) {
+        // SAFETY: `signals` is a valid sigset_t for these calls to fill and read.
+        let signals = unsafe {
+            let mut signals: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut signals);
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::sigaddset(&mut signals, signal);
+            }
+            // Blocked here, so in every thread started from now on; the
+            // players' programs start with no signal blocked, as `Command`
+            // clears the mask.
+            libc::pthread_sigmask(libc::SIG_BLOCK, &signals, std::ptr::null_mut());
+            signals
+        };
+        std::thread::spawn(move || {
+            let mut signal = 0;
+            // SAFETY: `signals` and `signal` are valid for sigwait.
+            while unsafe { libc::sigwait(&signals, &mut signal) } != 0 {}
+            INTERRUPTED.store(true, Ordering::SeqCst);
             for slot in &RUNNING {
                 let group = slot.load(Ordering::SeqCst);
                 if group > 0 {
-                    // SAFETY: kill is async-signal-safe.
+                    // SAFETY: kill has no memory-safety preconditions; a
+                    // registered group's leader is not reaped yet.
                     unsafe { libc::kill(-group, libc::SIGKILL) };
                 }
             }
-            let message = b"\ninterrupted: the players' processes were killed\n";
-            // SAFETY: write and _exit are async-signal-safe; `message` is valid.
-            unsafe {
-                libc::write(2, message.as_ptr().cast(), message.len());
-                libc::_exit(128 + signal);
+            for dir in SCRATCH.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+                let _ = std::fs::remove_dir_all(dir);
             }
-        }
-        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            // SAFETY: the handler only calls async-signal-safe functions and
-            // reads atomics; the sigaction struct is fully initialised.
-            unsafe {
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-                libc::sigemptyset(&mut action.sa_mask);
-                libc::sigaction(signal, &action, std::ptr::null_mut());
-            }
-        }
+            eprintln!("\ninterrupted: the players' processes were killed");
+            std::process::exit(128 + signal);
+        });
     }
 }

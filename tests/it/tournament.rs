@@ -128,9 +128,11 @@ fn an_interrupted_tournament_kills_its_players_and_resumes() {
     let args = ["tournament", "--player", "a=self", "--player", &b, "--player", &c, "--openings", "1"];
     let args = [&args[..], &["--depth", "1", "--timeout", "30"]].concat();
 
+    // The players' scratch directories go here, to be checked afterwards.
+    let scratch = tempfile::tempdir().unwrap();
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_maxconnect4"));
-    command.args(&args).current_dir(dir.path()).stdout(Stdio::null()).stderr(Stdio::piped());
-    let referee = command.spawn().unwrap();
+    command.args(&args).current_dir(dir.path()).env("TMPDIR", scratch.path());
+    let referee = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     // The first game, a against b, is played; the second, a against c,
     // waits for c, which hangs.
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -145,6 +147,8 @@ fn an_interrupted_tournament_kills_its_players_and_resumes() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.ends_with("interrupted: the players' processes were killed\n"), "{stderr}");
     assert_gone(&pids(&pid_file));
+    let left: Vec<_> = std::fs::read_dir(scratch.path()).unwrap().collect();
+    assert!(left.is_empty(), "scratch directories left behind: {left:?}");
     let log = dir.path().join("tournament").join("games.jsonl");
     let before = records(&log);
     assert_eq!(
