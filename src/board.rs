@@ -1,9 +1,10 @@
 //! The position: whose pieces are where, who moves next, and each player's score.
 //!
-//! [`Board`] is small and `Copy`; the search makes a move by copying the board
-//! and playing on the copy, so there is no undo. Pieces are kept per player
+//! [`Board`] is `Copy`; the search makes a move by building the board after
+//! it ([`Board::after`]), so there is no undo. Pieces are kept per player
 //! (see [`crate::bitboard`] for the layout) because Max-Connect4 scores each
-//! colour's windows, and each player's score is updated as pieces are added.
+//! colour's windows; the scores and the evaluation are kept up to date line
+//! by line as pieces are added (see [`crate::lines`]).
 
 use std::fmt;
 
@@ -319,17 +320,12 @@ impl Board {
     /// # Panics
     /// In debug builds, when the column is full; release builds then leave
     /// the board unchanged except that the turn passes.
-    #[inline(always)]
+    #[inline]
     pub fn play(&mut self, column: Column) {
-        let cell = self.landing_cell(column);
-        debug_assert!(cell != 0, "column {column} is full");
-        let mover = self.to_move.index();
-        self.pieces[mover] |= cell;
-        self.lines.play(cell.trailing_zeros(), self.to_move);
-        self.to_move = self.to_move.other();
+        *self = self.after(column);
     }
 
-    /// The board after the player to move plays `column`.
+    /// The board after the player to move plays `column`; see [`play`](Board::play).
     #[inline]
     #[must_use]
     pub fn after(&self, column: Column) -> Board {
