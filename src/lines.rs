@@ -137,7 +137,7 @@ struct Place {
 /// The line that holds no windows, and the place of every cell on it.
 const NO_LINE: Place = Place { line: LINES as u8, digit: 0 };
 
-/// Lengths of the lines, shortest first: index `length - 4`.
+/// Number of different line lengths, 4 to 7; a length's index is `length - 4`.
 const LENGTHS: usize = 4;
 
 /// Where each length's contents start in [`TABLE`]: lengths 4, 5, 6 and 7
