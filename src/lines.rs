@@ -74,16 +74,17 @@ impl Tally {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Lines {
     tally: Tally,
-    /// For each line, where in [`TABLE`] its contents are, four lines of 16
-    /// bits to a word; lane [`LINES`] is a line of no windows, for the cells
-    /// on no diagonal long enough. A move adds to every word (see
-    /// [`DELTAS`]), which copies and stores faster than changing single lanes.
-    contents: [u64; WORDS],
+    /// For each line, where in [`TABLE`] its contents are; lane [`LINES`] is a
+    /// line of no windows, for the cells on no diagonal long enough. A move
+    /// adds a vector to all lanes (see [`DELTAS`]): a few wide additions, and
+    /// whole-width stores that a later read of the board never waits on, as
+    /// it would for a store to a single lane.
+    contents: [u16; LANES],
 }
 
-/// Words of [`Lines::contents`]: a lane for every line and the empty one,
+/// Lanes of [`Lines::contents`]: one for every line and the empty one,
 /// rounded up to a power of two so that a masked index needs no bounds check.
-const WORDS: usize = (LINES + 1).div_ceil(4).next_power_of_two();
+const LANES: usize = (LINES + 1).next_power_of_two();
 
 impl Lines {
     /// The lines of the empty board.
@@ -109,7 +110,7 @@ impl Lines {
         let delta = &DELTAS[player.index()][cell as usize];
         Lines {
             tally: self.tally_after(cell, player),
-            contents: std::array::from_fn(|word| self.contents[word] + delta[word]),
+            contents: std::array::from_fn(|lane| self.contents[lane].wrapping_add(delta[lane])),
         }
     }
 
@@ -118,9 +119,9 @@ impl Lines {
     #[must_use]
     pub fn tally_after(&self, cell: u32, player: Player) -> Tally {
         let mut tally = self.tally;
-        for place in PLACES[cell as usize] {
-            let old = (self.contents[place.line as usize / 4 % WORDS] >> (16 * (place.line % 4))) as u16;
-            tally = tally.replace(old, old + place.digit * (player.index() as u16 + 1));
+        for place in STEPS[player.index()][cell as usize] {
+            let old = self.contents[place.line as usize % LANES];
+            tally = tally.replace(old, old.wrapping_add(place.digit));
         }
         tally
     }
@@ -150,30 +151,49 @@ static TABLE: [Tally; TABLE_LEN] = table();
 
 const TABLE_LEN: usize = TABLE_START[LENGTHS].next_power_of_two();
 
-/// For each cell by bit index and each direction of `bitboard::DIRECTIONS`,
-/// where the cell lies; index 64, no cell, lies on no line.
-static PLACES: [[Place; 4]; 65] = geometry().0;
-
 /// For each player and cell by bit index, what a piece of the player's there
 /// adds to [`Lines::contents`].
-static DELTAS: [[[u64; WORDS]; 65]; 2] = deltas();
+static DELTAS: [[[u16; LANES]; 65]; 2] = deltas();
 
-const fn deltas() -> [[[u64; WORDS]; 65]; 2] {
+/// For each player, cell by bit index (index 64, no cell, lies on no line)
+/// and direction of `bitboard::DIRECTIONS`: the cell's line, and its digit
+/// times the player's number, which a piece of theirs there adds to the
+/// line's contents.
+static STEPS: [[[Place; 4]; 65]; 2] = steps();
+
+const fn steps() -> [[[Place; 4]; 65]; 2] {
     let places = geometry().0;
-    let mut deltas = [[[0; WORDS]; 65]; 2];
+    let mut steps = [[[NO_LINE; 4]; 65]; 2];
     let mut cell = 0;
     while cell < 65 {
         let mut direction = 0;
         while direction < 4 {
             let Place { line, digit } = places[cell][direction];
-            let mut player = 0;
-            while player < 2 {
-                deltas[player][cell][line as usize / 4] += ((player as u64 + 1) * digit as u64) << (16 * (line % 4));
-                player += 1;
-            }
+            steps[0][cell][direction] = Place { line, digit };
+            steps[1][cell][direction] = Place { line, digit: 2 * digit };
             direction += 1;
         }
         cell += 1;
+    }
+    steps
+}
+
+const fn deltas() -> [[[u16; LANES]; 65]; 2] {
+    let steps = steps();
+    let mut deltas = [[[0; LANES]; 65]; 2];
+    let mut player = 0;
+    while player < 2 {
+        let mut cell = 0;
+        while cell < 65 {
+            let mut direction = 0;
+            while direction < 4 {
+                let Place { line, digit } = steps[player][cell][direction];
+                deltas[player][cell][line as usize] += digit;
+                direction += 1;
+            }
+            cell += 1;
+        }
+        player += 1;
     }
     deltas
 }
@@ -228,11 +248,11 @@ const fn on_board(column: i32, row: i32) -> bool {
 /// The lines of the empty board.
 const fn empty() -> Lines {
     let starts = geometry().1;
-    let mut contents = [0; WORDS];
+    let mut contents = [0; LANES];
     let mut tally = 0;
     let mut line = 0;
     while line < LINES {
-        contents[line / 4] |= (starts[line] as u64) << (16 * (line % 4));
+        contents[line] = starts[line];
         tally += table_entry(starts[line] as usize).0;
         line += 1;
     }
@@ -312,7 +332,7 @@ mod tests {
     fn every_playable_cell_lies_on_a_column_and_a_row() {
         for column in 0..WIDTH {
             for row in 0..HEIGHT {
-                let [up, right, ..] = PLACES[column * COLUMN_BITS + row];
+                let [up, right, ..] = STEPS[0][column * COLUMN_BITS + row];
                 assert_eq!(usize::from(up.line), column);
                 assert_eq!(up.digit, 3u16.pow(row as u32));
                 assert_eq!(usize::from(right.line), WIDTH + row);

@@ -459,12 +459,15 @@ impl Engine {
         let playable = board.playable_cells();
         let mut ranking = Ranking { keys: [0; WIDTH], len: 0 };
         if depth < THREAT_MIN_DEPTH {
+            let mut moves = 0;
+            let mut shift = 0;
             for column in Column::CENTRE_FIRST {
                 if playable & column_cells(column.index()) != 0 && Some(column) != first {
-                    ranking.insert(column, 0);
+                    moves |= (column.index() as u64 + 1) << shift;
+                    shift += 4;
                 }
             }
-            return ranking.moves();
+            return Moves(moves);
         }
         let mover = board.to_move();
         // Threats: a move that completes a window of ours is likely good, one
