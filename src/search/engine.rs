@@ -168,15 +168,53 @@ impl Engine {
         if empty == 0 {
             return Ok(Solution { value: board.score_difference(), best: Vec::new(), nodes: 0 });
         }
-        self.nodes = 0;
+        // The root is a node too.
+        self.nodes = 1;
         self.next_clock_check = 0;
         self.stopped = false;
         self.deadline = time_limit.map(|limit| Instant::now() + limit);
-        // Narrow the value down with null-window searches, each asking
-        // whether the value exceeds a guess. Most positions are close, so the
-        // first guess is 0 and the next ones step outwards one point at a time
-        // (a failed search often returns a tighter bound, which skips steps).
-        let (mut lower, mut upper) = bounds(board);
+        // Each move in turn, the likeliest best first. The first move's
+        // value is found exactly; every later move is only tested against the
+        // best value so far, which most fail at once (one refutation), and
+        // only a move that beats it has its value found. Measured on the 15
+        // `input_files/solve` positions against narrowing the root's value
+        // first and then testing every move: 1.2 times as fast in all, up to
+        // 1.8 times on some, and up to 1.25 times slower on positions whose
+        // first move is not a best one.
+        let first = self.table.probe(board.key()).and_then(|entry| entry.best);
+        let mut value = 0;
+        let mut best = Vec::new();
+        for column in first.into_iter().chain(Engine::ordered_moves(board, empty, first)) {
+            let child = board.after(column);
+            let (lower, upper) = bounds(&child);
+            if best.is_empty() {
+                value = -self.exact_value(&child, lower, upper)?;
+                best.push(column);
+                continue;
+            }
+            // Does the move reach `value`: is the child's value at most `-value`?
+            let child_value = self.window(&child, -value, -value + 1)?;
+            if child_value > -value {
+                continue;
+            }
+            // Does it beat `value`? The first search may have said so already.
+            let child_value = if child_value < -value { child_value } else { self.window(&child, -value - 1, -value)? };
+            if child_value < -value {
+                value = -self.exact_value(&child, lower, child_value)?;
+                best.clear();
+            }
+            best.push(column);
+        }
+        best.sort_unstable();
+        Ok(Solution { value, best, nodes: self.nodes })
+    }
+
+    /// The exact value of `board` in points, known to lie between `lower`
+    /// and `upper`: narrowed down with null-window searches, each asking
+    /// whether the value exceeds a guess. Most positions are close, so the
+    /// first guess is 0 and the next ones step outwards one point at a time
+    /// (a failed search often returns a tighter bound, which skips steps).
+    fn exact_value(&mut self, board: &Board, mut lower: i32, mut upper: i32) -> Result<i32, OutOfTime> {
         while lower < upper {
             let guess = if lower >= 0 {
                 lower
@@ -185,34 +223,31 @@ impl Engine {
             } else {
                 0
             };
-            self.grow_table();
-            let value = self.negamax(board, empty, guess * POINT, guess * POINT + 1);
-            if self.stopped {
-                return Err(OutOfTime { nodes: self.nodes });
-            }
-            // Values to the end of the game are whole points.
-            if value > guess * POINT {
-                lower = value / POINT;
+            let value = self.window(board, guess, guess + 1)?;
+            if value > guess {
+                lower = value;
             } else {
-                upper = value / POINT;
+                upper = value;
             }
         }
-        let value = lower * POINT;
-        let mut best = Vec::new();
-        for column in board.legal_columns() {
-            // A null window around the value: does this move reach it?
-            if -self.negamax(&board.after(column), empty - 1, -value, -value + 1) >= value {
-                best.push(column);
-            }
-            if self.stopped {
-                return Err(OutOfTime { nodes: self.nodes });
-            }
-        }
-        Ok(Solution { value: lower, best, nodes: self.nodes })
+        Ok(lower)
     }
 
-    /// Lets the table grow with the search: the next iteration visits several
-    /// times the nodes visited so far.
+    /// A search to the end of the game of `board` with the window
+    /// `(alpha, beta)` in points, fail-soft, in whole points.
+    fn window(&mut self, board: &Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
+        self.grow_table();
+        let value = self.negamax(board, board.empty_cells(), alpha * POINT, beta * POINT);
+        if self.stopped {
+            return Err(OutOfTime { nodes: self.nodes });
+        }
+        // Values to the end of the game are whole points.
+        Ok(value / POINT)
+    }
+
+    /// Lets the table grow with the search, to one slot per
+    /// [`NODES_PER_SLOT`] nodes visited so far: the next search usually
+    /// visits several times as many.
     fn grow_table(&mut self) {
         self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / NODES_PER_SLOT);
     }

@@ -96,10 +96,12 @@ impl Table {
 
     /// Grows the table, within its maximum, to at least `wanted` slots,
     /// keeping the entries it holds (those that land on the same new slot
-    /// are lost but one).
+    /// are lost but one). It grows only once `wanted` is twice its size or
+    /// its maximum, so that moving the entries costs in all at most twice
+    /// the final size.
     pub fn grow_to(&mut self, wanted: usize) {
         let len = wanted.min(self.slots.len());
-        if len <= self.len {
+        if len <= self.len || (len < 2 * self.len && len < self.slots.len()) {
             return;
         }
         let kept: Vec<Slot> = self.slots[..self.len].iter().copied().filter(|[_, data]| data & IN_USE != 0).collect();
