@@ -345,7 +345,8 @@ impl Board {
     /// A key that identifies the position up to colour: the mover's pieces
     /// plus all occupied cells (adding them keeps every position distinct,
     /// as in Pascal Pons' solver). Values seen from the mover are the same
-    /// for two positions with the same key.
+    /// for two positions with the same key. Keys are below 2^49, since the
+    /// cells lie in the low 48 bits.
     #[inline]
     #[must_use]
     pub const fn key(&self) -> u64 {

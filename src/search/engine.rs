@@ -75,7 +75,9 @@ const ENDGAME_EMPTY: u32 = 6;
 /// The table is grown to one slot per this many nodes searched so far. A
 /// table larger than the search needs spreads its entries over memory the
 /// cache does not hold, and probes wait for memory: 8 slots per node took 1.3
-/// times as long on `bench` and 1.2 times on `solve` at 24 and 26 empty cells.
+/// times as long on `bench` and 1.2 times on `solve` at 24 and 26 empty cells
+/// (with 16-byte entries; with the 8-byte ones, 8 to 32 nodes per slot are
+/// within the noise).
 const NODES_PER_SLOT: usize = 16;
 
 /// The clock is read once every this many nodes.

@@ -36,7 +36,8 @@ fn the_engine_agrees_with_alpha_beta() {
 #[test]
 fn the_table_never_changes_a_value() {
     check_same_values(0, 11, 30);
-    check_same_values(1024, 12, 30);
+    // The smallest table that stores anything: 1024 slots, collisions everywhere.
+    check_same_values(8 << 10, 12, 30);
 }
 
 #[test]
@@ -127,5 +128,5 @@ fn the_bench_node_total_is_pinned() {
     let assert = maxconnect4(dir.path()).arg("bench").assert().success();
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     let total = stdout.lines().last().unwrap();
-    assert!(total.starts_with("bench: 3550060 nodes in "), "{stdout}");
+    assert!(total.starts_with("bench: 3314126 nodes in "), "{stdout}");
 }

@@ -58,7 +58,7 @@ proptest! {
     fn the_engine_finds_the_alpha_beta_value(
         columns in moves(40),
         depth in 1..=6u32,
-        hash_bytes in prop_oneof![Just(0usize), Just(1024), Just(1 << 20)],
+        hash_bytes in prop_oneof![Just(0usize), Just(8 << 10), Just(1 << 20)],
     ) {
         let board = board_from(&columns);
         prop_assume!(!board.is_full());
