@@ -8,9 +8,9 @@ use super::cpu_and_rate;
 use crate::format;
 use crate::search::{Engine, Limits};
 
-/// The workload: a board file (as text), the depth, or `None` to solve it
-/// exactly.
-const POSITIONS: [(&str, &str, Option<u32>); 6] = [
+/// The workload: a name, a board file (as text), and the depth, or `None`
+/// to solve it exactly.
+pub const BENCH_POSITIONS: [(&str, &str, Option<u32>); 6] = [
     ("empty board", "0000000\n0000000\n0000000\n0000000\n0000000\n0000000\n1\n", Some(14)),
     ("input2", "0000000\n0000000\n0200000\n0100002\n0200111\n1100222\n1\n", Some(14)),
     ("opening", "0000000\n0000000\n0000000\n0002000\n0021100\n0012210\n1\n", Some(14)),
@@ -30,7 +30,7 @@ pub fn bench(hash_bytes: usize, out: &mut dyn Write) -> anyhow::Result<()> {
     engine.map_in_table();
     let mut total_nodes = 0;
     let mut total_cpu = std::time::Duration::ZERO;
-    for (name, text, depth) in POSITIONS {
+    for (name, text, depth) in BENCH_POSITIONS {
         let board = format::parse(text.as_bytes()).expect("bench positions are valid").board;
         engine.clear();
         let start = cpu_time::ThreadTime::now();

@@ -7,7 +7,7 @@ mod interactive;
 mod one_move;
 
 pub use analysis::{perft, solve};
-pub use bench::bench;
+pub use bench::{bench, BENCH_POSITIONS};
 pub use interactive::{ask_column, interactive, FirstMove};
 pub use one_move::one_move;
 
