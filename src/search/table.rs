@@ -57,11 +57,18 @@ const KEY_BITS: u32 = 49;
 /// has room for; they store nothing.
 const MIN_LEN: usize = 1 << (KEY_BITS - (Slot::BITS - CHECK_SHIFT));
 
+/// The bits a key may have.
+const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+
+/// An odd multiplier (Fibonacci hashing): multiplying by it modulo
+/// `2^KEY_BITS` is a bijection of the keys.
+const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// `key` scrambled by a bijection of the keys, so that the index taken from
 /// its high bits spreads positions over the table.
 #[inline]
 fn scrambled(key: u64) -> u64 {
-    key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & ((1 << KEY_BITS) - 1)
+    key.wrapping_mul(MULTIPLIER) & KEY_MASK
 }
 
 /// The inverse of [`scrambled`].
@@ -72,12 +79,12 @@ fn unscrambled(scrambled: u64) -> u64 {
         let mut i = 0;
         // Newton's iteration doubles the correct low bits each time.
         while i < 6 {
-            inverse = inverse.wrapping_mul(2u64.wrapping_sub(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(inverse)));
+            inverse = inverse.wrapping_mul(2u64.wrapping_sub(MULTIPLIER.wrapping_mul(inverse)));
             i += 1;
         }
         inverse
     };
-    scrambled.wrapping_mul(INVERSE) & ((1 << KEY_BITS) - 1)
+    scrambled.wrapping_mul(INVERSE) & KEY_MASK
 }
 
 /// The memory for a transposition table could not be had.
