@@ -16,5 +16,6 @@ pub mod modes;
 pub mod plot;
 pub mod referee;
 pub mod report;
+pub mod rules;
 pub mod score;
 pub mod search;

@@ -70,10 +70,20 @@ def main():
     if behaviour == "hang-once" and pidfile and os.path.exists(pidfile):
         behaviour = "valid"
     if behaviour == "fork":
+        # The parent waits until the child has recorded its pid: otherwise
+        # the referee may kill the child first, and a test could not know
+        # how many children there were.
+        recorded, told = os.pipe()
         if os.fork() == 0:
+            os.close(recorded)
             record_pid(pidfile)
+            os.write(told, b".")
+            os.close(told)
             time.sleep(3600)
             os._exit(0)
+        os.close(told)
+        os.read(recorded, 1)
+        os.close(recorded)
     else:
         record_pid(pidfile)
 
