@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use game::{Console, Game, Rules, Seat};
 use log::{GameRecord, LogError};
-use player::TemplateError;
+use player::{PlayerSpec, TemplateError};
 
 /// What stops the referee itself (a player's failure is a forfeit, not an error).
 #[derive(Debug, thiserror::Error)]
@@ -106,6 +106,9 @@ pub fn play_match(
         String::new()
     };
     let logged = format!("Game {} appended to {}{kept}.", record.id, options.log.display());
-    write!(console.output, "\n{}{logged}\n", game::summary(&record, &last)).map_err(Error::terminal)?;
+    // A blank line parts the summary from the boards above it, if any were shown.
+    let shown = console.show_moves || seats.iter().any(|seat| matches!(seat.spec, PlayerSpec::Human));
+    let separator = if shown { "\n" } else { "" };
+    write!(console.output, "{separator}{}{logged}\n", game::summary(&record, &last)).map_err(Error::terminal)?;
     Ok(record)
 }
