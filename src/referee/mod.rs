@@ -109,6 +109,6 @@ pub fn play_match(
     // A blank line parts the summary from the boards above it, if any were shown.
     let shown = console.show_moves || seats.iter().any(|seat| matches!(seat.spec, PlayerSpec::Human));
     let separator = if shown { "\n" } else { "" };
-    write!(console.output, "{separator}{}{logged}\n", game::summary(&record, &last)).map_err(Error::terminal)?;
+    writeln!(console.output, "{separator}{}{logged}", game::summary(&record, &last)).map_err(Error::terminal)?;
     Ok(record)
 }
