@@ -11,6 +11,7 @@ use super::{read_board_file, save_board, think};
 use crate::board::{Board, Column};
 use crate::display;
 use crate::format::{BoardFile, LineEnding};
+use crate::rules::Rules;
 use crate::search::{Engine, Limits};
 
 /// Who makes the next move.
@@ -25,7 +26,7 @@ const COMPUTER_FILE: &str = "computer.txt";
 const HUMAN_FILE: &str = "human.txt";
 
 /// Plays a game from the board in `input` (an empty board if there is no such
-/// file) until the board is full, the person's input ends, or they quit.
+/// file) until the game ends under `rules`, the person's input ends, or they quit.
 /// The computer plays whichever side `first` and the file's turn line give it,
 /// searching within `limits` with a table of `hash_bytes`.
 ///
@@ -35,6 +36,7 @@ const HUMAN_FILE: &str = "human.txt";
 pub fn interactive(
     input: &Path,
     first: FirstMove,
+    rules: Rules,
     limits: &Limits,
     hash_bytes: usize,
     human: &mut dyn BufRead,
@@ -50,13 +52,13 @@ pub fn interactive(
         FirstMove::Computer => board.to_move(),
         FirstMove::Human => board.to_move().other(),
     };
-    let mut engine = Engine::try_new(hash_bytes)?;
+    let mut engine = Engine::for_rules(rules, hash_bytes)?;
     writeln!(out, "The computer is player {}, you are player {}.", computer.number(), computer.other().number())?;
 
     loop {
         write!(out, "\n{}", display::board_and_score(&board))?;
-        if board.is_full() {
-            writeln!(out, "The game is over: {}", display::result_sentence(&board))?;
+        if rules.is_over(&board) {
+            writeln!(out, "The game is over: {}", display::result_sentence(rules, &board))?;
             return Ok(());
         }
         if board.to_move() == computer {

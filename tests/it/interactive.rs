@@ -85,7 +85,7 @@ fn plays_to_the_end_and_announces_the_winner() {
     let human = format::parse(read(&dir.path().join("human.txt")).as_bytes()).unwrap().board;
     assert!(last.is_full() || human.is_full());
     let full = if last.is_full() { last } else { human };
-    let expected = maxconnect4::display::result_sentence(&full);
+    let expected = maxconnect4::display::result_sentence(maxconnect4::rules::Rules::Max, &full);
     assert!(stdout.ends_with(&format!("The game is over: {expected}\n")), "{stdout}");
 }
 
