@@ -10,6 +10,7 @@ use anstyle::{AnsiColor, Style};
 
 use crate::bitboard::{HEIGHT, WIDTH};
 use crate::board::{Board, Column, Player};
+use crate::rules::{Outcome, Rules};
 
 const RED: Style = AnsiColor::Red.on_default().bold();
 const GREEN: Style = AnsiColor::Green.on_default().bold();
@@ -92,14 +93,20 @@ pub const fn style(player: Player) -> Style {
     }
 }
 
-/// Who won a finished game, as a sentence.
+/// Who won a finished game under `rules`, and why, as a sentence.
 #[must_use]
-pub fn result_sentence(board: &Board) -> String {
+pub fn result_sentence(rules: Rules, board: &Board) -> String {
     let one = board.score(Player::One);
     let two = board.score(Player::Two);
-    match one.cmp(&two) {
-        std::cmp::Ordering::Greater => format!("Player 1 wins, {one} to {two}."),
-        std::cmp::Ordering::Less => format!("Player 2 wins, {two} to {one}."),
-        std::cmp::Ordering::Equal => format!("The game is a draw, {one} all."),
+    match rules {
+        Rules::Max => match one.cmp(&two) {
+            std::cmp::Ordering::Greater => format!("Player 1 wins, {one} to {two}."),
+            std::cmp::Ordering::Less => format!("Player 2 wins, {two} to {one}."),
+            std::cmp::Ordering::Equal => format!("The game is a draw, {one} all."),
+        },
+        Rules::Classic => match rules.outcome(board) {
+            Some(Outcome::Win(winner)) => format!("Player {} wins with four in a row.", winner.number()),
+            _ => "The game is a draw: the board is full without four in a row.".to_owned(),
+        },
     }
 }

@@ -11,6 +11,7 @@ use super::{read_board_file, save_board, think};
 use crate::board::{Board, Column, Player};
 use crate::display;
 use crate::format::{BoardFile, LineEnding};
+use crate::rules::{Outcome, Rules};
 use crate::search::{Engine, Limits};
 
 /// Who makes the next move.
@@ -25,7 +26,7 @@ const COMPUTER_FILE: &str = "computer.txt";
 const HUMAN_FILE: &str = "human.txt";
 
 /// Plays a game from the board in `input` (an empty board if there is no such
-/// file) until the board is full, the person's input ends, or they quit.
+/// file) until the game ends under `rules`, the person's input ends, or they quit.
 /// The computer plays whichever side `first` and the file's turn line give it,
 /// searching within `limits` with a table of `hash_bytes`.
 ///
@@ -35,6 +36,7 @@ const HUMAN_FILE: &str = "human.txt";
 pub fn interactive(
     input: &Path,
     first: FirstMove,
+    rules: Rules,
     limits: &Limits,
     hash_bytes: usize,
     human: &mut dyn BufRead,
@@ -50,7 +52,7 @@ pub fn interactive(
         FirstMove::Computer => board.to_move(),
         FirstMove::Human => board.to_move().other(),
     };
-    let mut engine = Engine::try_new(hash_bytes)?;
+    let mut engine = Engine::for_rules(rules, hash_bytes)?;
     let you = computer.other();
     writeln!(
         out,
@@ -65,8 +67,8 @@ pub fn interactive(
     let mut last_computer_move = None;
     loop {
         write!(out, "\n{}", display::board_marking(&board, last_computer_move.take()))?;
-        if board.is_full() {
-            writeln!(out, "The game is over: {}", result_for_you(&board, you))?;
+        if rules.is_over(&board) {
+            writeln!(out, "The game is over: {}", result_for_you(rules, &board, you))?;
             return Ok(());
         }
         if board.to_move() == computer {
@@ -102,12 +104,18 @@ fn colour_name(player: Player) -> &'static str {
 }
 
 /// Who won the finished game on `board`, said to the person playing `you`.
-fn result_for_you(board: &Board, you: Player) -> String {
+fn result_for_you(rules: Rules, board: &Board, you: Player) -> String {
     let (yours, computers) = (board.score(you), board.score(you.other()));
-    match yours.cmp(&computers) {
-        std::cmp::Ordering::Greater => format!("you win, {yours} to {computers}."),
-        std::cmp::Ordering::Less => format!("the computer wins, {computers} to {yours}."),
-        std::cmp::Ordering::Equal => format!("a draw, {yours} all."),
+    let winner = match rules.outcome(board) {
+        Some(Outcome::Win(player)) if player == you => "you win",
+        Some(Outcome::Win(_)) => "the computer wins",
+        _ => "a draw",
+    };
+    match rules {
+        Rules::Max if yours == computers => format!("{winner}, {yours} all."),
+        Rules::Max => format!("{winner}, {} to {}.", yours.max(computers), yours.min(computers)),
+        Rules::Classic if winner == "a draw" => "a draw: the board is full without four in a row.".to_owned(),
+        Rules::Classic => format!("{winner} with four in a row."),
     }
 }
 

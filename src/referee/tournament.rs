@@ -18,7 +18,7 @@ use std::sync::{mpsc, Mutex};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::chart;
-use super::game::{Game, Rules, Seat};
+use super::game::{Game, Seat, Settings};
 use super::log::{self, Colour, GameRecord, Outcome};
 use super::player::PlayerSpec;
 use super::Error;
@@ -58,7 +58,7 @@ pub struct TournamentOptions {
     pub jobs: usize,
     /// Holds `games.jsonl`, `games.output/` and the standings.
     pub directory: PathBuf,
-    pub rules: Rules,
+    pub settings: Settings,
 }
 
 impl TournamentOptions {
@@ -103,7 +103,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let log_path = options.log();
     let openings: Vec<String> = openings().into_iter().take(options.openings).collect();
     let mut records = log::read(&log_path)?;
-    check_settings(&records, &seats, options.rules)?;
+    check_settings(&records, &seats, options.settings)?;
 
     let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
     let mut fixtures = Vec::new();
@@ -195,18 +195,20 @@ fn seats(players: &[(String, String)]) -> Result<Vec<Seat>, Error> {
     Ok(seats)
 }
 
-/// Refuses logged games of a current player with another command, depth
-/// or time limit: resuming would mix results of different contests.
-fn check_settings(records: &[GameRecord], seats: &[Seat], rules: Rules) -> Result<(), Error> {
+/// Refuses logged games of a current player with another command, rules,
+/// depth or time limit: resuming would mix results of different contests.
+fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) -> Result<(), Error> {
     for record in records {
         for colour in Colour::BOTH {
             let side = record.side(colour);
             let Some(seat) = seats.iter().find(|seat| seat.side.name == side.name) else { continue };
             let differs = if seat.side.command != side.command {
                 Some(format!("'{}' was played with the command '{}'", side.name, side.command))
-            } else if record.depth != rules.depth {
+            } else if record.rules != settings.rules {
+                Some(format!("games were played with --rules {}", record.rules))
+            } else if record.depth != settings.depth {
                 Some(format!("games were played with --depth {}", record.depth))
-            } else if record.timeout != rules.timeout.as_secs_f64() {
+            } else if record.timeout != settings.timeout.as_secs_f64() {
                 Some(format!("games were played with --timeout {}", record.timeout))
             } else {
                 None
@@ -259,7 +261,7 @@ fn play_all(
                         seats: &pair,
                         start: opening_board(&fixture.opening),
                         opening: Some(fixture.opening),
-                        rules: options.rules,
+                        settings: options.settings,
                     };
                     if sender.send(game.play(None)).is_err() {
                         break;

@@ -3,6 +3,7 @@
 //! random positions.
 
 mod board_file;
+mod classic;
 mod endgame;
 mod engine;
 mod interactive;
