@@ -9,6 +9,7 @@ mod engine;
 mod interactive;
 mod one_move;
 mod properties;
+mod readme;
 #[cfg(unix)]
 mod referee;
 #[cfg(unix)]
