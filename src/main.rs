@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use maxconnect4::modes::{self, FirstMove};
-use maxconnect4::referee::{self, game::Rules, process, replay, tournament};
+use maxconnect4::referee::{self, game::Rules, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::report;
 use maxconnect4::search::{Engine, Limits};
 
@@ -221,6 +221,24 @@ struct RulesArgs {
     timeout: Duration,
 }
 
+/// How players' programs are run.
+#[derive(clap::Args)]
+struct IsolationArgs {
+    /// Run players without a sandbox (bubblewrap): they can then read and
+    /// write whatever you can.
+    #[arg(long)]
+    no_sandbox: bool,
+    /// Let sandboxed players use the network.
+    #[arg(long)]
+    network: bool,
+}
+
+impl IsolationArgs {
+    fn isolation(&self) -> Isolation {
+        Isolation { sandbox: !self.no_sandbox, network: self.network }
+    }
+}
+
 impl RulesArgs {
     fn rules(&self) -> Rules {
         Rules { depth: self.depth, timeout: self.timeout }
@@ -235,6 +253,8 @@ struct MatchArgs {
     green: String,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    isolation: IsolationArgs,
     /// A board file to start from instead of the empty board.
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
@@ -256,6 +276,7 @@ impl MatchArgs {
             start: self.start,
             log: self.log,
             quiet: self.quiet,
+            isolation: self.isolation.isolation(),
         }
     }
 }
@@ -288,6 +309,8 @@ struct TournamentArgs {
     out: PathBuf,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    isolation: IsolationArgs,
 }
 
 impl TournamentArgs {
@@ -298,6 +321,7 @@ impl TournamentArgs {
             jobs: self.jobs.into(),
             directory: self.out,
             rules: self.rules.rules(),
+            isolation: self.isolation.isolation(),
         }
     }
 }
