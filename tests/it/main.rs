@@ -3,6 +3,8 @@
 //! random positions.
 
 mod board_file;
+#[cfg(target_os = "linux")]
+mod containment;
 mod endgame;
 mod engine;
 mod interactive;
