@@ -437,7 +437,18 @@ mod linux {
         let mut child = command.spawn()?;
         let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
         registered.push(pid);
-        let pidfd = pidfd_open(pid).expect("a child not yet reaped has a process file descriptor");
+        let pidfd = match pidfd_open(pid) {
+            Ok(pidfd) => pidfd,
+            Err(error) => {
+                // A kernel before 5.3: the program cannot be watched.
+                drop(registered);
+                let _ = child.kill();
+                kill_trees(&[pid]);
+                reap(pid);
+                self::registered().retain(|&id| id != pid);
+                return Err(error);
+            }
+        };
         let (status, init) = match status {
             Some((read, write)) => {
                 drop(write);
@@ -527,7 +538,9 @@ mod linux {
             let Some(fd) = slot else { return false };
             let mut buffer = [0u8; 8192];
             let mut any = false;
-            loop {
+            // Bounded, so that a program writing without end cannot keep
+            // the referee from its deadline: the next poll comes back here.
+            for _ in 0..16 {
                 // SAFETY: `buffer` is valid for writing its length.
                 let read = unsafe { libc::read(fd.as_raw_fd(), buffer.as_mut_ptr().cast(), buffer.len()) };
                 match read {
@@ -543,6 +556,7 @@ mod linux {
                     _ => return any,
                 }
             }
+            any
         }
 
         pub fn stop(&mut self, sink: &mut dyn FnMut(Stream, &[u8])) -> Stopped {

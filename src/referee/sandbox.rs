@@ -27,32 +27,66 @@ pub struct Isolation {
 pub struct Sandbox {
     bwrap: PathBuf,
     network: bool,
-    /// Folders hidden behind an empty one: `/tmp` and the temporary
-    /// directory, then the referee's own folder.
-    hidden: Vec<PathBuf>,
-    /// The referee's working directory, shown again read-only when it lies
-    /// in a hidden folder, so that players find the files their commands
-    /// name there.
-    shown: Option<PathBuf>,
+    /// What every player's view of the file system is made of, besides the
+    /// whole system read-only.
+    mounts: Vec<Mount>,
+}
+
+/// One mount of a player's view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Mount {
+    /// An empty folder hides what is there.
+    Hidden(PathBuf),
+    /// Shown again read-only, above an empty folder.
+    Shown(PathBuf),
+    /// Writable.
+    Writable(PathBuf),
+}
+
+impl Mount {
+    fn path(&self) -> &Path {
+        match self {
+            Mount::Hidden(path) | Mount::Shown(path) | Mount::Writable(path) => path,
+        }
+    }
+
+    /// Mounts are made shallowest first, so that none is covered by one
+    /// made later above it; at one depth, hiding comes before showing.
+    fn order(&self) -> (usize, u8) {
+        let rank = match self {
+            Mount::Hidden(_) => 0,
+            Mount::Shown(_) => 1,
+            Mount::Writable(_) => 2,
+        };
+        (self.path().components().count(), rank)
+    }
 }
 
 impl Sandbox {
     /// bwrap, if it is on the PATH and can make a sandbox on this system;
     /// otherwise why not, in words. `root` is the referee's folder.
     ///
+    /// Players see the system read-only, with `/tmp` and the temporary
+    /// directory empty (other referees' folders are there), the referee's
+    /// working directory shown again (the files a command names are there),
+    /// and the referee's own folder empty but for what each player is given.
+    ///
     /// # Errors
     /// The reason the sandbox is unavailable.
     pub fn find(network: bool, root: &Path) -> Result<Sandbox, String> {
         let bwrap = find_program(Path::new("bwrap")).map_err(|_| "bubblewrap (bwrap) is not installed".to_owned())?;
-        let mut hidden: Vec<PathBuf> = vec![PathBuf::from("/tmp")];
+        let mut mounts = vec![Mount::Hidden(PathBuf::from("/tmp"))];
         let temp = std::env::temp_dir();
-        if temp != Path::new("/") && !hidden.contains(&temp) {
-            hidden.push(temp);
+        if temp.parent().is_some() && temp != Path::new("/tmp") {
+            mounts.push(Mount::Hidden(temp));
         }
-        let cwd = std::env::current_dir().ok();
-        let shown = cwd.filter(|cwd| hidden.iter().any(|folder| cwd.starts_with(folder)));
-        hidden.push(root.to_owned());
-        let sandbox = Sandbox { bwrap, network, hidden, shown };
+        if let Ok(cwd) = std::env::current_dir() {
+            if cwd.parent().is_some() {
+                mounts.push(Mount::Shown(cwd));
+            }
+        }
+        mounts.push(Mount::Hidden(root.to_owned()));
+        let sandbox = Sandbox { bwrap, network, mounts };
         let probe = Command::new(&sandbox.bwrap)
             .args(sandbox.arguments(Path::new("/"), &[]))
             .arg("true")
@@ -81,29 +115,28 @@ impl Sandbox {
         if self.network {
             words.push("--share-net".into());
         }
-        let mut mount = |option: &str, paths: &[&Path]| {
+        for (option, path) in [("--ro-bind", "/"), ("--dev", "/dev"), ("--proc", "/proc")] {
             words.push(option.into());
-            words.extend(paths.iter().map(|path| path.as_os_str().to_owned()));
-        };
-        mount("--ro-bind", &[Path::new("/"), Path::new("/")]);
-        mount("--dev", &[Path::new("/dev")]);
-        mount("--proc", &[Path::new("/proc")]);
-        let (referee, shared) = self.hidden.split_last().expect("the referee's folder is hidden");
-        for folder in shared {
-            mount("--tmpfs", &[folder]);
+            words.push(path.into());
+            if option == "--ro-bind" {
+                words.push(path.into());
+            }
         }
-        if let Some(cwd) = &self.shown {
-            mount("--ro-bind", &[cwd, cwd]);
+        let mut mounts = self.mounts.clone();
+        mounts.extend(extra.iter().map(|path| Mount::Shown(path.to_path_buf())));
+        if dir.parent().is_some() {
+            mounts.push(Mount::Writable(dir.to_owned()));
         }
-        mount("--tmpfs", &[referee]);
-        for path in extra {
-            mount("--ro-bind", &[path, path]);
+        mounts.sort_by_key(Mount::order);
+        for mount in mounts {
+            let path = mount.path().as_os_str().to_owned();
+            match mount {
+                Mount::Hidden(_) => words.extend(["--tmpfs".into(), path]),
+                Mount::Shown(_) => words.extend(["--ro-bind".into(), path.clone(), path]),
+                Mount::Writable(_) => words.extend(["--bind".into(), path.clone(), path]),
+            }
         }
-        if dir != Path::new("/") {
-            mount("--bind", &[dir, dir]);
-        }
-        mount("--chdir", &[dir]);
-        mount("--setenv", &[Path::new("TMPDIR"), Path::new("/tmp")]);
+        words.extend(["--chdir".into(), dir.as_os_str().to_owned(), "--setenv".into(), "TMPDIR".into(), "/tmp".into()]);
         words
     }
 }
@@ -134,4 +167,33 @@ pub fn find_program(program: &Path) -> std::io::Result<PathBuf> {
         .map(|folder| folder.join(program))
         .find(|candidate| executable(candidate))
         .ok_or_else(|| std::io::Error::other("not found on the PATH"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deeper_mounts_come_after_the_folders_they_are_in() {
+        let sandbox = Sandbox {
+            bwrap: PathBuf::from("bwrap"),
+            network: false,
+            mounts: vec![
+                Mount::Hidden(PathBuf::from("/tmp")),
+                Mount::Hidden(PathBuf::from("/tmp/t/temp")),
+                Mount::Shown(PathBuf::from("/tmp/t")),
+                Mount::Hidden(PathBuf::from("/tmp/t/temp/referee")),
+            ],
+        };
+        let words = sandbox.arguments(Path::new("/tmp/t/temp/referee/red"), &[Path::new("/tmp/t/temp/referee/self")]);
+        let words: Vec<String> = words.iter().map(|word| word.to_string_lossy().into_owned()).collect();
+        let mounts = words.join(" ");
+        let expected = "--tmpfs /tmp --ro-bind /tmp/t /tmp/t --tmpfs /tmp/t/temp --tmpfs /tmp/t/temp/referee \
+                        --ro-bind /tmp/t/temp/referee/self /tmp/t/temp/referee/self \
+                        --bind /tmp/t/temp/referee/red /tmp/t/temp/referee/red --chdir /tmp/t/temp/referee/red";
+        assert!(mounts.contains(expected), "{mounts}");
+        assert!(
+            mounts.starts_with("--unshare-all --die-with-parent --new-session --ro-bind / / --dev /dev --proc /proc")
+        );
+    }
 }

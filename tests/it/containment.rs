@@ -224,14 +224,10 @@ fn a_log_in_use_is_refused_and_a_live_referees_folder_is_kept() {
 #[test]
 fn a_log_that_would_be_its_own_output_folder_is_refused_before_playing() {
     let dir = tempfile::tempdir().unwrap();
-    maxconnect4(dir.path())
-        .args(["match", "self", "self", "--log", "x.output"])
-        .assert()
-        .code(1)
-        .stderr(
-            "error: the log x.output and the folder for the programs' output, x.output, would be the same path; \
+    maxconnect4(dir.path()).args(["match", "self", "self", "--log", "x.output"]).assert().code(1).stderr(
+        "error: the log x.output and the folder for the programs' output, x.output, would be the same path; \
              give the log another extension, such as .jsonl\n",
-        );
+    );
     assert!(!dir.path().join("x.output").exists());
 }
 
