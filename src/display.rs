@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use crate::bitboard::{HEIGHT, WIDTH};
-use crate::board::{Board, Player};
+use crate::board::{Board, Column, Player};
 
 const RED: Style = AnsiColor::Red.on_default().bold();
 const GREEN: Style = AnsiColor::Green.on_default().bold();
@@ -29,13 +29,33 @@ const GREEN: Style = AnsiColor::Green.on_default().bold();
 /// ```
 #[must_use]
 pub fn board_and_score(board: &Board) -> String {
+    board_marking(board, None)
+}
+
+/// [`board_and_score`] with the last move made in `last` shown: its piece
+/// underlined (on a terminal) and a `^` under the column's number, which
+/// shows without colours too.
+///
+/// ```text
+/// +---------------+
+///   1 2 3 4 5 6 7
+///         ^
+/// Score: Player 1 = 0, Player 2 = 0
+/// ```
+#[must_use]
+pub fn board_marking(board: &Board, last: Option<Column>) -> String {
+    // The top piece of the column is the one played last.
+    let last_cell = last.and_then(|column| Some((column.index(), board.height(column).checked_sub(1)?)));
     let mut text = String::new();
     for row in (0..HEIGHT).rev() {
         text.push('|');
         for column in 0..WIDTH {
             let _ = match board.at(column, row) {
                 Some(player) => {
-                    let style = style(player);
+                    let mut style = style(player);
+                    if last_cell == Some((column, row)) {
+                        style = style.underline();
+                    }
                     write!(text, " {style}{}{style:#}", player.number())
                 }
                 None => write!(text, " ."),
@@ -48,6 +68,9 @@ pub fn board_and_score(board: &Board) -> String {
         let _ = write!(text, " {column}");
     }
     text.push('\n');
+    if let Some(column) = last {
+        let _ = writeln!(text, "{:>width$}", "^", width = 2 * column.number() + 1);
+    }
     text.push_str(&score_line(board));
     text.push('\n');
     text

@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use super::{read_board_file, save_board, think};
-use crate::board::{Board, Column};
+use crate::board::{Board, Column, Player};
 use crate::display;
 use crate::format::{BoardFile, LineEnding};
 use crate::search::{Engine, Limits};
@@ -51,20 +51,37 @@ pub fn interactive(
         FirstMove::Human => board.to_move().other(),
     };
     let mut engine = Engine::try_new(hash_bytes)?;
-    writeln!(out, "The computer is player {}, you are player {}.", computer.number(), computer.other().number())?;
+    let you = computer.other();
+    writeln!(
+        out,
+        "You are player {} ({}); the computer is player {} ({}).\n\
+         After each move the board is saved: the computer's to {COMPUTER_FILE}, yours to {HUMAN_FILE}.",
+        you.number(),
+        colour_name(you),
+        computer.number(),
+        colour_name(computer),
+    )?;
 
+    let mut last_computer_move = None;
     loop {
-        write!(out, "\n{}", display::board_and_score(&board))?;
+        write!(out, "\n{}", display::board_marking(&board, last_computer_move.take()))?;
         if board.is_full() {
-            writeln!(out, "The game is over: {}", display::result_sentence(&board))?;
+            writeln!(out, "The game is over: {}", result_for_you(&board, you))?;
             return Ok(());
         }
         if board.to_move() == computer {
             let thought = think(&mut engine, &board, limits);
-            board.play(thought.result.column);
-            writeln!(out, "\nThe computer (player {}) plays column {}.", computer.number(), thought.result.column)?;
+            let column = thought.result.column;
+            board.play(column);
+            writeln!(
+                out,
+                "\nMove {}: the computer (player {}) plays column {column}.",
+                board.pieces_played(),
+                computer.number()
+            )?;
             thought.report(out)?;
             save_board(Path::new(COMPUTER_FILE), &board, line_ending)?;
+            last_computer_move = Some(column);
         } else {
             let Some(column) = ask_column(&board, human, out)? else {
                 writeln!(out, "\nThe game is left unfinished.")?;
@@ -73,6 +90,24 @@ pub fn interactive(
             board.play(column);
             save_board(Path::new(HUMAN_FILE), &board, line_ending)?;
         }
+    }
+}
+
+/// The colour of `player`'s pieces, as the assignment names them.
+fn colour_name(player: Player) -> &'static str {
+    match player {
+        Player::One => "red",
+        Player::Two => "green",
+    }
+}
+
+/// Who won the finished game on `board`, said to the person playing `you`.
+fn result_for_you(board: &Board, you: Player) -> String {
+    let (yours, computers) = (board.score(you), board.score(you.other()));
+    match yours.cmp(&computers) {
+        std::cmp::Ordering::Greater => format!("you win, {yours} to {computers}."),
+        std::cmp::Ordering::Less => format!("the computer wins, {computers} to {yours}."),
+        std::cmp::Ordering::Equal => format!("a draw, {yours} all."),
     }
 }
 

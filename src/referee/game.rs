@@ -348,17 +348,19 @@ fn describe(ending: &Ending) -> String {
     }
 }
 
-/// The end of a game in words: the score, the winner and why, and the time
-/// each side used. `board` is the last position.
+/// The end of a game in words: the result with the score, the winner and
+/// why, and the time each side used. `board` is the last position.
 #[must_use]
 pub fn summary(record: &GameRecord, board: &Board) -> String {
     let named = |colour: Colour| {
         format!("{} (player {}, {})", colour.name(), colour.player().number(), record.side(colour).name)
     };
-    let mut text = format!("{}\n", display::score_line(board));
+    let mut text = String::new();
     if let Some(forfeit) = &record.forfeit {
         text.push_str(&format!("{} forfeits: {}\n", capitalised(&named(forfeit.player)), forfeit.reason));
+        text.push_str(&format!("When the game stopped: {}\n", display::score_line(board)));
     } else {
+        // The sentence gives the score: the board shown last has it too.
         text.push_str(&format!("{}\n", display::result_sentence(board)));
     }
     match record.result.winner() {

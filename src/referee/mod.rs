@@ -143,7 +143,10 @@ pub fn play_match(
         String::new()
     };
     let logged = format!("Game {} appended to {}{kept}.", record.id, options.log.display());
-    write!(console.output, "\n{}{logged}\n", game::summary(&record, &last)).map_err(Error::terminal)?;
+    // A blank line parts the summary from the boards above it, if any were shown.
+    let shown = console.show_moves || seats.iter().any(|seat| matches!(seat.spec, PlayerSpec::Human));
+    let separator = if shown { "\n" } else { "" };
+    writeln!(console.output, "{separator}{}{logged}", game::summary(&record, &last)).map_err(Error::terminal)?;
     Ok(record)
 }
 

@@ -62,7 +62,7 @@ pub fn replay(path: &Path, number: Option<usize>, delay: Duration, out: &mut dyn
     let terminal = |error| Error::terminal(error);
     writeln!(
         out,
-        "Game {number} of {} ({}): red {} against green {}.",
+        "Game {number} of {count} in {} (logged as game {}): red {} against green {}.",
         path.display(),
         record.id,
         record.red.name,

@@ -138,10 +138,11 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let terminal = |error| Error::terminal(error);
     writeln!(
         out,
-        "Tournament in {}: {} players, {} openings, {total} games, {} already played.",
+        "Tournament in {}: {} players, {}, {}, {} already played.",
         options.directory.display(),
         seats.len(),
-        openings.len(),
+        counted(openings.len(), "opening"),
+        counted(total, "game"),
         total - fixtures.len()
     )
     .map_err(terminal)?;
@@ -171,8 +172,14 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
         std::fs::write(&path, contents).map_err(|source| Error::io("write", &path, source))?;
     }
     let written = directory.join("standings");
-    write!(out, "\n{}\nStandings written to {}.csv, .png and .svg.\n", standings_table(&standings), written.display())
-        .map_err(terminal)?;
+    write!(
+        out,
+        "\n{}{}\nStandings written to {}.csv, .png and .svg.\n",
+        standings_table(&standings),
+        forfeit_reasons(&standings, &counted),
+        written.display()
+    )
+    .map_err(terminal)?;
     Ok(standings)
 }
 
@@ -416,6 +423,56 @@ pub fn standings_table(standings: &[Standing]) -> String {
         let _ = writeln!(text, "{}", cells.join("  ").trim_end());
     }
     text
+}
+
+/// Why the players in `standings` forfeited in `records`, for the lines
+/// under the standings table: per player, each verdict with its count and
+/// the reason the first time it was given. Empty when nobody forfeited.
+#[must_use]
+pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> String {
+    let mut text = String::new();
+    for standing in standings.iter().filter(|standing| standing.forfeits > 0) {
+        // Verdicts in the order first met, each with its count and first reason.
+        let mut verdicts: Vec<(&str, u32, &str)> = Vec::new();
+        let forfeits = records.iter().filter_map(|record| {
+            let forfeit = record.forfeit.as_ref()?;
+            (record.side(forfeit.player).name == standing.name).then_some(forfeit)
+        });
+        for forfeit in forfeits {
+            match verdicts.iter_mut().find(|(verdict, _, _)| *verdict == forfeit.verdict) {
+                Some((_, count, _)) => *count += 1,
+                None => verdicts.push((&forfeit.verdict, 1, &forfeit.reason)),
+            }
+        }
+        let games = if standing.forfeits == 1 { "game" } else { "games" };
+        let _ = writeln!(text, "{} forfeited {} {games}:", standing.name, standing.forfeits);
+        for (verdict, count, reason) in verdicts {
+            let first_line = reason.lines().next().unwrap_or_default();
+            let _ = writeln!(text, "  {count} × {verdict}, for example: {}", shortened(first_line, 100));
+        }
+    }
+    if text.is_empty() {
+        text
+    } else {
+        format!("\nForfeits (the whole reasons are in the log):\n{text}")
+    }
+}
+
+/// `count` and `noun`, plural unless the count is one: `1 opening`, `2 games`.
+fn counted(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// `text` cut to at most `limit` characters, with `…` where it was cut.
+fn shortened(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
 }
 
 /// The standings as CSV, with a header line (names need no quoting: they
