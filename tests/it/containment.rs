@@ -166,7 +166,7 @@ fn a_line_of_the_log_that_is_not_a_game_is_reported_and_skipped() {
         .assert()
         .success()
         .stderr(warning)
-        .stdout(predicates::str::starts_with("Game 2 of games.jsonl (3): "));
+        .stdout(predicates::str::starts_with("Game 2 of 2 in games.jsonl (logged as game 3): "));
 }
 
 #[test]
