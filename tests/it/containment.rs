@@ -235,7 +235,10 @@ fn a_log_that_would_be_its_own_output_folder_is_refused_before_playing() {
 fn self_keeps_playing_when_its_executable_is_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let executable = dir.path().join("maxconnect4");
-    std::fs::copy(env!("CARGO_BIN_EXE_maxconnect4"), &executable).unwrap();
+    // A link, not a copy: a file this process writes may be held open for
+    // writing a moment by a child another test forks, and then it cannot be
+    // run ("text file busy").
+    std::fs::hard_link(env!("CARGO_BIN_EXE_maxconnect4"), &executable).unwrap();
     let go = dir.path().join("go");
     let nearly_full = read(&shipped("nearly_full.txt"));
     write(dir.path(), "start.txt", &nearly_full);
