@@ -233,7 +233,8 @@ fn a_log_that_would_be_its_own_output_folder_is_refused_before_playing() {
 
 #[test]
 fn self_keeps_playing_when_its_executable_is_replaced() {
-    let dir = tempfile::tempdir().unwrap();
+    // Beside the build, on its file system, for the link below.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let executable = dir.path().join("maxconnect4");
     // A link, not a copy: a file this process writes may be held open for
     // writing a moment by a child another test forks, and then it cannot be
