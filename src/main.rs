@@ -10,7 +10,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use maxconnect4::board::Board;
 
 use maxconnect4::modes::{self, FirstMove, SolveOptions, Source};
-use maxconnect4::referee::{self, game::Settings, process, replay, tournament};
+use maxconnect4::referee::{self, game::Settings, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::report;
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Limits};
@@ -341,6 +341,24 @@ impl SettingsArgs {
     }
 }
 
+/// How players' programs are run.
+#[derive(clap::Args)]
+struct IsolationArgs {
+    /// Run players without a sandbox (bubblewrap): they can then read and
+    /// write whatever you can.
+    #[arg(long)]
+    no_sandbox: bool,
+    /// Let sandboxed players use the network.
+    #[arg(long)]
+    network: bool,
+}
+
+impl IsolationArgs {
+    fn isolation(&self) -> Isolation {
+        Isolation { sandbox: !self.no_sandbox, network: self.network }
+    }
+}
+
 #[derive(clap::Args)]
 struct MatchArgs {
     /// Player 1: `self`, `human`, or a command with {in}, {out} and optionally {depth}.
@@ -349,6 +367,8 @@ struct MatchArgs {
     green: String,
     #[command(flatten)]
     settings: SettingsArgs,
+    #[command(flatten)]
+    isolation: IsolationArgs,
     /// A board file to start from instead of the empty board.
     #[arg(long, value_name = "FILE", conflicts_with = "start_moves")]
     start: Option<PathBuf>,
@@ -380,6 +400,7 @@ impl MatchArgs {
             start,
             log: self.log,
             quiet: self.quiet,
+            isolation: self.isolation.isolation(),
         })
     }
 }
@@ -415,6 +436,8 @@ struct TournamentArgs {
     out: PathBuf,
     #[command(flatten)]
     settings: SettingsArgs,
+    #[command(flatten)]
+    isolation: IsolationArgs,
 }
 
 impl TournamentArgs {
@@ -425,6 +448,7 @@ impl TournamentArgs {
             jobs: self.jobs.into(),
             directory: self.out,
             settings: self.settings.settings(),
+            isolation: self.isolation.isolation(),
         }
     }
 }

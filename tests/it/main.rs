@@ -4,6 +4,8 @@
 
 mod board_file;
 mod classic;
+#[cfg(target_os = "linux")]
+mod containment;
 mod endgame;
 mod engine;
 mod interactive;
