@@ -238,8 +238,8 @@ fn check_error(args: &[&str], code: i32, message: &str) {
 
 #[test]
 fn bad_options_fail_clearly_and_leave_the_earlier_report_untouched() {
-    check_error(&["--max-depth", "0"], 2, "DEPTH must be a whole number of plies, 1 or more");
-    check_error(&["--max-depth", "deep"], 2, "DEPTH must be a whole number of plies, 1 or more");
+    check_error(&["--max-depth", "0"], 2, "'--max-depth <N>': too small: at least 1");
+    check_error(&["--max-depth", "deep"], 2, "'--max-depth <N>': expected a whole number of plies");
     check_error(&["--budget", "0"], 2, "expected a number of seconds greater than 0");
     check_error(&["--budget=-1"], 2, "expected a number of seconds greater than 0");
     check_error(&["--positions"], 2, "a value is required for '--positions <FILE>...'");
