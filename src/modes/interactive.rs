@@ -47,6 +47,10 @@ pub fn interactive(
         writeln!(out, "{} does not exist; starting from an empty board.", input.display())?;
         BoardFile { board: Board::empty(), line_ending: LineEnding::Lf }
     };
+    // Found now, not after the first move.
+    for saved in [COMPUTER_FILE, HUMAN_FILE] {
+        crate::atomic::check(Path::new(saved))?;
+    }
     let computer = match first {
         FirstMove::Computer => board.to_move(),
         FirstMove::Human => board.to_move().other(),

@@ -60,7 +60,7 @@ pub fn read_capped(path: &Path) -> io::Result<Vec<u8>> {
 /// # Errors
 /// When the directory is not writable or the rename fails.
 pub fn save_board(path: &Path, board: &Board, line_ending: LineEnding) -> anyhow::Result<()> {
-    atomic::write(path, format::write(board, line_ending).as_bytes())
+    Ok(atomic::write(path, format::write(board, line_ending).as_bytes())?)
 }
 
 /// A search for the computer's move with the CPU time it took.

@@ -281,3 +281,24 @@ fn the_committed_report_is_complete_and_consistent() {
     );
     assert!(report.contains("| build | release |"), "the committed report was measured on a release build");
 }
+
+#[test]
+fn a_report_file_that_cannot_be_replaced_stops_it_before_anything_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("REPORT.md")).unwrap();
+    write(&out, "timing.csv", "earlier timing.csv");
+    let position = shipped("input2.txt").display().to_string();
+    let assert = maxconnect4(dir.path())
+        .args(["report", "--positions", &position, "--max-depth", "3", "--out", "out"])
+        .assert()
+        .code(1)
+        .stdout("");
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert_eq!(stderr, "error: cannot write out/REPORT.md: it is a directory; give the name of a file\n");
+    assert_eq!(read(&out.join("timing.csv")), "earlier timing.csv");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["REPORT.md", "timing.csv"], "nothing written, no temporary file left");
+}
