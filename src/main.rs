@@ -9,8 +9,8 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use maxconnect4::modes::{self, FirstMove};
 use maxconnect4::referee::{self, game::Rules, player::PlayerSpec, process, replay, tournament};
-use maxconnect4::report;
 use maxconnect4::search::{Engine, Limits};
+use maxconnect4::{memory, report};
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
 /// the number of four-in-a-rows of each colour.
@@ -62,15 +62,15 @@ enum Command {
         /// Give up after this many seconds.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         time_limit: Option<Duration>,
-        /// Transposition table size in MB (0 for none).
-        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash)]
-        hash: usize,
+        /// Transposition table size in MB (0 for none) [default: 64].
+        #[arg(long, value_name = "MB", value_parser = parse_hash)]
+        hash: Option<usize>,
     },
     /// Search a fixed set of positions and report the speed in nodes per second.
     Bench {
-        /// Transposition table size in MB (0 for none).
-        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash)]
-        hash: usize,
+        /// Transposition table size in MB (0 for none) [default: 64].
+        #[arg(long, value_name = "MB", value_parser = parse_hash)]
+        hash: Option<usize>,
     },
     /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
     Report {
@@ -105,9 +105,9 @@ struct EngineOptions {
     /// deepest search finished (DEPTH still caps the depth).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
-    /// Transposition table size in MB (0 for none).
-    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash)]
-    hash: usize,
+    /// Transposition table size in MB (0 for none) [default: 64].
+    #[arg(long, value_name = "MB", value_parser = parse_hash)]
+    hash: Option<usize>,
 }
 
 impl EngineOptions {
@@ -116,10 +116,29 @@ impl EngineOptions {
     }
 }
 
-/// Bytes in `mb` megabytes (saturating: an absurd size fails to allocate
-/// rather than wrapping round to a small one).
-fn megabytes(mb: usize) -> usize {
-    mb.saturating_mul(1 << 20)
+/// Bytes in a table of `mb` megabytes, [`DEFAULT_HASH_MB`] if not given
+/// (saturating: an absurd size fails to allocate rather than wrapping round
+/// to a small one).
+fn megabytes(mb: Option<usize>) -> usize {
+    mb.unwrap_or(DEFAULT_HASH_MB).saturating_mul(1 << 20)
+}
+
+/// The table size in MB for `--hash` as given to `subcommand`, checked
+/// against the memory at hand: a size given that does not fit is a usage
+/// error; the default shrinks to fit, with a warning.
+fn sized_table(given: Option<usize>, subcommand: &str) -> Result<Option<usize>, clap::Error> {
+    let available = memory::available();
+    let Some(mb) = given else {
+        let most = available.map_or(u64::MAX, memory::most_megabytes);
+        let mb = usize::try_from(most).map_or(DEFAULT_HASH_MB, |most| most.min(DEFAULT_HASH_MB));
+        if mb < DEFAULT_HASH_MB {
+            eprintln!("warning: the memory at hand holds a table of {mb} MB, not the default {DEFAULT_HASH_MB} MB");
+        }
+        return Ok(Some(mb));
+    };
+    memory::check_table(mb as u64, available)
+        .map_err(|error| Cli::argument_error(subcommand, format!("invalid value '{mb}' for '--hash <MB>': {error}")))?;
+    Ok(Some(mb))
 }
 
 /// The longest time any option takes, in seconds (about 31 years): far
@@ -273,7 +292,14 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 impl Cli {
     /// Checks what depends on more than one argument, as clap checks each
     /// one, so that every argument error is a usage error.
-    fn validate(self) -> Result<Cli, clap::Error> {
+    fn validate(mut self) -> Result<Cli, clap::Error> {
+        match &mut self.command {
+            Command::OneMove { engine, .. } => engine.hash = sized_table(engine.hash, "one-move")?,
+            Command::Interactive { engine, .. } => engine.hash = sized_table(engine.hash, "interactive")?,
+            Command::Solve { hash, .. } => *hash = sized_table(*hash, "solve")?,
+            Command::Bench { hash } => *hash = sized_table(*hash, "bench")?,
+            _ => {}
+        }
         if let Command::Tournament(args) = &self.command {
             let mut names = std::collections::HashSet::new();
             if let Some((name, _)) = args.players.iter().find(|(name, _)| !names.insert(name)) {

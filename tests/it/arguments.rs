@@ -64,3 +64,15 @@ fn tournament_players_are_checked_with_the_arguments() {
     check(&["tournament", "--player", "a=self", "--player", "b=echo"], "has no {in}");
     check(&["match", "self", "echo {in}"], "has no {out}");
 }
+
+#[test]
+fn a_table_larger_than_the_memory_at_hand_is_refused() {
+    for args in [
+        &["one-move", "in.txt", "out.txt", "3", "--hash", "99999999999"][..],
+        &["interactive", "in.txt", "human-next", "3", "--hash", "99999999999"],
+        &["solve", "in.txt", "--hash", "99999999999"],
+        &["bench", "--hash", "99999999999"],
+    ] {
+        check(args, "'--hash <MB>': 99999999999 MB is more than the memory at hand: ");
+    }
+}
