@@ -5,6 +5,7 @@
 mod arguments;
 mod board_file;
 mod endgame;
+mod fuzz;
 mod engine;
 mod interactive;
 mod one_move;
