@@ -21,6 +21,29 @@ use std::fmt::Write as _;
 use crate::bitboard::{self, HEIGHT, WIDTH};
 use crate::board::{Board, InvalidPosition, Player};
 
+/// The board file described for a person (`maxconnect4 help format`).
+pub const DESCRIPTION: &str = "\
+A board file has seven lines: six rows of seven digits, the top row first, 0 for an empty
+cell and 1 or 2 for the players' pieces; then the player to move next, 1 or 2. The course's
+input2.txt, player 1 to move:
+
+    0000000
+    0000000
+    0200000
+    0100002
+    0200111
+    1100222
+    1
+
+LF or CRLF line endings, trailing spaces, trailing blank lines, a missing final newline and
+a UTF-8 byte-order mark are accepted; a board is written back with the line endings of the
+file read. A file is refused, with one line naming the file, the line and the fault, when
+it has the wrong number of rows or digits, a character other than 0, 1 or 2, a turn line
+other than 1 or 2, a piece floating above an empty cell, piece counts no game reaches (the
+player to move has as many pieces as the other player, or one fewer), a position no game
+reaches (no order of moves, the players taking turns, leads to it), when it is UTF-16
+rather than plain text, or when it holds more than 64 KiB.";
+
 /// How lines end in a board file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LineEnding {

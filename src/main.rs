@@ -10,7 +10,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use maxconnect4::modes::{self, FirstMove};
 use maxconnect4::referee::{self, game::Rules, player::PlayerSpec, process, replay, tournament};
 use maxconnect4::search::{Engine, Limits};
-use maxconnect4::{memory, report};
+use maxconnect4::{format, memory, report};
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
 /// the number of four-in-a-rows of each colour.
@@ -80,12 +80,12 @@ enum Command {
         /// Search depths 1 to N.
         #[arg(long, value_name = "N", default_value_t = report::DEFAULT_MAX_DEPTH, value_parser = parse_depth)]
         max_depth: u32,
-        /// The directory to write the report to (created if need be).
-        #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
-        out: PathBuf,
         /// Skip a search predicted to take more CPU seconds than this.
         #[arg(long, value_name = "SECONDS", default_value = report::DEFAULT_BUDGET, value_parser = parse_seconds)]
         budget: Duration,
+        /// The directory to write the report to (created if need be).
+        #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
+        out: PathBuf,
     },
     /// Referee one game between two players: `self`, `human` or a command.
     Match(MatchArgs),
@@ -93,6 +93,9 @@ enum Command {
     Replay(ReplayArgs),
     /// Play every pair of players from each opening, with both colours.
     Tournament(TournamentArgs),
+    /// Describe the board file (also `maxconnect4 help format`).
+    #[command(long_about = format::DESCRIPTION)]
+    Format,
 }
 
 /// Transposition table size when `--hash` is not given.
@@ -356,6 +359,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             process::stop_players_on_interrupt();
             tournament::run(&args.options(), &mut out).map(drop).map_err(Into::into)
         }
+        Command::Format => Ok(writeln!(out, "{}", format::DESCRIPTION)?),
     }
 }
 
@@ -384,11 +388,11 @@ struct MatchArgs {
     /// Player 2, given the same way.
     #[arg(value_parser = parse_match_player)]
     green: String,
-    #[command(flatten)]
-    rules: RulesArgs,
     /// A board file to start from instead of the empty board.
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// The log to append the game to; the programs' output goes in LOG's name with .output.
     #[arg(long, value_name = "FILE", default_value = "games.jsonl")]
     log: PathBuf,
@@ -428,6 +432,8 @@ struct TournamentArgs {
     /// A player as NAME=COMMAND, COMMAND being `self` or a command template; two or more.
     #[arg(long = "player", value_name = "NAME=TEMPLATE", required = true, value_parser = parse_entrant)]
     players: Vec<(String, String)>,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// How many of the 49 two-ply openings to play, central ones first.
     #[arg(long, value_name = "N", default_value_t = 49, value_parser = parse_openings)]
     openings: u16,
@@ -437,8 +443,6 @@ struct TournamentArgs {
     /// The directory for the games' log, their output and the standings.
     #[arg(long, value_name = "DIR", default_value = "tournament")]
     out: PathBuf,
-    #[command(flatten)]
-    rules: RulesArgs,
 }
 
 impl TournamentArgs {

@@ -48,10 +48,13 @@ pub fn replay(path: &Path, number: Option<usize>, delay: Duration, out: &mut dyn
         return Err(Error::Replay(format!("{} holds no games", path.display())));
     }
     let number = number.unwrap_or(count);
-    let record = records
-        .get(number.saturating_sub(1))
-        .filter(|_| number >= 1)
-        .ok_or_else(|| Error::Replay(format!("{} holds {count} games; there is no game {number}", path.display())))?;
+    let record = records.get(number.saturating_sub(1)).filter(|_| number >= 1).ok_or_else(|| {
+        Error::Replay(format!(
+            "{} holds {count} game{}; there is no game {number}",
+            path.display(),
+            if count == 1 { "" } else { "s" }
+        ))
+    })?;
     let positions =
         positions(record).map_err(|reason| Error::Replay(format!("game {number} of {}: {reason}", path.display())))?;
     let terminal = |error| Error::terminal(error);

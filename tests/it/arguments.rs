@@ -76,3 +76,52 @@ fn a_table_larger_than_the_memory_at_hand_is_refused() {
         check(args, "'--hash <MB>': 99999999999 MB is more than the memory at hand: ");
     }
 }
+
+#[test]
+fn the_board_file_is_described_in_the_help() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["help", "format"][..], &["format"], &["format", "--help"]] {
+        let assert = maxconnect4(dir.path()).args(args).assert().success();
+        let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        assert!(stdout.contains("six rows of seven digits, the top row first"), "{args:?}:\n{stdout}");
+        assert!(stdout.contains("a UTF-8 byte-order mark are accepted"), "{args:?}:\n{stdout}");
+    }
+}
+
+#[test]
+fn options_come_in_the_same_order_in_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    // What to play from, how deep, how long, how much memory, how many, where to, how to show.
+    let order = [
+        "--positions",
+        "--player",
+        "--start",
+        "--depth",
+        "--max-depth",
+        "--time-limit",
+        "--timeout",
+        "--budget",
+        "--hash",
+        "--openings",
+        "--jobs",
+        "--out",
+        "--log",
+        "--quiet",
+        "--game",
+        "--delay",
+        "--help",
+    ];
+    for subcommand in ["one-move", "interactive", "solve", "bench", "report", "match", "tournament", "replay"] {
+        let assert = maxconnect4(dir.path()).args([subcommand, "--help"]).assert().success();
+        let help = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        let options: Vec<usize> = help
+            .lines()
+            .filter_map(|line| line.trim_start().trim_start_matches("-h, ").split([' ', '=']).next())
+            .filter_map(|word| order.iter().position(|option| *option == word))
+            .collect();
+        assert!(options.is_sorted(), "{subcommand}'s options are out of order:\n{help}");
+    }
+    let assert = maxconnect4(dir.path()).args(["solve", "--help"]).assert().success();
+    let help = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(help.contains("Transposition table size in MB (0 for none)"), "{help}");
+}

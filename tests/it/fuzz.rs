@@ -34,7 +34,8 @@ fn near_board_bytes() -> impl Strategy<Value = Vec<u8>> {
 /// A board file of a random position with a few bytes changed, inserted or removed.
 fn mutated_board_file() -> impl Strategy<Value = Vec<u8>> {
     let position = (proptest::collection::vec(0..7usize, 0..42), any::<bool>());
-    let edits = proptest::collection::vec((any::<prop::sample::Index>(), 0..3u8, proptest::sample::select(ALPHABET)), 1..4);
+    let edits =
+        proptest::collection::vec((any::<prop::sample::Index>(), 0..3u8, proptest::sample::select(ALPHABET)), 1..4);
     (position, edits).prop_map(|((columns, crlf), edits)| {
         let mut board = Board::empty();
         for index in columns {

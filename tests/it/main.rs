@@ -5,8 +5,8 @@
 mod arguments;
 mod board_file;
 mod endgame;
-mod fuzz;
 mod engine;
+mod fuzz;
 mod interactive;
 mod one_move;
 mod properties;
