@@ -3,7 +3,7 @@
 //! one-line reason) and never panic.
 //!
 //! `cargo test` runs a few hundred cases of each; a long run is opt-in:
-//! `MAXCONNECT4_FUZZ_CASES=1000000 cargo test --release --test it fuzz -- --nocapture`
+//! `MAXCONNECT4_FUZZ_CASES=1000000 cargo test --test it fuzz -- --nocapture --test-threads 1`
 //! (the README's Reliability section gives the figures of one).
 
 use maxconnect4::board::{Board, Column};
