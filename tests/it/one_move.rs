@@ -4,7 +4,7 @@ use maxconnect4::board::Player;
 use maxconnect4::format;
 use predicates::prelude::*;
 
-use super::util::{assert_text, maxconnect4, read, shipped, write, INPUT2};
+use super::util::{assert_text, dir_with_input2, maxconnect4, names_in, read, shipped, write, INPUT2};
 
 /// Parses a file the program wrote.
 fn parse(text: &str) -> maxconnect4::board::Board {
@@ -162,8 +162,7 @@ fn one_move_to(dir: &std::path::Path, output: &str) -> assert_cmd::assert::Asser
 
 #[test]
 fn output_errors_name_the_path_given_before_any_search() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "in.txt", INPUT2);
+    let dir = dir_with_input2();
     std::fs::create_dir(dir.path().join("adir")).unwrap();
     write(dir.path(), "afile", "");
     for (output, expected) in [
@@ -181,8 +180,7 @@ fn output_errors_name_the_path_given_before_any_search() {
 #[cfg(unix)]
 #[test]
 fn only_a_regular_file_is_replaced() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "in.txt", INPUT2);
+    let dir = dir_with_input2();
     let target = write(dir.path(), "target.txt", "the file the link points to\n");
     std::os::unix::fs::symlink(&target, dir.path().join("link.txt")).unwrap();
     one_move_to(dir.path(), "link.txt").code(1).stderr(
@@ -199,17 +197,13 @@ fn only_a_regular_file_is_replaced() {
     one_move_to(dir.path(), "/dev/null")
         .code(1)
         .stderr("error: cannot write /dev/null: it is a device, not a regular file\n");
-    let mut names: Vec<String> =
-        std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
-    names.sort();
-    assert_eq!(names, ["fifo", "in.txt", "link.txt", "target.txt"]);
+    assert_eq!(names_in(dir.path()), ["fifo", "in.txt", "link.txt", "target.txt"]);
 }
 
 #[cfg(unix)]
 #[test]
 fn the_move_is_saved_when_standard_output_fails() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "in.txt", INPUT2);
+    let dir = dir_with_input2();
     let expected =
         "error: standard output failed (No space left on device (os error 28)); the move was saved to full.txt\n";
     let run = |output: &str, stdout: std::process::Stdio| {
@@ -257,18 +251,13 @@ fn temporary_files_after_stopping(dir: &std::path::Path, args: &[&str], signal: 
         drop(child.stdin.take());
         child.wait().unwrap();
     }
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-        .filter(|name| name.starts_with(".maxconnect4-"))
-        .collect()
+    names_in(dir).into_iter().filter(|name| name.starts_with(".maxconnect4-")).collect()
 }
 
 #[cfg(unix)]
 #[test]
 fn stopping_one_move_at_any_point_leaves_no_temporary_file() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "in.txt", INPUT2);
+    let dir = dir_with_input2();
     // A new output file is linked into place straight from a file with no name.
     let left =
         temporary_files_after_stopping(dir.path(), &["one-move", "in.txt", "out-RUN.txt", "5"], libc::SIGKILL, 60);
@@ -286,8 +275,7 @@ fn stopping_one_move_at_any_point_leaves_no_temporary_file() {
 #[cfg(unix)]
 #[test]
 fn stopping_interactive_mode_at_any_point_leaves_no_temporary_file() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "in.txt", INPUT2);
+    let dir = dir_with_input2();
     for signal in [libc::SIGINT, libc::SIGTERM] {
         let args = ["interactive", "in.txt", "computer-next", "5"];
         let left = temporary_files_after_stopping(dir.path(), &args, signal, 60);

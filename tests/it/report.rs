@@ -12,7 +12,7 @@ use maxconnect4::report::measure::Algorithm;
 use maxconnect4::report::timing_csv::COLUMNS;
 use maxconnect4::search::{alpha_beta, minimax};
 
-use super::util::{maxconnect4, read, shipped, write};
+use super::util::{maxconnect4, names_in, read, shipped, write};
 
 /// One row of `timing.csv`, by column name.
 type Row = HashMap<String, String>;
@@ -297,8 +297,5 @@ fn a_report_file_that_cannot_be_replaced_stops_it_before_anything_is_replaced() 
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     assert_eq!(stderr, "error: cannot write out/REPORT.md: it is a directory; give the name of a file\n");
     assert_eq!(read(&out.join("timing.csv")), "earlier timing.csv");
-    let mut names: Vec<String> =
-        std::fs::read_dir(&out).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
-    names.sort();
-    assert_eq!(names, ["REPORT.md", "timing.csv"], "nothing written, no temporary file left");
+    assert_eq!(names_in(&out), ["REPORT.md", "timing.csv"], "nothing written, no temporary file left");
 }
