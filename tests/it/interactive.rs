@@ -176,3 +176,18 @@ fn a_person_in_a_match_is_asked_again_after_an_answer_that_is_not_text() {
     assert_eq!(record.forfeit, None, "the person did not lose the game over it");
     assert_eq!(record.moves.len(), 42, "the game was played to the end");
 }
+
+#[test]
+fn a_save_file_that_cannot_be_written_is_found_before_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "in.txt", INPUT2);
+    std::fs::create_dir(dir.path().join("human.txt")).unwrap();
+    maxconnect4(dir.path())
+        .args(["interactive", "in.txt", "computer-next", "3"])
+        .write_stdin("4\n")
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("error: cannot write human.txt: it is a directory; give the name of a file\n");
+    assert!(!dir.path().join("computer.txt").exists(), "the computer did not move");
+}
