@@ -5,10 +5,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use maxconnect4::board::Board;
 
-use maxconnect4::modes::{self, FirstMove};
-use maxconnect4::referee::{self, game::Rules, player::PlayerSpec, process, replay, tournament};
+use maxconnect4::modes::{self, FirstMove, SolveOptions, Source};
+use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, tournament};
+use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Limits};
 use maxconnect4::{format, memory, report};
 
@@ -23,15 +26,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Read a board file, make one move, write the new board to OUTPUT.
+    /// Read a board file (or a move string), make one move, write the new board to OUTPUT.
+    #[command(
+        override_usage = "maxconnect4 one-move [OPTIONS] INPUT OUTPUT DEPTH\n       maxconnect4 one-move [OPTIONS] --moves MOVES OUTPUT DEPTH"
+    )]
     OneMove {
-        /// The board file to move from.
-        input: PathBuf,
-        /// Where to write the board after the move (left untouched if the game is over).
-        output: PathBuf,
-        /// Plies to search, the program's own move counting as the first.
-        #[arg(value_parser = parse_depth)]
-        depth: u32,
+        /// INPUT OUTPUT DEPTH: the board file to move from, where to write the
+        /// board after the move (left untouched if the game is over), and the
+        /// plies to search (the program's own move first). With --moves,
+        /// only OUTPUT DEPTH.
+        #[arg(value_name = "ARGS", num_args = 2..=3, required = true)]
+        args: Vec<PathBuf>,
+        /// Start from the position after these moves (columns 1-7 from the empty board) instead of INPUT.
+        #[arg(long, value_name = "MOVES")]
+        moves: Option<String>,
+        #[command(flatten)]
+        rules: RulesOption,
         #[command(flatten)]
         engine: EngineOptions,
     },
@@ -45,6 +55,8 @@ enum Command {
         #[arg(value_parser = parse_depth)]
         depth: u32,
         #[command(flatten)]
+        rules: RulesOption,
+        #[command(flatten)]
         engine: EngineOptions,
     },
     /// Count the move sequences of length DEPTH (checks move generation).
@@ -53,12 +65,30 @@ enum Command {
         #[arg(value_parser = parse_perft_depth)]
         depth: u32,
         /// The board file to start from; the empty board if omitted.
+        #[arg(conflicts_with = "moves")]
         file: Option<PathBuf>,
+        /// Start from the position after these moves instead.
+        #[arg(long, value_name = "MOVES")]
+        moves: Option<String>,
+        #[command(flatten)]
+        rules: RulesOption,
     },
     /// Compute the exact result of a position with perfect play.
     Solve {
         /// The board file to solve.
-        file: PathBuf,
+        #[arg(required_unless_present_any = ["moves", "batch"], conflicts_with_all = ["moves", "batch"])]
+        file: Option<PathBuf>,
+        /// Solve the position after these moves (columns 1-7 from the empty board).
+        #[arg(long, value_name = "MOVES", conflicts_with = "batch")]
+        moves: Option<String>,
+        /// Solve every move string in FILE (`-` for standard input), one per line; print `MOVES VALUE`.
+        #[arg(long, value_name = "FILE")]
+        batch: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesOption,
+        /// Classic rules: only win, draw or loss (1, 0, -1), much faster.
+        #[arg(long)]
+        weak: bool,
         /// Give up after this many seconds.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         time_limit: Option<Duration>,
@@ -68,6 +98,8 @@ enum Command {
     },
     /// Search a fixed set of positions and report the speed in nodes per second.
     Bench {
+        #[command(flatten)]
+        rules: RulesOption,
         /// Transposition table size in MB (0 for none) [default: 64].
         #[arg(long, value_name = "MB", value_parser = parse_hash)]
         hash: Option<usize>,
@@ -96,6 +128,18 @@ enum Command {
     /// Describe the board file (also `maxconnect4 help format`).
     #[command(long_about = format::DESCRIPTION)]
     Format,
+}
+
+/// The `--rules` option.
+#[derive(Args)]
+struct RulesOption {
+    /// The game: max (Max-Connect4, played to a full board) or classic (the first four wins).
+    #[arg(long, value_name = "RULES", default_value = "max", value_parser = parse_rules)]
+    rules: Rules,
+}
+
+fn parse_rules(text: &str) -> Result<Rules, String> {
+    text.parse::<Rules>().map_err(|error| error.to_string())
 }
 
 /// Transposition table size when `--hash` is not given.
@@ -250,17 +294,56 @@ fn whole<T: Copy + Into<u64> + TryFrom<u64>>(text: &str, least: T, most: T, unit
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse().and_then(Cli::validate) {
+    let cli = match Cli::try_parse().and_then(check_usage).and_then(Cli::validate) {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// The checks clap cannot make: one-move's positional arguments, which
+/// depend on `--moves`, and `--weak`, which only classic rules have.
+fn check_usage(cli: Cli) -> Result<Cli, clap::Error> {
+    let subcommand = match &cli.command {
+        Command::OneMove { .. } => "one-move",
+        _ => "solve",
+    };
+    let error = |kind, message: &str| {
+        let mut command = Cli::command();
+        command.build();
+        Err(command.find_subcommand_mut(subcommand).expect("the subcommand exists").error(kind, message))
+    };
+    match &cli.command {
+        Command::OneMove { args, moves, .. } => {
+            let wanted = if moves.is_some() { 2 } else { 3 };
+            if args.len() != wanted {
+                let message = if moves.is_some() {
+                    "with --moves, give only OUTPUT and DEPTH"
+                } else {
+                    "expected INPUT OUTPUT DEPTH (or --moves MOVES OUTPUT DEPTH)"
+                };
+                return error(clap::error::ErrorKind::WrongNumberOfValues, message);
+            }
+            let depth = args[wanted - 1].to_string_lossy();
+            if let Err(message) = parse_depth(&depth) {
+                return error(
+                    clap::error::ErrorKind::ValueValidation,
+                    &format!("invalid value '{depth}' for '<DEPTH>': {message}"),
+                );
+            }
+        }
+        Command::Solve { weak: true, rules, .. } if rules.rules != Rules::Classic => {
+            return error(clap::error::ErrorKind::ArgumentConflict, "--weak needs --rules classic");
+        }
+        _ => {}
+    }
+    Ok(cli)
 }
 
 /// Prints a command-line error with the usage of the subcommand it concerns
@@ -300,7 +383,7 @@ impl Cli {
             Command::OneMove { engine, .. } => engine.hash = sized_table(engine.hash, "one-move")?,
             Command::Interactive { engine, .. } => engine.hash = sized_table(engine.hash, "interactive")?,
             Command::Solve { hash, .. } => *hash = sized_table(*hash, "solve")?,
-            Command::Bench { hash } => *hash = sized_table(*hash, "bench")?,
+            Command::Bench { hash, .. } => *hash = sized_table(*hash, "bench")?,
             _ => {}
         }
         if let Command::Tournament(args) = &self.command {
@@ -327,45 +410,84 @@ impl Cli {
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<()> {
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut out = anstream::stdout();
     match cli.command {
-        Command::OneMove { input, output, depth, engine } => {
-            modes::one_move(&input, &output, &engine.limits(depth), megabytes(engine.hash), &mut out)
+        Command::OneMove { mut args, moves, rules, engine } => {
+            let depth = parse_depth(&args.pop().expect("checked").to_string_lossy()).expect("checked");
+            let output = args.pop().expect("checked");
+            let input = match moves {
+                Some(moves) => Source::Moves(moves),
+                None => Source::File(args.pop().expect("checked")),
+            };
+            let limits = engine.limits(depth);
+            modes::one_move(&input, &output, rules.rules, &limits, megabytes(engine.hash), &mut out)?;
         }
-        Command::Interactive { input, next, depth, engine } => {
+        Command::Interactive { input, next, depth, rules, engine } => {
             let first = match next {
                 Next::ComputerNext => FirstMove::Computer,
                 Next::HumanNext => FirstMove::Human,
             };
             let limits = engine.limits(depth);
-            modes::interactive(&input, first, &limits, megabytes(engine.hash), &mut io::stdin().lock(), &mut out)
+            let (hash, rules) = (megabytes(engine.hash), rules.rules);
+            modes::interactive(&input, first, rules, &limits, hash, &mut io::stdin().lock(), &mut out)?;
         }
-        Command::Perft { depth, file } => modes::perft(depth, file.as_deref(), &mut out),
-        Command::Solve { file, time_limit, hash } => {
-            modes::solve(&file, megabytes(hash), time_limit, &mut out, &mut anstream::stderr())
+        Command::Perft { depth, file, moves, rules } => {
+            let source = moves.map(Source::Moves).or(file.map(Source::File));
+            modes::perft(rules.rules, depth, source.as_ref(), &mut out)?;
         }
-        Command::Bench { hash } => modes::bench(megabytes(hash), &mut out),
+        Command::Solve { file, moves, batch, weak, rules, hash, time_limit } => {
+            let options = SolveOptions { rules: rules.rules, hash_bytes: megabytes(hash), time_limit, weak };
+            let mut err = anstream::stderr();
+            if let Some(batch) = batch {
+                let bad = if batch.as_os_str() == "-" {
+                    modes::solve_batch("standard input", &mut io::stdin().lock(), &options, &mut out, &mut err)?
+                } else {
+                    let file =
+                        std::fs::File::open(&batch).with_context(|| format!("cannot read {}", batch.display()))?;
+                    let name = batch.display().to_string();
+                    modes::solve_batch(&name, &mut io::BufReader::new(file), &options, &mut out, &mut err)?
+                };
+                if bad > 0 {
+                    eprintln!("error: {bad} bad lines in the batch");
+                    return Ok(ExitCode::FAILURE);
+                }
+            } else {
+                let source = match moves {
+                    Some(moves) => Source::Moves(moves),
+                    None => Source::File(file.expect("clap requires FILE without --moves or --batch")),
+                };
+                modes::solve(&source, &options, &mut out, &mut err)?;
+            }
+        }
+        Command::Bench { rules, hash } => modes::bench(rules.rules, megabytes(hash), &mut out)?,
         Command::Report { positions, max_depth, out: dir, budget } => {
             let command = report::command_line(std::env::args().skip(1));
-            report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)
+            report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)?;
         }
         Command::Match(args) => {
             process::stop_players_on_interrupt();
-            referee::play_match(&args.options(), &mut io::stdin().lock(), &mut out).map(drop).map_err(Into::into)
+            let options = args.options()?;
+            referee::play_match(&options, &mut io::stdin().lock(), &mut out)?;
         }
-        Command::Replay(args) => Ok(replay::replay(&args.log, args.game.map(|n| n as usize), args.delay, &mut out)?),
+        Command::Replay(args) => {
+            let game = args.game.map(|n| n as usize);
+            replay::replay(&args.log, game, args.rules, args.delay, &mut out)?;
+        }
         Command::Tournament(args) => {
             process::stop_players_on_interrupt();
-            tournament::run(&args.options(), &mut out).map(drop).map_err(Into::into)
+            tournament::run(&args.options(), &mut out)?;
         }
-        Command::Format => Ok(writeln!(out, "{}", format::DESCRIPTION)?),
+        Command::Format => writeln!(out, "{}", format::DESCRIPTION)?,
     }
+    Ok(ExitCode::SUCCESS)
 }
 
-/// Limits every program in a game plays under.
+/// The rules and limits every program in a game plays under.
 #[derive(clap::Args)]
-struct RulesArgs {
+struct SettingsArgs {
+    #[command(flatten)]
+    rules: RulesOption,
     /// Plies for `self` to search; substituted for {depth} in commands.
     #[arg(long, default_value_t = 5, value_parser = parse_depth)]
     depth: u32,
@@ -374,9 +496,9 @@ struct RulesArgs {
     timeout: Duration,
 }
 
-impl RulesArgs {
-    fn rules(&self) -> Rules {
-        Rules { depth: self.depth, timeout: self.timeout }
+impl SettingsArgs {
+    fn settings(&self) -> Settings {
+        Settings { rules: self.rules.rules, depth: self.depth, timeout: self.timeout }
     }
 }
 
@@ -389,10 +511,13 @@ struct MatchArgs {
     #[arg(value_parser = parse_match_player)]
     green: String,
     /// A board file to start from instead of the empty board.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "start_moves")]
     start: Option<PathBuf>,
+    /// Start from the position after these moves (columns 1-7 from the empty board).
+    #[arg(long, value_name = "MOVES")]
+    start_moves: Option<String>,
     #[command(flatten)]
-    rules: RulesArgs,
+    settings: SettingsArgs,
     /// The log to append the game to; the programs' output goes in LOG's name with .output.
     #[arg(long, value_name = "FILE", default_value = "games.jsonl")]
     log: PathBuf,
@@ -402,16 +527,23 @@ struct MatchArgs {
 }
 
 impl MatchArgs {
-    fn options(self) -> referee::MatchOptions {
-        let rules = self.rules.rules();
-        referee::MatchOptions {
+    fn options(self) -> anyhow::Result<referee::MatchOptions> {
+        let settings = self.settings.settings();
+        let start = match (self.start, self.start_moves) {
+            (Some(path), _) => referee::Start::File(path),
+            (None, Some(moves)) => referee::Start::Board(
+                Board::from_moves(settings.rules, &moves).with_context(|| format!("bad move string '{moves}'"))?,
+            ),
+            (None, None) => referee::Start::Board(Board::empty()),
+        };
+        Ok(referee::MatchOptions {
             red: self.red,
             green: self.green,
-            rules,
-            start: self.start,
+            settings,
+            start,
             log: self.log,
             quiet: self.quiet,
-        }
+        })
     }
 }
 
@@ -419,6 +551,9 @@ impl MatchArgs {
 struct ReplayArgs {
     /// A game log written by `match` or `tournament`.
     log: PathBuf,
+    /// The rules to replay under [default: the rules the log records; max for logs without them].
+    #[arg(long, value_name = "RULES", value_parser = parse_rules)]
+    rules: Option<Rules>,
     /// Which game, counting from 1 [default: the last].
     #[arg(long, value_name = "N", value_parser = parse_game)]
     game: Option<u32>,
@@ -433,7 +568,7 @@ struct TournamentArgs {
     #[arg(long = "player", value_name = "NAME=TEMPLATE", required = true, value_parser = parse_entrant)]
     players: Vec<(String, String)>,
     #[command(flatten)]
-    rules: RulesArgs,
+    settings: SettingsArgs,
     /// How many of the 49 two-ply openings to play, central ones first.
     #[arg(long, value_name = "N", default_value_t = 49, value_parser = parse_openings)]
     openings: u16,
@@ -452,7 +587,7 @@ impl TournamentArgs {
             openings: self.openings.into(),
             jobs: self.jobs.into(),
             directory: self.out,
-            rules: self.rules.rules(),
+            settings: self.settings.settings(),
         }
     }
 }

@@ -6,36 +6,39 @@ use std::path::Path;
 
 use anyhow::bail;
 
-use super::{read_board_file, save_board, think};
+use super::{save_board, think, Source};
 use crate::atomic;
 use crate::display;
+use crate::rules::Rules;
 use crate::search::{Engine, Limits};
 
-/// Reads `input`, prints the board, and unless the game is over chooses a
-/// move with a search within `limits` using a table of `hash_bytes`, prints
-/// the new board and writes it to `output` in the same format. A finished
-/// game leaves `output` untouched. `output` is checked before the search
-/// (a regular file or nothing, in a directory that exists), and the move is
-/// saved even if `out` fails: a rival waits for the file, not the text.
+/// Reads the position from `input`, prints the board, and unless the game
+/// is over under `rules` chooses a move with a search within `limits` using
+/// a table of `hash_bytes`, prints the new board and writes it to `output`
+/// in the same format. A finished game leaves `output` untouched. `output`
+/// is checked before the search (a regular file or nothing, in a directory
+/// that exists), and the move is saved even if `out` fails: a rival waits
+/// for the file, not the text.
 ///
 /// # Errors
 /// When `input` cannot be read or parsed, `output` cannot be written, or
 /// `out` failed (after `output` was written).
 pub fn one_move(
-    input: &Path,
+    input: &Source,
     output: &Path,
+    rules: Rules,
     limits: &Limits,
     hash_bytes: usize,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let file = read_board_file(input)?;
+    let file = input.load(rules)?;
     atomic::check(output)?;
     let mut board = file.board;
-    let mut engine = Engine::try_new(hash_bytes)?;
+    let mut engine = Engine::for_rules(rules, hash_bytes)?;
     let mut out = Console { out, failure: None };
     let _ = write!(out, "{}", display::board_and_score(&board));
-    if board.is_full() {
-        let _ = writeln!(out, "The game is over: {}", display::result_sentence(&board));
+    if rules.is_over(&board) {
+        let _ = writeln!(out, "The game is over: {}", display::result_sentence(rules, &board));
         return out.finish().map_or(Ok(()), |error| bail!("standard output failed ({error})"));
     }
     let mover = board.to_move();

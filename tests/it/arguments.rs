@@ -91,11 +91,16 @@ fn the_board_file_is_described_in_the_help() {
 #[test]
 fn options_come_in_the_same_order_in_every_subcommand() {
     let dir = tempfile::tempdir().unwrap();
-    // What to play from, how deep, how long, how much memory, how many, where to, how to show.
+    // What to play from, which game, how deep, how long, how much memory, how many, where to, how to show.
     let order = [
         "--positions",
         "--player",
         "--start",
+        "--start-moves",
+        "--moves",
+        "--batch",
+        "--rules",
+        "--weak",
         "--depth",
         "--max-depth",
         "--time-limit",

@@ -4,12 +4,14 @@
 
 mod arguments;
 mod board_file;
+mod classic;
 mod endgame;
 mod engine;
 mod fuzz;
 mod interactive;
 mod one_move;
 mod properties;
+mod readme;
 #[cfg(unix)]
 mod referee;
 #[cfg(unix)]
