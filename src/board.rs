@@ -153,7 +153,7 @@ pub enum InvalidPosition {
 /// such as `4453`) is not a game. Moves count from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveStringError {
-    #[error("move {index} is '{found}', not a column 1-7")]
+    #[error("move {index} is '{}', not a column 1-7", found.escape_debug())]
     NotAColumn { index: usize, found: char },
     #[error("move {index} plays column {column}, which is full")]
     ColumnFull { index: usize, column: Column },
@@ -526,6 +526,7 @@ mod tests {
         check_moves(Rules::Classic, "44a3", Err("move 3 is 'a', not a column 1-7"));
         check_moves(Rules::Max, "448", Err("move 3 is '8', not a column 1-7"));
         check_moves(Rules::Max, "0", Err("move 1 is '0', not a column 1-7"));
+        check_moves(Rules::Max, "4\n", Err("move 2 is '\\n', not a column 1-7"));
         check_moves(Rules::Max, "2222222", Err("move 7 plays column 2, which is full"));
         check_moves(
             Rules::Classic,

@@ -532,7 +532,8 @@ impl MatchArgs {
         let start = match (self.start, self.start_moves) {
             (Some(path), _) => referee::Start::File(path),
             (None, Some(moves)) => referee::Start::Board(
-                Board::from_moves(settings.rules, &moves).with_context(|| format!("bad move string '{moves}'"))?,
+                Board::from_moves(settings.rules, &moves)
+                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?,
             ),
             (None, None) => referee::Start::Board(Board::empty()),
         };

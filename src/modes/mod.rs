@@ -43,7 +43,8 @@ impl Source {
         match self {
             Source::File(path) => read_board_file(path),
             Source::Moves(moves) => Ok(BoardFile {
-                board: Board::from_moves(rules, moves).with_context(|| format!("bad move string '{moves}'"))?,
+                board: Board::from_moves(rules, moves)
+                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?,
                 line_ending: LineEnding::Lf,
             }),
         }

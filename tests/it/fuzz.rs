@@ -9,6 +9,7 @@
 use maxconnect4::board::{Board, Column};
 use maxconnect4::format::{self, LineEnding};
 use maxconnect4::modes::ask_column;
+use maxconnect4::rules::Rules;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
@@ -111,6 +112,22 @@ fn answers_at_the_prompt() {
         }
         let shown = String::from_utf8(shown).expect("what is shown is text");
         prop_assert!(shown.lines().all(|line| line.len() < 200), "an answer is echoed cut short: {:?}", shown);
+        Ok(())
+    });
+}
+
+#[test]
+fn move_strings() {
+    let text = prop_oneof![any::<String>(), "[1-8]{0,50}", "[0-9a\n ]{0,50}"];
+    fuzz("move strings", (text, any::<bool>()), |(text, classic)| {
+        let rules = if classic { Rules::Classic } else { Rules::Max };
+        match Board::from_moves(rules, &text) {
+            Ok(board) => prop_assert_eq!(board.pieces_played() as usize, text.chars().count()),
+            Err(error) => {
+                let message = error.to_string();
+                prop_assert!(!message.is_empty() && !message.contains('\n'), "{:?}", message);
+            }
+        }
         Ok(())
     });
 }
