@@ -1,75 +1,476 @@
-//! Files written whole or not at all.
+//! Files written whole or not at all, and nothing else left behind.
 //!
 //! Rival programs read the board files this program writes, and readers open
 //! the report it writes, so a file must never be seen half written, and a
 //! failure must leave whatever was there before as it was. Each file is
-//! written in full to a temporary file in its own directory, then renamed over
-//! the destination. Staging and renaming are separate steps so that a set of
-//! files (a report) can all be written before any of them replaces an old one.
+//! written in full to a temporary file in its own directory, then put in
+//! place in one step. Staging and putting in place are separate steps so
+//! that a set of files (a report) can all be written before any of them
+//! replaces an old one.
+//!
+//! On Linux the temporary file has no name (`O_TMPFILE`) until it is put in
+//! place, so a process killed while writing leaves nothing: a new file is
+//! linked straight to its destination, and only an old file to replace needs
+//! a name beside it for the moment between the link and the rename (the link
+//! cannot replace a file). Elsewhere, or on a file system without unnamed
+//! files, the temporary file is named from the start. A named temporary file
+//! is removed when the program is stopped by SIGINT, SIGTERM or SIGHUP
+//! ([`cleanup`]); only SIGKILL in that moment can leave one behind.
+//!
+//! A destination must be a regular file or nothing: a directory, a device,
+//! a pipe or a symbolic link there is refused, never replaced or followed.
 
-use std::io::Write as _;
+use std::fs::File;
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
-use tempfile::NamedTempFile;
+/// Why a destination cannot be written, in the words of the path the user gave.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("cannot write {path}: it is a directory; give the name of a file")]
+    Directory { path: PathBuf },
+    #[error("cannot write {path}: the directory {directory} does not exist")]
+    NoDirectory { path: PathBuf, directory: PathBuf },
+    #[error("cannot write {path}: {directory} is not a directory")]
+    NotADirectory { path: PathBuf, directory: PathBuf },
+    #[error(
+        "cannot write {path}: it is a symbolic link; give the file it points to (only a regular file is replaced)"
+    )]
+    SymbolicLink { path: PathBuf },
+    #[error("cannot write {path}: it is {kind}, not a regular file")]
+    NotARegularFile { path: PathBuf, kind: &'static str },
+    #[error("cannot write {path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+}
 
 /// A file written in full beside its destination, not yet in its place. If
 /// it is dropped without [`put_in_place`](StagedFile::put_in_place), the
-/// temporary file is deleted and the destination is untouched.
+/// temporary file is deleted (or never had a name) and the destination is
+/// untouched.
 #[derive(Debug)]
 pub struct StagedFile {
-    temporary: NamedTempFile,
+    staging: Staging,
     destination: PathBuf,
+}
+
+#[derive(Debug)]
+enum Staging {
+    /// An open file with no name, in the destination's directory.
+    #[cfg(target_os = "linux")]
+    Unnamed(File),
+    /// A named temporary file, removed if the program is stopped.
+    Named(tempfile::NamedTempFile, cleanup::Guard),
+}
+
+/// Checks that `destination` can be written as a regular file: its
+/// directory exists, and nothing but a regular file is there. Called before
+/// any work whose result goes there, and again when it is written.
+///
+/// # Errors
+/// When the directory does not exist or is not one, or something other than
+/// a regular file is at `destination`.
+pub fn check(destination: &Path) -> Result<(), Error> {
+    let path = || destination.to_owned();
+    let text = destination.as_os_str().as_encoded_bytes();
+    if text.ends_with(b"/") || destination.file_name().is_none() {
+        return Err(Error::Directory { path: path() });
+    }
+    let directory = directory_of(destination);
+    match std::fs::metadata(directory) {
+        Ok(metadata) if metadata.is_dir() => {}
+        Ok(_) => return Err(Error::NotADirectory { path: path(), directory: directory.to_owned() }),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            return Err(Error::NoDirectory { path: path(), directory: directory.to_owned() })
+        }
+        Err(error) if error.raw_os_error() == Some(NOT_A_DIRECTORY) => {
+            return Err(Error::NotADirectory { path: path(), directory: directory.to_owned() })
+        }
+        Err(source) => return Err(Error::Io { path: path(), source }),
+    }
+    match std::fs::symlink_metadata(destination) {
+        Ok(metadata) if metadata.is_file() => Ok(()),
+        Ok(metadata) if metadata.is_dir() => Err(Error::Directory { path: path() }),
+        Ok(metadata) if metadata.file_type().is_symlink() => Err(Error::SymbolicLink { path: path() }),
+        Ok(metadata) => Err(Error::NotARegularFile { path: path(), kind: kind_of(&metadata) }),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(source) => Err(Error::Io { path: path(), source }),
+    }
+}
+
+/// `ENOTDIR`: a directory part of a path is a file.
+const NOT_A_DIRECTORY: i32 = 20;
+
+/// What a file that is neither regular, a directory nor a link is.
+fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        let file_type = metadata.file_type();
+        if file_type.is_fifo() {
+            return "a named pipe";
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return "a device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = metadata;
+    "a special file"
+}
+
+/// The directory a file named `destination` goes in.
+fn directory_of(destination: &Path) -> &Path {
+    match destination.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
 }
 
 /// Writes `contents` to a temporary file in the directory of `destination`.
 ///
 /// # Errors
-/// When the directory is not writable or the disk is full.
-pub fn stage(destination: &Path, contents: &[u8]) -> anyhow::Result<StagedFile> {
-    let context = || format!("cannot write {}", destination.display());
-    let directory = match destination.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
+/// When [`check`] fails, the directory is not writable or the disk is full.
+pub fn stage(destination: &Path, contents: &[u8]) -> Result<StagedFile, Error> {
+    check(destination)?;
+    let failed = |source| Error::Io { path: destination.to_owned(), source };
+    let directory = directory_of(destination);
+    let mut staging = unnamed(directory).map_err(failed)?.map_or_else(|| named(directory), Ok).map_err(failed)?;
+    let file = staging.file();
+    file.write_all(contents).map_err(failed)?;
+    file.sync_all().map_err(failed)?;
+    Ok(StagedFile { staging, destination: destination.to_owned() })
+}
+
+/// A file with no name in `directory`, or `None` where there are none.
+#[cfg(target_os = "linux")]
+fn unnamed(directory: &Path) -> io::Result<Option<Staging>> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    // Read-write, less the umask, like any other file the user creates.
+    match std::fs::OpenOptions::new().write(true).mode(0o666).custom_flags(libc::O_TMPFILE).open(directory) {
+        Ok(file) => Ok(Some(Staging::Unnamed(file))),
+        // Kernels and file systems without unnamed files.
+        Err(error) if matches!(error.raw_os_error(), Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL)) => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn unnamed(_directory: &Path) -> io::Result<Option<Staging>> {
+    Ok(None)
+}
+
+/// A named temporary file in `directory`, removed if the program is stopped.
+fn named(directory: &Path) -> io::Result<Staging> {
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".maxconnect4-").suffix(".tmp");
+    builder.prefix(TEMPORARY_PREFIX).suffix(".tmp");
     // A temporary file is private to its owner; the file it becomes should be
     // like any other the user creates (read-write, less the umask).
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temporary = builder.tempfile_in(directory).with_context(context)?;
-    temporary.write_all(contents).with_context(context)?;
-    temporary.as_file().sync_all().with_context(context)?;
-    Ok(StagedFile { temporary, destination: destination.to_owned() })
+    // The error names the temporary file, which the user never asked for.
+    let file = builder.tempfile_in(directory).map_err(|error| io::Error::new(error.kind(), without_path(&error)))?;
+    let guard = cleanup::Guard::new(file.path());
+    Ok(Staging::Named(file, guard))
+}
+
+/// How temporary files' names start.
+const TEMPORARY_PREFIX: &str = ".maxconnect4-";
+
+/// The operating system's message for `error`, without a path tempfile adds.
+fn without_path(error: &io::Error) -> String {
+    error.raw_os_error().map_or_else(|| error.to_string(), |code| io::Error::from_raw_os_error(code).to_string())
+}
+
+impl Staging {
+    fn file(&mut self) -> &mut File {
+        match self {
+            #[cfg(target_os = "linux")]
+            Staging::Unnamed(file) => file,
+            Staging::Named(file, _) => file.as_file_mut(),
+        }
+    }
 }
 
 impl StagedFile {
-    /// Renames the temporary file over the destination.
+    /// Puts the staged file in place of the destination in one step.
     ///
     /// # Errors
-    /// When the rename fails; the temporary file is then deleted.
-    pub fn put_in_place(self) -> anyhow::Result<()> {
+    /// When something other than a regular file has appeared at the
+    /// destination, or the link or rename fails; the temporary file is then
+    /// deleted and the destination left as it was.
+    pub fn put_in_place(self) -> Result<(), Error> {
         let destination = self.destination;
-        self.temporary
-            .persist(&destination)
-            .map_err(|error| error.error)
-            .with_context(|| format!("cannot write {}", destination.display()))?;
-        Ok(())
+        check(&destination)?;
+        let failed = |source| Error::Io { path: destination.clone(), source };
+        match self.staging {
+            #[cfg(target_os = "linux")]
+            Staging::Unnamed(file) => link_in_place(&file, &destination).map_err(failed),
+            Staging::Named(file, guard) => {
+                file.persist(&destination).map_err(|error| failed(error.error))?;
+                drop(guard);
+                Ok(())
+            }
+        }
     }
+}
+
+/// Gives the unnamed `file` the name `destination`: directly when there is
+/// no file there, else under a temporary name renamed over the old file.
+#[cfg(target_os = "linux")]
+fn link_in_place(file: &File, destination: &Path) -> io::Result<()> {
+    match link(file, destination) {
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+        done => return done,
+    }
+    let directory = directory_of(destination);
+    for _ in 0..100 {
+        let temporary = directory.join(format!("{TEMPORARY_PREFIX}{:016x}.tmp", random()));
+        let guard = cleanup::Guard::new(&temporary);
+        match link(file, &temporary) {
+            Ok(()) => {}
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(error),
+        }
+        let renamed = std::fs::rename(&temporary, destination);
+        if renamed.is_err() {
+            let _ = std::fs::remove_file(&temporary);
+        }
+        drop(guard);
+        return renamed;
+    }
+    Err(io::Error::new(io::ErrorKind::AlreadyExists, "no free temporary name"))
+}
+
+/// Links the unnamed `file` at `path` (which must not exist), through its
+/// entry in `/proc/self/fd`, or with `AT_EMPTY_PATH` where `/proc` is not
+/// mounted (that needs the `CAP_DAC_READ_SEARCH` capability).
+#[cfg(target_os = "linux")]
+fn link(file: &File, path: &Path) -> io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt as _;
+    use std::os::unix::io::AsRawFd as _;
+    let fd = file.as_raw_fd();
+    let target = CString::new(path.as_os_str().as_bytes())?;
+    let proc_path = CString::new(format!("/proc/self/fd/{fd}")).expect("no NUL in a number");
+    // SAFETY: both paths are NUL-terminated strings that outlive the calls.
+    let linked = unsafe {
+        libc::linkat(libc::AT_FDCWD, proc_path.as_ptr(), libc::AT_FDCWD, target.as_ptr(), libc::AT_SYMLINK_FOLLOW)
+    };
+    if linked == 0 {
+        return Ok(());
+    }
+    let error = io::Error::last_os_error();
+    if error.kind() != io::ErrorKind::NotFound {
+        return Err(error);
+    }
+    // SAFETY: as above; the empty path names `fd` itself.
+    let linked = unsafe { libc::linkat(fd, c"".as_ptr(), libc::AT_FDCWD, target.as_ptr(), libc::AT_EMPTY_PATH) };
+    if linked == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// A number for a temporary name: unlikely to repeat, not secret.
+#[cfg(target_os = "linux")]
+fn random() -> u64 {
+    use std::hash::{BuildHasher as _, Hasher as _};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    hasher.finish()
+}
+
+/// Puts every staged file in place, or, if one fails, puts back what was
+/// at the destinations already replaced (each old file's contents, read
+/// first; a destination that had none is removed again), so a set of files
+/// such as a report is replaced whole or not at all.
+///
+/// # Errors
+/// The first failure; the destinations are then as they were, unless
+/// putting them back failed too.
+pub fn put_all_in_place(files: Vec<StagedFile>) -> Result<(), Error> {
+    let mut replaced: Vec<(PathBuf, Option<Vec<u8>>)> = Vec::new();
+    for file in files {
+        let destination = file.destination.clone();
+        if let Err(error) = check(&destination) {
+            return Err(put_back(replaced, error));
+        }
+        let old = match std::fs::read(&destination) {
+            Ok(contents) => Some(contents),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+            Err(source) => return Err(put_back(replaced, Error::Io { path: destination, source })),
+        };
+        if let Err(error) = file.put_in_place() {
+            return Err(put_back(replaced, error));
+        }
+        replaced.push((destination, old));
+    }
+    Ok(())
+}
+
+/// Puts the old contents back at the `replaced` destinations; returns `error`.
+fn put_back(replaced: Vec<(PathBuf, Option<Vec<u8>>)>, error: Error) -> Error {
+    for (destination, old) in replaced.into_iter().rev() {
+        let _ = match old {
+            Some(contents) => write(&destination, &contents),
+            None => std::fs::remove_file(&destination).map_err(|source| Error::Io { path: destination, source }),
+        };
+    }
+    error
 }
 
 /// Writes `contents` to `destination` atomically: [`stage`], then put in place.
 ///
 /// # Errors
-/// When the directory is not writable or the rename fails.
-pub fn write(destination: &Path, contents: &[u8]) -> anyhow::Result<()> {
+/// When [`check`] fails, the directory is not writable or the rename fails.
+pub fn write(destination: &Path, contents: &[u8]) -> Result<(), Error> {
     stage(destination, contents)?.put_in_place()
+}
+
+/// Removes the named temporary files alive when the program is stopped by
+/// SIGINT, SIGTERM or SIGHUP, then lets the signal do what it did before.
+///
+/// Their paths sit in a fixed set of slots that the handler reads without
+/// locking or allocating (which a signal handler must not do); a slot is
+/// claimed by whoever moves its state first, so the handler never reads a
+/// path while it is freed.
+mod cleanup {
+    use std::path::Path;
+
+    /// A named temporary file to remove if the program is stopped; dropping
+    /// it (once the file is renamed or deleted) forgets the path.
+    #[derive(Debug)]
+    pub struct Guard {
+        #[cfg(unix)]
+        slot: Option<usize>,
+    }
+
+    impl Guard {
+        #[cfg(unix)]
+        pub fn new(path: &Path) -> Guard {
+            Guard { slot: unix::register(path) }
+        }
+
+        #[cfg(not(unix))]
+        pub fn new(_path: &Path) -> Guard {
+            Guard {}
+        }
+    }
+
+    #[cfg(unix)]
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            if let Some(slot) = self.slot {
+                unix::forget(slot);
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    mod unix {
+        use std::ffi::{c_char, CString};
+        use std::os::unix::ffi::OsStrExt as _;
+        use std::path::Path;
+        use std::ptr;
+        use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
+        use std::sync::Once;
+
+        /// More named temporary files than are ever alive at once (a report
+        /// stages seven on a system without unnamed files).
+        const SLOTS: usize = 16;
+        const FREE: u8 = 0;
+        const TAKEN: u8 = 1;
+        const ARMED: u8 = 2;
+        const REMOVING: u8 = 3;
+
+        static STATES: [AtomicU8; SLOTS] = [const { AtomicU8::new(FREE) }; SLOTS];
+        static PATHS: [AtomicPtr<c_char>; SLOTS] = [const { AtomicPtr::new(ptr::null_mut()) }; SLOTS];
+        const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+        /// The actions the signals had before, to restore before re-raising.
+        static mut PREVIOUS: [Option<libc::sigaction>; 3] = [None; 3];
+        static INSTALL: Once = Once::new();
+
+        /// Remembers `path` for the handler; `None` when every slot is taken
+        /// or the path cannot be passed to the system.
+        pub fn register(path: &Path) -> Option<usize> {
+            INSTALL.call_once(install);
+            let path = CString::new(path.as_os_str().as_bytes()).ok()?;
+            let slot = (0..SLOTS)
+                .find(|&slot| STATES[slot].compare_exchange(FREE, TAKEN, Ordering::SeqCst, Ordering::SeqCst).is_ok())?;
+            PATHS[slot].store(path.into_raw(), Ordering::SeqCst);
+            STATES[slot].store(ARMED, Ordering::SeqCst);
+            Some(slot)
+        }
+
+        /// Forgets the path in `slot`, unless the handler is removing it
+        /// (the program is then ending).
+        pub fn forget(slot: usize) {
+            if STATES[slot].compare_exchange(ARMED, TAKEN, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
+                let path = PATHS[slot].swap(ptr::null_mut(), Ordering::SeqCst);
+                // SAFETY: the pointer came from `CString::into_raw` in `register`,
+                // and the handler can no longer claim the slot.
+                drop(unsafe { CString::from_raw(path) });
+                STATES[slot].store(FREE, Ordering::SeqCst);
+            }
+        }
+
+        /// Installs the handler for each signal not ignored (a program started
+        /// in the background or under `nohup` keeps ignoring it).
+        fn install() {
+            for (index, signal) in SIGNALS.into_iter().enumerate() {
+                // SAFETY: sigaction with a zeroed action reads the current one;
+                // the handler only calls async-signal-safe functions. PREVIOUS
+                // is written here, once, before the handler can run.
+                unsafe {
+                    let mut previous: libc::sigaction = std::mem::zeroed();
+                    if libc::sigaction(signal, ptr::null(), &mut previous) != 0
+                        || previous.sa_sigaction == libc::SIG_IGN
+                    {
+                        continue;
+                    }
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    action.sa_sigaction = handle as *const () as usize;
+                    libc::sigemptyset(&mut action.sa_mask);
+                    (*ptr::addr_of_mut!(PREVIOUS))[index] = Some(previous);
+                    libc::sigaction(signal, &action, ptr::null_mut());
+                }
+            }
+        }
+
+        extern "C" fn handle(signal: libc::c_int) {
+            for slot in 0..SLOTS {
+                if STATES[slot].compare_exchange(ARMED, REMOVING, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
+                    // SAFETY: the slot is ARMED, so its path is a live C string.
+                    unsafe { libc::unlink(PATHS[slot].load(Ordering::SeqCst)) };
+                }
+            }
+            let index = SIGNALS.iter().position(|&s| s == signal).expect("only these signals are handled");
+            // SAFETY: PREVIOUS was written before the handler was installed;
+            // restoring it and raising again gives the signal its old effect
+            // (by default, ending the program) once this handler returns.
+            unsafe {
+                if let Some(previous) = (*ptr::addr_of!(PREVIOUS))[index] {
+                    libc::sigaction(signal, &previous, ptr::null_mut());
+                }
+                libc::raise(signal);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            std::fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+        names.sort();
+        names
+    }
 
     #[test]
     fn a_staged_file_replaces_the_old_one_only_when_put_in_place() {
@@ -80,7 +481,24 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         staged.put_in_place().unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file is left behind");
+        assert_eq!(names(dir.path()), ["file.txt"], "no temporary file is left behind");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_staged_file_has_no_name_until_it_is_put_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("old.txt");
+        std::fs::write(&old, "old").unwrap();
+        let new = dir.path().join("new.txt");
+        let staged = [stage(&old, b"replaced").unwrap(), stage(&new, b"created").unwrap()];
+        assert_eq!(names(dir.path()), ["old.txt"], "a process killed now would leave nothing behind");
+        for file in staged {
+            file.put_in_place().unwrap();
+        }
+        assert_eq!(names(dir.path()), ["new.txt", "old.txt"]);
+        assert_eq!(std::fs::read_to_string(&old).unwrap(), "replaced");
+        assert_eq!(std::fs::read_to_string(&new).unwrap(), "created");
     }
 
     #[cfg(unix)]
@@ -92,6 +510,9 @@ mod tests {
         std::fs::write(dir.path().join("plain.txt"), "text").unwrap();
         write(&dir.path().join("atomic.txt"), b"text").unwrap();
         assert_eq!(format!("{:o}", mode("atomic.txt")), format!("{:o}", mode("plain.txt")));
+        // Replacing goes through a temporary name: the same.
+        write(&dir.path().join("atomic.txt"), b"again").unwrap();
+        assert_eq!(format!("{:o}", mode("atomic.txt")), format!("{:o}", mode("plain.txt")));
     }
 
     #[test]
@@ -101,6 +522,63 @@ mod tests {
         std::fs::write(&path, "old").unwrap();
         drop(stage(&path, b"new").unwrap());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(names(dir.path()), ["file.txt"]);
+    }
+
+    #[test]
+    fn a_named_temporary_file_is_removed_when_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let staging = named(dir.path()).unwrap();
+        assert_eq!(names(dir.path()).len(), 1);
+        drop(staging);
+        assert!(names(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn a_set_of_files_is_replaced_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        std::fs::write(at("a"), "old a").unwrap();
+        std::fs::write(at("c"), "old c").unwrap();
+        let staged = ["a", "b", "c"].map(|name| stage(&at(name), format!("new {name}").as_bytes()).unwrap());
+        // Something that cannot be replaced appears at c after it was checked.
+        std::fs::remove_file(at("c")).unwrap();
+        std::fs::create_dir(at("c")).unwrap();
+        let error = put_all_in_place(staged.into()).unwrap_err();
+        assert!(error.to_string().ends_with("/c: it is a directory; give the name of a file"), "{error}");
+        assert_eq!(std::fs::read_to_string(at("a")).unwrap(), "old a");
+        assert_eq!(names(dir.path()), ["a", "c"], "b was not there before and is gone again");
+        let staged = ["a", "b"].map(|name| stage(&at(name), format!("new {name}").as_bytes()).unwrap());
+        put_all_in_place(staged.into()).unwrap();
+        assert_eq!(std::fs::read_to_string(at("b")).unwrap(), "new b");
+    }
+
+    #[test]
+    fn only_a_regular_file_or_nothing_is_a_destination() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        std::fs::create_dir(at("adir")).unwrap();
+        std::fs::write(at("afile"), "").unwrap();
+        let check = |path: PathBuf, expected: &str| {
+            let message = check(&path).map_or_else(|error| error.to_string(), |()| "fine".to_owned());
+            let expected = expected.replace("DIR", &dir.path().display().to_string());
+            assert_eq!(message, expected, "for {}", path.display());
+        };
+        check(at("afile"), "fine");
+        check(at("new"), "fine");
+        check(at("adir"), "cannot write DIR/adir: it is a directory; give the name of a file");
+        check(at("new/"), "cannot write DIR/new/: it is a directory; give the name of a file");
+        check(PathBuf::from("."), "cannot write .: it is a directory; give the name of a file");
+        check(at("missing/out"), "cannot write DIR/missing/out: the directory DIR/missing does not exist");
+        check(at("afile/out"), "cannot write DIR/afile/out: DIR/afile is not a directory");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(at("afile"), at("link")).unwrap();
+            check(
+                at("link"),
+                "cannot write DIR/link: it is a symbolic link; give the file it points to (only a regular file is replaced)",
+            );
+            check(PathBuf::from("/dev/null"), "cannot write /dev/null: it is a device, not a regular file");
+        }
     }
 }

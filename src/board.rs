@@ -139,13 +139,21 @@ pub enum InvalidPosition {
     Floating { column: usize, row: usize },
     #[error("{to_move} is to move with {mover} pieces against {other}; the player to move must have as many pieces as the other player, or one fewer")]
     PieceCounts { to_move: Player, mover: u32, other: u32 },
+    /// The player who moved last has no piece on top of any column, so no
+    /// move of theirs can have been the last.
+    #[error("{last} moved last, but no column has {last}'s piece on top; no game reaches this position")]
+    NoLastMove { last: Player },
+    #[error(
+        "no order of moves, the players taking turns and each piece resting on the one below, reaches this position"
+    )]
+    Unreachable,
 }
 
 /// Why a move string (the columns played from the empty board, `1` to `7`,
 /// such as `4453`) is not a game. Moves count from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveStringError {
-    #[error("move {index} is '{found}', not a column 1-7")]
+    #[error("move {index} is '{}', not a column 1-7", found.escape_debug())]
     NotAColumn { index: usize, found: char },
     #[error("move {index} plays column {column}, which is full")]
     ColumnFull { index: usize, column: Column },
@@ -203,6 +211,7 @@ impl Board {
         if mover != other && mover + 1 != other {
             return Err(InvalidPosition::PieceCounts { to_move, mover, other });
         }
+        check_reachable([one, two], to_move.other())?;
         for player in Player::BOTH {
             let mut pieces = board.pieces(player);
             while pieces != 0 {
@@ -398,6 +407,63 @@ impl Board {
     }
 }
 
+/// Checks that some game reaches `pieces` (which rest on each other and
+/// whose counts fit) with `last` having made the last move: taking the
+/// pieces off again, last move first, the players' turns alternating, each
+/// piece taken must be on top of its column.
+///
+/// A search over the column heights, at most 7^7 states, each failed one
+/// remembered; most positions succeed on the first path tried. Board files
+/// and logs call this, never the search.
+fn check_reachable(pieces: [u64; 2], last: Player) -> Result<(), InvalidPosition> {
+    let occupied = pieces[0] | pieces[1];
+    if occupied != 0 && top_cells(occupied) & pieces[last.index()] == 0 {
+        return Err(InvalidPosition::NoLastMove { last });
+    }
+    let mut failed = Vec::new();
+    if unplay(pieces, last, &mut failed) {
+        Ok(())
+    } else {
+        Err(InvalidPosition::Unreachable)
+    }
+}
+
+/// The top piece of every occupied column.
+const fn top_cells(occupied: u64) -> u64 {
+    occupied & !(occupied >> 1)
+}
+
+/// Whether the pieces can be taken off down to the empty board, `last`
+/// first. `failed` is a bit set of the column heights (as a base-7 number)
+/// already found to lead nowhere, allocated at the first failure.
+fn unplay(pieces: [u64; 2], last: Player, failed: &mut Vec<u64>) -> bool {
+    let occupied = pieces[0] | pieces[1];
+    if occupied == 0 {
+        return true;
+    }
+    let state = (0..WIDTH).fold(0, |state, column| {
+        state * (HEIGHT + 1) + (occupied & bitboard::column_cells(column)).count_ones() as usize
+    });
+    if failed.get(state / 64).is_some_and(|word| word & (1 << (state % 64)) != 0) {
+        return false;
+    }
+    let mut candidates = top_cells(occupied) & pieces[last.index()];
+    while candidates != 0 {
+        let cell = candidates & candidates.wrapping_neg();
+        let mut before = pieces;
+        before[last.index()] &= !cell;
+        if unplay(before, last.other(), failed) {
+            return true;
+        }
+        candidates &= candidates - 1;
+    }
+    if failed.is_empty() {
+        failed.resize((HEIGHT + 1).pow(WIDTH as u32).div_ceil(64), 0);
+    }
+    failed[state / 64] |= 1 << (state % 64);
+    false
+}
+
 /// Column and row (both 0-based) of the lowest set bit.
 fn position_of(set: u64) -> (usize, usize) {
     let bit = set.trailing_zeros() as usize;
@@ -460,6 +526,7 @@ mod tests {
         check_moves(Rules::Classic, "44a3", Err("move 3 is 'a', not a column 1-7"));
         check_moves(Rules::Max, "448", Err("move 3 is '8', not a column 1-7"));
         check_moves(Rules::Max, "0", Err("move 1 is '0', not a column 1-7"));
+        check_moves(Rules::Max, "4\n", Err("move 2 is '\\n', not a column 1-7"));
         check_moves(Rules::Max, "2222222", Err("move 7 plays column 2, which is full"));
         check_moves(
             Rules::Classic,
@@ -477,5 +544,37 @@ mod tests {
         assert!(matches!(counts, Err(InvalidPosition::PieceCounts { .. })));
         let fine = Board::from_pieces(bitboard::cell(0, 0), 0, Player::Two).unwrap();
         assert_eq!(fine.to_move(), Player::Two);
+    }
+
+    /// `rows` top first as in a board file, `1` and `2` for the pieces.
+    fn check_reachable(rows: [&str; 6], to_move: Player, expected: Result<(), InvalidPosition>) {
+        let mut pieces = [0, 0];
+        for (top_down, row) in rows.iter().enumerate() {
+            for (column, cell) in row.bytes().enumerate() {
+                if let Some(player) = Player::from_number(cell - b'0') {
+                    pieces[player.index()] |= bitboard::cell(column, HEIGHT - 1 - top_down);
+                }
+            }
+        }
+        assert_eq!(Board::from_pieces(pieces[0], pieces[1], to_move).map(drop), expected, "{rows:?}");
+    }
+
+    #[test]
+    fn positions_no_game_reaches_are_rejected() {
+        let empty = "0000000";
+        let [e1, e2, e3, e4] = [empty; 4];
+        // Player 2 moved last, but player 1's pieces are on top of both columns.
+        let no_last_move = Err(InvalidPosition::NoLastMove { last: Player::Two });
+        check_reachable([e1, e2, e3, e4, "1010000", "2020000"], Player::One, no_last_move);
+        check_reachable([e1, e2, e3, e4, "1000000", "2200000"], Player::One, Ok(()));
+        // Player 2 is on top, but under it player 1 would have to have moved
+        // twice in a row: 1 then 1 again under player 2's top pieces.
+        check_reachable([e1, e2, e3, "2000000", "1000000", "1200000"], Player::One, Ok(()));
+        check_reachable(
+            [e1, e2, "2200000", "1100000", "1100000", "2200000"],
+            Player::One,
+            Err(InvalidPosition::Unreachable),
+        );
+        check_reachable([e1, e2, e3, e4, e4, e4], Player::Two, Ok(()));
     }
 }

@@ -21,6 +21,29 @@ use std::fmt::Write as _;
 use crate::bitboard::{self, HEIGHT, WIDTH};
 use crate::board::{Board, InvalidPosition, Player};
 
+/// The board file described for a person (`maxconnect4 help format`).
+pub const DESCRIPTION: &str = "\
+A board file has seven lines: six rows of seven digits, the top row first, 0 for an empty
+cell and 1 or 2 for the players' pieces; then the player to move next, 1 or 2. The course's
+input2.txt, player 1 to move:
+
+    0000000
+    0000000
+    0200000
+    0100002
+    0200111
+    1100222
+    1
+
+LF or CRLF line endings, trailing spaces, trailing blank lines, a missing final newline and
+a UTF-8 byte-order mark are accepted; a board is written back with the line endings of the
+file read. A file is refused, with one line naming the file, the line and the fault, when
+it has the wrong number of rows or digits, a character other than 0, 1 or 2, a turn line
+other than 1 or 2, a piece floating above an empty cell, piece counts no game reaches (the
+player to move has as many pieces as the other player, or one fewer), a position no game
+reaches (no order of moves, the players taking turns, leads to it), when it is UTF-16
+rather than plain text, or when it holds more than 64 KiB.";
+
 /// How lines end in a board file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LineEnding {
@@ -70,6 +93,8 @@ pub enum ParseErrorKind {
     Floating { column: usize },
     #[error("{0}")]
     Position(InvalidPosition),
+    #[error("the file is in {0}; save it as plain text (ASCII or UTF-8)")]
+    Encoding(&'static str),
 }
 
 /// The cells and turn line of a board file, read but not yet held to the
@@ -122,6 +147,11 @@ const TURN_LINE: usize = HEIGHT + 1;
 /// When the text is not six rows of seven digits `0`, `1`, `2` and a turn
 /// line `1` or `2`.
 pub fn parse_grid(text: &[u8]) -> Result<Grid, ParseError> {
+    if let Some(encoding) = utf16(text) {
+        return Err(ParseError { line: 1, kind: ParseErrorKind::Encoding(encoding) });
+    }
+    // The byte-order mark Windows editors put before UTF-8 text.
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let line_ending = match text.iter().position(|&b| b == b'\n') {
         Some(end) if end > 0 && text[end - 1] == b'\r' => LineEnding::CrLf,
         _ => LineEnding::Lf,
@@ -159,6 +189,21 @@ pub fn parse_grid(text: &[u8]) -> Result<Grid, ParseError> {
         return Err(error(number, ParseErrorKind::TrailingText(describe(line))));
     }
     Ok(Grid { pieces, to_move, line_ending })
+}
+
+/// The name of the UTF-16 encoding `text` is in, if it is: a byte-order mark
+/// (what Windows PowerShell's redirection writes) or, without one, a NUL
+/// byte beside every ASCII character.
+fn utf16(text: &[u8]) -> Option<&'static str> {
+    const LITTLE: &str = "UTF-16 (little-endian)";
+    const BIG: &str = "UTF-16 (big-endian)";
+    match text {
+        [0xff, 0xfe, ..] => Some(LITTLE),
+        [0xfe, 0xff, ..] => Some(BIG),
+        [first, 0, ..] if *first != 0 => Some(LITTLE),
+        [0, second, ..] if *second != 0 => Some(BIG),
+        _ => None,
+    }
 }
 
 /// Quotes raw bytes for an error message, escaping anything unprintable.
@@ -219,6 +264,28 @@ mod tests {
         assert_eq!(parse(sloppy.as_bytes()).unwrap().board, file.board);
         let no_final_newline = INPUT2.trim_end();
         assert_eq!(parse(no_final_newline.as_bytes()).unwrap().board, file.board);
+    }
+
+    #[test]
+    fn accepts_a_utf8_byte_order_mark_and_names_utf16() {
+        let with_bom = format!("\u{feff}{INPUT2}");
+        assert_eq!(parse(with_bom.as_bytes()).unwrap(), parse(INPUT2.as_bytes()).unwrap());
+        let little: Vec<u8> = INPUT2.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let big: Vec<u8> = INPUT2.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for (bytes, expected) in [
+            (
+                [&[0xff, 0xfe][..], &little].concat(),
+                "line 1: the file is in UTF-16 (little-endian); save it as plain text (ASCII or UTF-8)",
+            ),
+            (
+                [&[0xfe, 0xff][..], &big].concat(),
+                "line 1: the file is in UTF-16 (big-endian); save it as plain text (ASCII or UTF-8)",
+            ),
+            (little, "line 1: the file is in UTF-16 (little-endian); save it as plain text (ASCII or UTF-8)"),
+            (big, "line 1: the file is in UTF-16 (big-endian); save it as plain text (ASCII or UTF-8)"),
+        ] {
+            assert_eq!(parse(&bytes).unwrap_err().to_string(), expected);
+        }
     }
 
     #[test]

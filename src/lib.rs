@@ -2,7 +2,7 @@
 //! scoring a point for every four-in-a-row of their colour.
 //!
 //! The core ([`bitboard`], [`lines`], [`board`], [`score`], [`search`], [`format`],
-//! [`display`]) does no I/O; [`modes`], [`report`], [`referee`] and the
+//! [`display`]) does no I/O; [`modes`], [`report`], [`referee`], [`memory`] and the
 //! binary read and write files and the terminal, and the referee runs other
 //! programs.
 
@@ -12,6 +12,7 @@ pub mod board;
 pub mod display;
 pub mod format;
 pub mod lines;
+pub mod memory;
 pub mod modes;
 pub mod plot;
 pub mod referee;

@@ -1,6 +1,6 @@
 //! The `maxconnect4` command: parses arguments and dispatches to a mode.
 
-use std::io;
+use std::io::{self, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -10,10 +10,10 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use maxconnect4::board::Board;
 
 use maxconnect4::modes::{self, FirstMove, SolveOptions, Source};
-use maxconnect4::referee::{self, game::Settings, process, replay, sandbox::Isolation, tournament};
-use maxconnect4::report;
+use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Limits};
+use maxconnect4::{format, memory, report};
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
 /// the number of four-in-a-rows of each colour.
@@ -62,6 +62,7 @@ enum Command {
     /// Count the move sequences of length DEPTH (checks move generation).
     Perft {
         /// Length of the move sequences.
+        #[arg(value_parser = parse_perft_depth)]
         depth: u32,
         /// The board file to start from; the empty board if omitted.
         #[arg(conflicts_with = "moves")]
@@ -83,25 +84,25 @@ enum Command {
         /// Solve every move string in FILE (`-` for standard input), one per line; print `MOVES VALUE`.
         #[arg(long, value_name = "FILE")]
         batch: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesOption,
         /// Classic rules: only win, draw or loss (1, 0, -1), much faster.
         #[arg(long)]
         weak: bool,
-        #[command(flatten)]
-        rules: RulesOption,
-        /// Transposition table size in MB.
-        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
-        hash: usize,
         /// Give up after this many seconds.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         time_limit: Option<Duration>,
+        /// Transposition table size in MB (0 for none) [default: 64].
+        #[arg(long, value_name = "MB", value_parser = parse_hash)]
+        hash: Option<usize>,
     },
     /// Search a fixed set of positions and report the speed in nodes per second.
     Bench {
         #[command(flatten)]
         rules: RulesOption,
-        /// Transposition table size in MB.
-        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
-        hash: usize,
+        /// Transposition table size in MB (0 for none) [default: 64].
+        #[arg(long, value_name = "MB", value_parser = parse_hash)]
+        hash: Option<usize>,
     },
     /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
     Report {
@@ -111,12 +112,12 @@ enum Command {
         /// Search depths 1 to N.
         #[arg(long, value_name = "N", default_value_t = report::DEFAULT_MAX_DEPTH, value_parser = parse_depth)]
         max_depth: u32,
-        /// The directory to write the report to (created if need be).
-        #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
-        out: PathBuf,
         /// Skip a search predicted to take more CPU seconds than this.
         #[arg(long, value_name = "SECONDS", default_value = report::DEFAULT_BUDGET, value_parser = parse_seconds)]
         budget: Duration,
+        /// The directory to write the report to (created if need be).
+        #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
+        out: PathBuf,
     },
     /// Referee one game between two players: `self`, `human` or a command.
     Match(MatchArgs),
@@ -124,6 +125,9 @@ enum Command {
     Replay(ReplayArgs),
     /// Play every pair of players from each opening, with both colours.
     Tournament(TournamentArgs),
+    /// Describe the board file (also `maxconnect4 help format`).
+    #[command(long_about = format::DESCRIPTION)]
+    Format,
 }
 
 /// The `--rules` option.
@@ -148,9 +152,9 @@ struct EngineOptions {
     /// deepest search finished (DEPTH still caps the depth).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
-    /// Transposition table size in MB (0 for none).
-    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
-    hash: usize,
+    /// Transposition table size in MB (0 for none) [default: 64].
+    #[arg(long, value_name = "MB", value_parser = parse_hash)]
+    hash: Option<usize>,
 }
 
 impl EngineOptions {
@@ -159,18 +163,60 @@ impl EngineOptions {
     }
 }
 
-/// Bytes in `mb` megabytes (saturating: an absurd size fails to allocate
-/// rather than wrapping round to a small one).
-fn megabytes(mb: usize) -> usize {
-    mb.saturating_mul(1 << 20)
+/// Bytes in a table of `mb` megabytes, [`DEFAULT_HASH_MB`] if not given
+/// (saturating: an absurd size fails to allocate rather than wrapping round
+/// to a small one).
+fn megabytes(mb: Option<usize>) -> usize {
+    mb.unwrap_or(DEFAULT_HASH_MB).saturating_mul(1 << 20)
 }
 
-/// SECONDS: a positive number, fractions allowed.
+/// The table size in MB for `--hash` as given to `subcommand`, checked
+/// against the memory at hand: a size given that does not fit is a usage
+/// error; the default shrinks to fit, with a warning.
+fn sized_table(given: Option<usize>, subcommand: &str) -> Result<Option<usize>, clap::Error> {
+    let available = memory::available();
+    let Some(mb) = given else {
+        let most = available.map_or(u64::MAX, memory::most_megabytes);
+        let mb = usize::try_from(most).map_or(DEFAULT_HASH_MB, |most| most.min(DEFAULT_HASH_MB));
+        if mb < DEFAULT_HASH_MB {
+            eprintln!("warning: the memory at hand holds a table of {mb} MB, not the default {DEFAULT_HASH_MB} MB");
+        }
+        return Ok(Some(mb));
+    };
+    memory::check_table(mb as u64, available)
+        .map_err(|error| Cli::argument_error(subcommand, format!("invalid value '{mb}' for '--hash <MB>': {error}")))?;
+    Ok(Some(mb))
+}
+
+/// The longest time any option takes, in seconds (about 31 years): far
+/// beyond any game, and far below what a clock reading plus a duration can
+/// hold (about 9.2e18 s), so that no deadline overflows.
+const MAX_SECONDS: f64 = 1e9;
+
+/// SECONDS: a positive number, fractions allowed, at most [`MAX_SECONDS`].
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds = text.parse::<f64>().ok().filter(|&seconds| seconds > 0.0);
-    seconds
-        .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
-        .ok_or_else(|| "expected a number of seconds greater than 0, such as 2 or 0.5".to_owned())
+    match seconds(text)? {
+        seconds if seconds > 0.0 => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err("expected a number of seconds greater than 0, such as 2 or 0.5".to_owned()),
+    }
+}
+
+/// SECONDS: a number of seconds, 0 or more, at most [`MAX_SECONDS`].
+fn parse_delay(text: &str) -> Result<Duration, String> {
+    match seconds(text)? {
+        seconds if seconds >= 0.0 => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err("expected a number of seconds, 0 or more, such as 0.5".to_owned()),
+    }
+}
+
+/// A number of seconds no greater than [`MAX_SECONDS`] (possibly negative).
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds.is_nan() => Err("expected a number of seconds, such as 2 or 0.5".to_owned()),
+        Ok(seconds) if seconds > MAX_SECONDS => Err(format!("too large: at most {MAX_SECONDS} seconds")),
+        Ok(seconds) => Ok(seconds),
+        Err(_) => Err("expected a number of seconds, such as 2 or 0.5".to_owned()),
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -179,16 +225,76 @@ enum Next {
     HumanNext,
 }
 
-/// DEPTH: a whole number of plies, at least 1.
+/// A depth to search: a whole number of plies, at least 1 (any depth beyond
+/// the board's empty cells searches to the end).
 fn parse_depth(text: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(depth) if depth >= 1 => Ok(depth),
-        _ => Err("DEPTH must be a whole number of plies, 1 or more".to_owned()),
+    whole(text, 1, u32::MAX, "plies").map_err(|error| match error {
+        Whole::TooLarge(_) => {
+            format!("too large: at most {} (any depth above 42 searches to the end of the game)", u32::MAX)
+        }
+        other => other.to_string(),
+    })
+}
+
+/// The length of the move sequences perft counts: 0 or more.
+fn parse_perft_depth(text: &str) -> Result<u32, String> {
+    whole(text, 0, u32::MAX, "plies").map_err(|error| error.to_string())
+}
+
+/// A transposition table size in MB: 0 or more, and no more than the
+/// bytes an address can count.
+fn parse_hash(text: &str) -> Result<usize, String> {
+    let most = u64::try_from(usize::MAX >> 20).unwrap_or(u64::MAX);
+    let mb = whole(text, 0, most, "megabytes").map_err(|error| error.to_string())?;
+    Ok(usize::try_from(mb).expect("at most usize::MAX >> 20"))
+}
+
+/// Which game of a log: games count from 1.
+fn parse_game(text: &str) -> Result<u32, String> {
+    whole(text, 1, u32::MAX, "games").map_err(|error| match error {
+        Whole::TooSmall(_) => "games count from 1: the first game of the log is 1".to_owned(),
+        other => other.to_string(),
+    })
+}
+
+/// How many openings a tournament plays: 1 to the 49 there are.
+fn parse_openings(text: &str) -> Result<u16, String> {
+    whole(text, 1, 49, "openings").map_err(|error| error.to_string())
+}
+
+/// How many games a tournament plays at once.
+fn parse_jobs(text: &str) -> Result<u16, String> {
+    whole(text, 1, 64, "games").map_err(|error| error.to_string())
+}
+
+/// Why a text is not a whole number in a range.
+#[derive(Debug, thiserror::Error)]
+enum Whole {
+    #[error("expected a whole number of {0}, such as 3")]
+    NotANumber(&'static str),
+    #[error("too small: at least {0}")]
+    TooSmall(u64),
+    #[error("too large: at most {0}")]
+    TooLarge(u64),
+}
+
+/// A whole number from `least` to `most`; `unit` names what it counts.
+fn whole<T: Copy + Into<u64> + TryFrom<u64>>(text: &str, least: T, most: T, unit: &'static str) -> Result<T, Whole> {
+    let (least, most) = (least.into(), most.into());
+    let digits = text.trim().strip_prefix('+').unwrap_or(text.trim());
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        let negative = digits.strip_prefix('-').is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+        return Err(if negative { Whole::TooSmall(least) } else { Whole::NotANumber(unit) });
+    }
+    match digits.parse::<u64>() {
+        Ok(n) if n < least => Err(Whole::TooSmall(least)),
+        Ok(n) if n <= most => T::try_from(n).map_err(|_| Whole::TooLarge(most)),
+        _ => Err(Whole::TooLarge(most)),
     }
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse().and_then(check_usage) {
+    let cli = match Cli::try_parse().and_then(check_usage).and_then(Cli::validate) {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
@@ -204,7 +310,15 @@ fn main() -> ExitCode {
 /// The checks clap cannot make: one-move's positional arguments, which
 /// depend on `--moves`, and `--weak`, which only classic rules have.
 fn check_usage(cli: Cli) -> Result<Cli, clap::Error> {
-    let error = |kind, message: &str| Err(Cli::command().error(kind, message));
+    let subcommand = match &cli.command {
+        Command::OneMove { .. } => "one-move",
+        _ => "solve",
+    };
+    let error = |kind, message: &str| {
+        let mut command = Cli::command();
+        command.build();
+        Err(command.find_subcommand_mut(subcommand).expect("the subcommand exists").error(kind, message))
+    };
     match &cli.command {
         Command::OneMove { args, moves, .. } => {
             let wanted = if moves.is_some() { 2 } else { 3 };
@@ -220,7 +334,7 @@ fn check_usage(cli: Cli) -> Result<Cli, clap::Error> {
             if let Err(message) = parse_depth(&depth) {
                 return error(
                     clap::error::ErrorKind::ValueValidation,
-                    &format!("invalid value '{depth}' for DEPTH: {message}"),
+                    &format!("invalid value '{depth}' for '<DEPTH>': {message}"),
                 );
             }
         }
@@ -233,11 +347,17 @@ fn check_usage(cli: Cli) -> Result<Cli, clap::Error> {
 }
 
 /// Prints a command-line error with the usage of the subcommand it concerns
-/// (clap leaves the usage out of some errors), or prints help or the version.
+/// where clap puts it, before the pointer to `--help` (clap leaves the usage
+/// out of value errors), or prints help or the version.
 fn usage_error(error: &clap::Error) -> ExitCode {
-    let _ = error.print();
-    let rendered = error.render().to_string();
-    if error.use_stderr() && !rendered.contains("Usage:") {
+    if !error.use_stderr() {
+        let _ = error.print();
+        return ExitCode::SUCCESS;
+    }
+    let rendered = error.render().ansi().to_string();
+    let message = if rendered.contains("Usage:") {
+        rendered
+    } else {
         let mut command = Cli::command();
         command.build();
         let subcommand = std::env::args().nth(1).unwrap_or_default();
@@ -245,9 +365,49 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             Some(subcommand) => subcommand.render_usage(),
             None => command.render_usage(),
         };
-        eprintln!("\n{usage}");
-    }
+        let pointer = rendered.find("\nFor more information").unwrap_or(rendered.len());
+        let (error, rest) = rendered.split_at(pointer);
+        format!("{}\n\n{}\n{rest}", error.trim_end(), usage.ansi())
+    };
+    let mut stderr = anstream::stderr();
+    let _ = write!(stderr, "{}", message.trim_end());
+    let _ = writeln!(stderr);
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+}
+
+impl Cli {
+    /// Checks what depends on more than one argument, as clap checks each
+    /// one, so that every argument error is a usage error.
+    fn validate(mut self) -> Result<Cli, clap::Error> {
+        match &mut self.command {
+            Command::OneMove { engine, .. } => engine.hash = sized_table(engine.hash, "one-move")?,
+            Command::Interactive { engine, .. } => engine.hash = sized_table(engine.hash, "interactive")?,
+            Command::Solve { hash, .. } => *hash = sized_table(*hash, "solve")?,
+            Command::Bench { hash, .. } => *hash = sized_table(*hash, "bench")?,
+            _ => {}
+        }
+        if let Command::Tournament(args) = &self.command {
+            let mut names = std::collections::HashSet::new();
+            if let Some((name, _)) = args.players.iter().find(|(name, _)| !names.insert(name)) {
+                return Err(Cli::argument_error("tournament", format!("two players are named '{name}'")));
+            }
+            if args.players.len() < 2 {
+                return Err(Cli::argument_error(
+                    "tournament",
+                    "a tournament needs at least two players: give --player NAME=TEMPLATE twice or more".to_owned(),
+                ));
+            }
+        }
+        Ok(self)
+    }
+
+    /// A usage error of `subcommand`, rendered as clap renders its own.
+    fn argument_error(subcommand: &str, message: String) -> clap::Error {
+        let mut command = Cli::command();
+        command.build();
+        let subcommand = command.find_subcommand_mut(subcommand).expect("the subcommand exists");
+        subcommand.error(clap::error::ErrorKind::ValueValidation, message)
+    }
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -318,6 +478,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             process::stop_players_on_interrupt();
             tournament::run(&args.options(), &mut out)?;
         }
+        Command::Format => writeln!(out, "{}", format::DESCRIPTION)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -362,25 +523,27 @@ impl IsolationArgs {
 #[derive(clap::Args)]
 struct MatchArgs {
     /// Player 1: `self`, `human`, or a command with {in}, {out} and optionally {depth}.
+    #[arg(value_parser = parse_match_player)]
     red: String,
     /// Player 2, given the same way.
+    #[arg(value_parser = parse_match_player)]
     green: String,
-    #[command(flatten)]
-    settings: SettingsArgs,
-    #[command(flatten)]
-    isolation: IsolationArgs,
     /// A board file to start from instead of the empty board.
     #[arg(long, value_name = "FILE", conflicts_with = "start_moves")]
     start: Option<PathBuf>,
     /// Start from the position after these moves (columns 1-7 from the empty board).
     #[arg(long, value_name = "MOVES")]
     start_moves: Option<String>,
+    #[command(flatten)]
+    settings: SettingsArgs,
     /// The log to append the game to; the programs' output goes in LOG's name with .output.
     #[arg(long, value_name = "FILE", default_value = "games.jsonl")]
     log: PathBuf,
     /// Print only the result, not the board after every move.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    isolation: IsolationArgs,
 }
 
 impl MatchArgs {
@@ -389,7 +552,8 @@ impl MatchArgs {
         let start = match (self.start, self.start_moves) {
             (Some(path), _) => referee::Start::File(path),
             (None, Some(moves)) => referee::Start::Board(
-                Board::from_moves(settings.rules, &moves).with_context(|| format!("bad move string '{moves}'"))?,
+                Board::from_moves(settings.rules, &moves)
+                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?,
             ),
             (None, None) => referee::Start::Board(Board::empty()),
         };
@@ -409,15 +573,15 @@ impl MatchArgs {
 struct ReplayArgs {
     /// A game log written by `match` or `tournament`.
     log: PathBuf,
+    /// The rules to replay under [default: the rules the log records; max for logs without them].
+    #[arg(long, value_name = "RULES", value_parser = parse_rules)]
+    rules: Option<Rules>,
     /// Which game, counting from 1 [default: the last].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = parse_game)]
     game: Option<u32>,
     /// Seconds to pause before each move.
     #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_delay)]
     delay: Duration,
-    /// The rules to replay under [default: the rules the log records; max for logs without them].
-    #[arg(long, value_name = "RULES", value_parser = parse_rules)]
-    rules: Option<Rules>,
 }
 
 #[derive(clap::Args)]
@@ -425,17 +589,17 @@ struct TournamentArgs {
     /// A player as NAME=COMMAND, COMMAND being `self` or a command template; two or more.
     #[arg(long = "player", value_name = "NAME=TEMPLATE", required = true, value_parser = parse_entrant)]
     players: Vec<(String, String)>,
+    #[command(flatten)]
+    settings: SettingsArgs,
     /// How many of the 49 two-ply openings to play, central ones first.
-    #[arg(long, value_name = "N", default_value_t = 49, value_parser = clap::value_parser!(u16).range(1..=49))]
+    #[arg(long, value_name = "N", default_value_t = 49, value_parser = parse_openings)]
     openings: u16,
     /// Games to play at the same time.
-    #[arg(long, value_name = "J", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, value_name = "J", default_value_t = 1, value_parser = parse_jobs)]
     jobs: u16,
     /// The directory for the games' log, their output and the standings.
     #[arg(long, value_name = "DIR", default_value = "tournament")]
     out: PathBuf,
-    #[command(flatten)]
-    settings: SettingsArgs,
     #[command(flatten)]
     isolation: IsolationArgs,
 }
@@ -453,17 +617,32 @@ impl TournamentArgs {
     }
 }
 
-/// SECONDS: a number of seconds, 0 or more.
-fn parse_delay(text: &str) -> Result<Duration, String> {
-    text.parse::<f64>()
-        .ok()
-        .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
-        .ok_or_else(|| format!("'{text}' is not a number of seconds"))
+/// NAME=TEMPLATE: a name usable as a file name (letters, digits, `-`, `_`
+/// and `.`, not first) and `self` or a command template, never a person.
+fn parse_entrant(text: &str) -> Result<(String, String), String> {
+    let (name, template) = text
+        .split_once('=')
+        .map(|(name, template)| (name.trim(), template))
+        .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())?;
+    let usable = name.chars().next().is_some_and(|first| first.is_ascii_alphanumeric() || first == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if !usable {
+        return Err(format!(
+            "'{name}' cannot be a player's name: use letters, digits, '-', '_' and '.', not '-' or '.' first"
+        ));
+    }
+    if parse_player(template)? == PlayerSpec::Human {
+        return Err("a tournament has no human players: give `self` or a command template".to_owned());
+    }
+    Ok((name.to_owned(), template.to_owned()))
 }
 
-/// NAME=TEMPLATE.
-fn parse_entrant(text: &str) -> Result<(String, String), String> {
-    text.split_once('=')
-        .map(|(name, template)| (name.trim().to_owned(), template.to_owned()))
-        .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())
+/// A player of a match: `self`, `human` or a command template.
+fn parse_player(text: &str) -> Result<PlayerSpec, String> {
+    PlayerSpec::parse(text).map_err(|error| error.to_string())
+}
+
+/// A player of a match, checked and kept as given.
+fn parse_match_player(text: &str) -> Result<String, String> {
+    parse_player(text).map(|_| text.to_owned())
 }

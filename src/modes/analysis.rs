@@ -143,7 +143,7 @@ pub fn solve_batch(
         let board = match Board::from_moves(options.rules, moves) {
             Ok(board) => board,
             Err(error) => {
-                writeln!(err, "error: {name}, line {number}: bad move string '{moves}': {error}")?;
+                writeln!(err, "error: {name}, line {number}: bad move string '{}': {error}", moves.escape_debug())?;
                 bad += 1;
                 continue;
             }

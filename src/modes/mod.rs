@@ -43,7 +43,8 @@ impl Source {
         match self {
             Source::File(path) => read_board_file(path),
             Source::Moves(moves) => Ok(BoardFile {
-                board: Board::from_moves(rules, moves).with_context(|| format!("bad move string '{moves}'"))?,
+                board: Board::from_moves(rules, moves)
+                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?,
                 line_ending: LineEnding::Lf,
             }),
         }
@@ -64,8 +65,31 @@ impl Source {
 /// # Errors
 /// When the file cannot be read or is not a valid board file.
 pub fn read_board_file(path: &Path) -> anyhow::Result<BoardFile> {
-    let text = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = read_capped(path).with_context(|| format!("cannot read {}", path.display()))?;
     format::parse(&text).with_context(|| format!("{} is not a valid board file", path.display()))
+}
+
+/// The most a board file may hold. One is under 100 bytes (seven lines of
+/// at most nine); this leaves room for any trailing blank space while a
+/// device or a runaway file (`/dev/zero`) is refused at once instead of
+/// read until memory runs out.
+pub const BOARD_FILE_LIMIT: u64 = 64 << 10;
+
+/// Reads a board file of at most [`BOARD_FILE_LIMIT`] bytes.
+///
+/// # Errors
+/// When the file cannot be read or holds more than the limit.
+pub fn read_capped(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut text = Vec::new();
+    std::fs::File::open(path)?.take(BOARD_FILE_LIMIT + 1).read_to_end(&mut text)?;
+    if text.len() as u64 > BOARD_FILE_LIMIT {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("it holds more than {} KiB, far more than any board file", BOARD_FILE_LIMIT >> 10),
+        ));
+    }
+    Ok(text)
 }
 
 /// Writes `board` to `path` atomically (see [`atomic`]): a reader never sees
@@ -74,7 +98,7 @@ pub fn read_board_file(path: &Path) -> anyhow::Result<BoardFile> {
 /// # Errors
 /// When the directory is not writable or the rename fails.
 pub fn save_board(path: &Path, board: &Board, line_ending: LineEnding) -> anyhow::Result<()> {
-    atomic::write(path, format::write(board, line_ending).as_bytes())
+    Ok(atomic::write(path, format::write(board, line_ending).as_bytes())?)
 }
 
 /// A search for the computer's move with the CPU time it took.

@@ -1,10 +1,13 @@
 //! One-move mode: read a board file, make one move, write the board file.
 //! Programs play each other by passing these files back and forth.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::Path;
 
+use anyhow::bail;
+
 use super::{save_board, think, Source};
+use crate::atomic;
 use crate::display;
 use crate::rules::Rules;
 use crate::search::{Engine, Limits};
@@ -12,10 +15,14 @@ use crate::search::{Engine, Limits};
 /// Reads the position from `input`, prints the board, and unless the game
 /// is over under `rules` chooses a move with a search within `limits` using
 /// a table of `hash_bytes`, prints the new board and writes it to `output`
-/// in the same format. A finished game leaves `output` untouched.
+/// in the same format. A finished game leaves `output` untouched. `output`
+/// is checked before the search (a regular file or nothing, in a directory
+/// that exists), and the move is saved even if `out` fails: a rival waits
+/// for the file, not the text.
 ///
 /// # Errors
-/// When `input` cannot be read or parsed, or `output` cannot be written.
+/// When `input` cannot be read or parsed, `output` cannot be written, or
+/// `out` failed (after `output` was written).
 pub fn one_move(
     input: &Source,
     output: &Path,
@@ -25,19 +32,55 @@ pub fn one_move(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let file = input.load(rules)?;
+    atomic::check(output)?;
     let mut board = file.board;
     let mut engine = Engine::for_rules(rules, hash_bytes)?;
-    write!(out, "{}", display::board_and_score(&board))?;
+    let mut out = Console { out, failure: None };
+    let _ = write!(out, "{}", display::board_and_score(&board));
     if rules.is_over(&board) {
-        writeln!(out, "The game is over: {}", display::result_sentence(rules, &board))?;
-        return Ok(());
+        let _ = writeln!(out, "The game is over: {}", display::result_sentence(rules, &board));
+        return out.finish().map_or(Ok(()), |error| bail!("standard output failed ({error})"));
     }
     let mover = board.to_move();
     let thought = think(&mut engine, &board, limits);
     board.play(thought.result.column);
-    writeln!(out, "\nPlayer {} plays column {}.", mover.number(), thought.result.column)?;
-    thought.report(out)?;
-    write!(out, "{}", display::board_and_score(&board))?;
+    let _ = writeln!(out, "\nPlayer {} plays column {}.", mover.number(), thought.result.column);
+    let _ = thought.report(&mut out);
+    let _ = write!(out, "{}", display::board_and_score(&board));
     save_board(output, &board, file.line_ending)?;
-    Ok(())
+    match out.finish() {
+        Some(error) => bail!("standard output failed ({error}); the move was saved to {}", output.display()),
+        None => Ok(()),
+    }
+}
+
+/// Standard output that may fail (a full disk, a reader gone) without
+/// stopping the move: the first failure is kept and reported at the end.
+struct Console<'a> {
+    out: &'a mut dyn Write,
+    failure: Option<io::Error>,
+}
+
+impl Write for Console<'_> {
+    fn write(&mut self, text: &[u8]) -> io::Result<usize> {
+        if self.failure.is_none() {
+            self.failure = self.out.write_all(text).err();
+        }
+        Ok(text.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.failure.is_none() {
+            self.failure = self.out.flush().err();
+        }
+        Ok(())
+    }
+}
+
+impl Console<'_> {
+    /// Flushes, then gives the first failure.
+    fn finish(mut self) -> Option<io::Error> {
+        let _ = self.flush();
+        self.failure
+    }
 }

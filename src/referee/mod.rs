@@ -102,7 +102,7 @@ pub fn play_match(
     let seats = [Seat::new(&options.red, &options.red)?, Seat::new(&options.green, &options.green)?];
     let start = match &options.start {
         Start::File(path) => {
-            let text = std::fs::read(path).map_err(|source| Error::io("read", path, source))?;
+            let text = crate::modes::read_capped(path).map_err(|source| Error::io("read", path, source))?;
             crate::format::parse(&text).map_err(|source| Error::StartFile { path: path.clone(), source })?.board
         }
         Start::Board(board) => *board,

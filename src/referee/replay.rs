@@ -71,7 +71,10 @@ pub fn replay(
     let mut record = records
         .get(number.saturating_sub(1))
         .filter(|_| number >= 1)
-        .ok_or_else(|| Error::Replay(format!("{} holds {count} games; there is no game {number}", path.display())))?
+        .ok_or_else(|| {
+            let games = if count == 1 { "game" } else { "games" };
+            Error::Replay(format!("{} holds {count} {games}; there is no game {number}", path.display()))
+        })?
         .clone();
     if let Some(rules) = rules {
         record.rules = rules;

@@ -181,6 +181,7 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     std::fs::create_dir_all(&options.out)
         .with_context(|| format!("cannot create the output directory {}", options.out.display()))?;
+    check_writable(&options.out)?;
     let machine = Machine::probe();
     let cells: u64 =
         positions.iter().map(|p| Algorithm::ALL.len() as u64 * p.depths(options.max_depth).count() as u64).sum();
@@ -200,10 +201,8 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
     let staged = files
         .iter()
         .map(|(name, contents)| atomic::stage(&options.out.join(name), contents))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    for file in staged {
-        file.put_in_place()?;
-    }
+        .collect::<Result<Vec<_>, _>>()?;
+    atomic::put_all_in_place(staged)?;
     let measured = timings.cells.iter().filter(|cell| matches!(cell.outcome, Outcome::Measured(_))).count();
     writeln!(
         out,
@@ -216,6 +215,24 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
     for (name, _) in &files {
         writeln!(out, "  {name}")?;
     }
+    Ok(())
+}
+
+/// Every file the report writes, by name.
+fn file_names() -> Vec<String> {
+    let charts =
+        chart::Chart::ALL.iter().flat_map(|chart| ["png", "svg"].map(|ext| format!("{}.{ext}", chart.file_stem())));
+    [CSV_FILE.to_owned(), REPORT_FILE.to_owned()].into_iter().chain(charts).collect()
+}
+
+/// Checks, before a minute of measuring, that every report file can be
+/// written in `directory`: nothing but a regular file at each name, and the
+/// directory writable (a file is staged there and dropped).
+fn check_writable(directory: &Path) -> anyhow::Result<()> {
+    for name in file_names() {
+        atomic::check(&directory.join(name))?;
+    }
+    drop(atomic::stage(&directory.join(REPORT_FILE), b"")?);
     Ok(())
 }
 

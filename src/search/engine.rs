@@ -176,7 +176,8 @@ impl Engine {
         self.stopped = false;
         // The first iteration runs without the clock, so there is always a move.
         self.deadline = None;
-        let deadline = limits.time_limit.map(|limit| Instant::now() + limit);
+        // A limit too far off for the clock to hold is no limit.
+        let deadline = limits.time_limit.and_then(|limit| Instant::now().checked_add(limit));
         let mut result = None;
         for depth in 1..=limits.depth.min(board.empty_cells()) {
             self.grow_table();
@@ -204,7 +205,7 @@ impl Engine {
         self.nodes = 1;
         self.next_clock_check = 0;
         self.stopped = false;
-        self.deadline = time_limit.map(|limit| Instant::now() + limit);
+        self.deadline = time_limit.and_then(|limit| Instant::now().checked_add(limit));
         // Each move in turn, the likeliest best first. The first move's
         // value is found exactly; every later move is only tested against the
         // best value so far, which most fail at once (one refutation), and

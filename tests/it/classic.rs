@@ -104,7 +104,11 @@ fn one_move_under_classic_rules() {
         "with --moves, give only OUTPUT and DEPTH",
     );
     check_error(&["one-move", "out.txt", "5"], 2, "expected INPUT OUTPUT DEPTH");
-    check_error(&["one-move", "--moves", "44", "out.txt", "0"], 2, "DEPTH must be a whole number of plies");
+    check_error(
+        &["one-move", "--moves", "44", "out.txt", "0"],
+        2,
+        "invalid value '0' for '<DEPTH>': too small: at least 1",
+    );
 }
 
 #[test]

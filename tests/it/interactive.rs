@@ -69,7 +69,7 @@ fn bad_answers_are_asked_again() {
 #[test]
 fn a_full_column_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "in.txt", "1000000\n2000000\n1000000\n2000000\n1000000\n2000000\n1\n");
+    write(dir.path(), "in.txt", "2000000\n1000000\n2000000\n1000000\n2000000\n1000000\n1\n");
     maxconnect4(dir.path())
         .args(["interactive", "in.txt", "human-next", "2"])
         .write_stdin("1\n")
@@ -142,4 +142,67 @@ fn an_invalid_file_is_an_error() {
         .assert()
         .code(1)
         .stderr(predicate::str::starts_with("error: in.txt is not a valid board file: line 2: "));
+}
+
+/// Runs interactive mode from `in.txt` (the course's `input2.txt`) with
+/// the person moving first, fed `stdin`; returns what it printed.
+fn play_with_input(stdin: Vec<u8>) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "in.txt", INPUT2);
+    let assert = maxconnect4(dir.path()).args(["interactive", "in.txt", "human-next", "1"]).write_stdin(stdin).assert();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(assert.get_output().status.success(), "{stdout}");
+    stdout
+}
+
+#[test]
+fn answers_that_are_not_text_are_asked_again() {
+    let stdout = play_with_input(b"\xff\xfe\n4\nquit\n".to_vec());
+    assert!(stdout.contains("That answer is not text; type a column number from 1 to 7."), "{stdout}");
+    assert!(stdout.contains("the computer (player 2) plays column "), "the game went on:\n{stdout}");
+}
+
+#[test]
+fn long_answers_are_cut_short_and_endless_input_ends_the_game() {
+    let stdout = play_with_input(format!("{}\n{}\nquit\n", "x".repeat(5000), "y".repeat(500)).into_bytes());
+    assert!(stdout.contains("That answer is too long; type a column number from 1 to 7."), "{stdout}");
+    assert!(stdout.contains(&format!("'{}...' is not a column number", "y".repeat(20))), "{stdout}");
+    assert!(!stdout.contains(&"y".repeat(21)), "the answer is echoed cut short");
+    let stdout = play_with_input(vec![0; 1 << 20]);
+    assert!(stdout.contains("The input has no line break in 64 KiB; taking it as the end."), "{stdout}");
+    assert!(stdout.contains("The game is left unfinished."), "{stdout}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_person_in_a_match_is_asked_again_after_an_answer_that_is_not_text() {
+    let dir = tempfile::tempdir().unwrap();
+    // Every column in turn, many times over: full columns are asked again too.
+    let mut stdin = b"\xff\n".to_vec();
+    stdin.extend("1\n2\n3\n4\n5\n6\n7\n".repeat(8).bytes());
+    let assert = maxconnect4(dir.path())
+        .args(["match", "self", "human", "--depth", "1", "--quiet"])
+        .write_stdin(stdin)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(stdout.contains("That answer is not text"), "{stdout}");
+    let record = &crate::util::records(&dir.path().join("games.jsonl"))[0];
+    assert_eq!(record.forfeit, None, "the person did not lose the game over it");
+    assert_eq!(record.moves.len(), 42, "the game was played to the end");
+}
+
+#[test]
+fn a_save_file_that_cannot_be_written_is_found_before_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "in.txt", INPUT2);
+    std::fs::create_dir(dir.path().join("human.txt")).unwrap();
+    maxconnect4(dir.path())
+        .args(["interactive", "in.txt", "computer-next", "3"])
+        .write_stdin("4\n")
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("error: cannot write human.txt: it is a directory; give the name of a file\n");
+    assert!(!dir.path().join("computer.txt").exists(), "the computer did not move");
 }

@@ -2,12 +2,14 @@
 //! rival programs drive it, plus properties of the library checked on many
 //! random positions.
 
+mod arguments;
 mod board_file;
 mod classic;
 #[cfg(target_os = "linux")]
 mod containment;
 mod endgame;
 mod engine;
+mod fuzz;
 mod interactive;
 mod one_move;
 mod properties;

@@ -4,7 +4,7 @@ use maxconnect4::board::Player;
 use maxconnect4::format;
 use predicates::prelude::*;
 
-use super::util::{assert_text, maxconnect4, read, shipped, write, INPUT2};
+use super::util::{assert_text, dir_with_input2, maxconnect4, names_in, read, shipped, write, INPUT2};
 
 /// Parses a file the program wrote.
 fn parse(text: &str) -> maxconnect4::board::Board {
@@ -153,4 +153,142 @@ fn bad_arguments_get_usage_and_exit_code_2() {
         maxconnect4(dir.path()).args(args).assert().code(2).stderr(predicate::str::contains("Usage:"));
     }
     assert!(!dir.path().join("out.txt").exists());
+}
+
+/// Runs one-move from `in.txt` (the course's `input2.txt`) in `dir` to `output`.
+fn one_move_to(dir: &std::path::Path, output: &str) -> assert_cmd::assert::Assert {
+    maxconnect4(dir).args(["one-move", "in.txt", output, "3"]).assert()
+}
+
+#[test]
+fn output_errors_name_the_path_given_before_any_search() {
+    let dir = dir_with_input2();
+    std::fs::create_dir(dir.path().join("adir")).unwrap();
+    write(dir.path(), "afile", "");
+    for (output, expected) in [
+        ("missing/out.txt", "error: cannot write missing/out.txt: the directory missing does not exist\n"),
+        (".", "error: cannot write .: it is a directory; give the name of a file\n"),
+        ("adir/", "error: cannot write adir/: it is a directory; give the name of a file\n"),
+        ("adir", "error: cannot write adir: it is a directory; give the name of a file\n"),
+        ("afile/out.txt", "error: cannot write afile/out.txt: afile is not a directory\n"),
+    ] {
+        // Nothing on stdout: the board is printed only once the output is known to be writable.
+        one_move_to(dir.path(), output).code(1).stdout("").stderr(expected);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn only_a_regular_file_is_replaced() {
+    let dir = dir_with_input2();
+    let target = write(dir.path(), "target.txt", "the file the link points to\n");
+    std::os::unix::fs::symlink(&target, dir.path().join("link.txt")).unwrap();
+    one_move_to(dir.path(), "link.txt").code(1).stderr(
+        "error: cannot write link.txt: it is a symbolic link; give the file it points to (only a regular file is replaced)\n",
+    );
+    assert!(std::fs::symlink_metadata(dir.path().join("link.txt")).unwrap().file_type().is_symlink());
+    assert_eq!(read(&target), "the file the link points to\n");
+    let fifo = std::ffi::CString::new(dir.path().join("fifo").display().to_string()).unwrap();
+    // SAFETY: a valid path; mkfifo only creates a file.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    one_move_to(dir.path(), "fifo")
+        .code(1)
+        .stderr("error: cannot write fifo: it is a named pipe, not a regular file\n");
+    one_move_to(dir.path(), "/dev/null")
+        .code(1)
+        .stderr("error: cannot write /dev/null: it is a device, not a regular file\n");
+    assert_eq!(names_in(dir.path()), ["fifo", "in.txt", "link.txt", "target.txt"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_move_is_saved_when_standard_output_fails() {
+    let dir = dir_with_input2();
+    let expected =
+        "error: standard output failed (No space left on device (os error 28)); the move was saved to full.txt\n";
+    let run = |output: &str, stdout: std::process::Stdio| {
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
+            .args(["one-move", "in.txt", output, "3"])
+            .current_dir(dir.path())
+            .stdout(stdout)
+            .output()
+            .unwrap();
+        (run.status.code(), String::from_utf8_lossy(&run.stderr).into_owned())
+    };
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    assert_eq!(run("full.txt", full.into()), (Some(1), expected.to_owned()));
+    // A reader that has gone: every write fails at once.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let (code, stderr) = run("gone.txt", writer.into());
+    assert_eq!(code, Some(1));
+    assert!(stderr.starts_with("error: standard output failed (Broken pipe"), "{stderr}");
+    assert!(stderr.ends_with("the move was saved to gone.txt\n"), "{stderr}");
+    assert_eq!(read(&dir.path().join("full.txt")), read(&dir.path().join("gone.txt")));
+    added_column(INPUT2, &read(&dir.path().join("full.txt")));
+}
+
+/// Starts `args` in `dir` `runs` times, stopping each run with `signal` a
+/// little later than the one before (from at once to about 20 ms, past the
+/// whole run), and returns the temporary files left in `dir`. The points
+/// where the signal lands vary with the machine's load; what is asserted
+/// holds wherever it lands.
+#[cfg(unix)]
+fn temporary_files_after_stopping(dir: &std::path::Path, args: &[&str], signal: i32, runs: u64) -> Vec<String> {
+    for run in 0..runs {
+        let args: Vec<String> = args.iter().map(|arg| arg.replace("RUN", &run.to_string())).collect();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
+            .args(&args)
+            .current_dir(dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_micros(run * 20_000 / runs));
+        // SAFETY: the child is ours and not yet reaped, so its pid is its own.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        drop(child.stdin.take());
+        child.wait().unwrap();
+    }
+    names_in(dir).into_iter().filter(|name| name.starts_with(".maxconnect4-")).collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn stopping_one_move_at_any_point_leaves_no_temporary_file() {
+    let dir = dir_with_input2();
+    // A new output file is linked into place straight from a file with no name.
+    let left =
+        temporary_files_after_stopping(dir.path(), &["one-move", "in.txt", "out-RUN.txt", "5"], libc::SIGKILL, 60);
+    assert!(left.is_empty(), "kill -9 left {left:?}");
+    // Replacing needs a name for a moment, which SIGINT and SIGTERM remove.
+    write(dir.path(), "out.txt", INPUT2);
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let left = temporary_files_after_stopping(dir.path(), &["one-move", "in.txt", "out.txt", "5"], signal, 60);
+        assert!(left.is_empty(), "signal {signal} left {left:?}");
+    }
+    let written = read(&dir.path().join("out.txt"));
+    assert!(written == INPUT2 || added_column(INPUT2, &written) > 0, "out.txt is the old board or a whole new one");
+}
+
+#[cfg(unix)]
+#[test]
+fn stopping_interactive_mode_at_any_point_leaves_no_temporary_file() {
+    let dir = dir_with_input2();
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let args = ["interactive", "in.txt", "computer-next", "5"];
+        let left = temporary_files_after_stopping(dir.path(), &args, signal, 60);
+        assert!(left.is_empty(), "signal {signal} left {left:?}");
+    }
+}
+
+#[test]
+fn a_move_string_with_control_characters_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    maxconnect4(dir.path())
+        .args(["one-move", "--moves", "4\n\u{1b}[2J", "out.txt", "3"])
+        .assert()
+        .code(1)
+        .stderr("error: bad move string '4\\n\\u{1b}[2J': move 2 is '\\n', not a column 1-7\n");
 }

@@ -55,7 +55,7 @@ fn missing_games_and_doctored_records_are_errors() {
         .args(["replay", "games.jsonl", "--game", "2"])
         .assert()
         .code(1)
-        .stderr("error: games.jsonl holds 1 games; there is no game 2\n");
+        .stderr("error: games.jsonl holds 1 game; there is no game 2\n");
     maxconnect4(dir.path())
         .args(["replay", "nothing.jsonl"])
         .assert()

@@ -11,7 +11,7 @@ use maxconnect4::report::measure::Algorithm;
 use maxconnect4::report::timing_csv::COLUMNS;
 use maxconnect4::search::{alpha_beta, minimax};
 
-use super::util::{maxconnect4, read, shipped, write};
+use super::util::{maxconnect4, names_in, read, shipped, write};
 
 /// One row of `timing.csv`, by column name.
 type Row = HashMap<String, String>;
@@ -266,8 +266,8 @@ fn check_error(args: &[&str], code: i32, message: &str) {
 
 #[test]
 fn bad_options_fail_clearly_and_leave_the_earlier_report_untouched() {
-    check_error(&["--max-depth", "0"], 2, "DEPTH must be a whole number of plies, 1 or more");
-    check_error(&["--max-depth", "deep"], 2, "DEPTH must be a whole number of plies, 1 or more");
+    check_error(&["--max-depth", "0"], 2, "'--max-depth <N>': too small: at least 1");
+    check_error(&["--max-depth", "deep"], 2, "'--max-depth <N>': expected a whole number of plies");
     check_error(&["--budget", "0"], 2, "expected a number of seconds greater than 0");
     check_error(&["--budget=-1"], 2, "expected a number of seconds greater than 0");
     check_error(&["--positions"], 2, "a value is required for '--positions <FILE>...'");
@@ -310,4 +310,22 @@ fn the_committed_report_is_complete_and_consistent() {
         "the header names the default command that regenerates it"
     );
     assert!(report.contains("| build | release |"), "the committed report was measured on a release build");
+}
+
+#[test]
+fn a_report_file_that_cannot_be_replaced_stops_it_before_anything_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("REPORT.md")).unwrap();
+    write(&out, "timing.csv", "earlier timing.csv");
+    let position = shipped("input2.txt").display().to_string();
+    let assert = maxconnect4(dir.path())
+        .args(["report", "--positions", &position, "--max-depth", "3", "--out", "out"])
+        .assert()
+        .code(1)
+        .stdout("");
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert_eq!(stderr, "error: cannot write out/REPORT.md: it is a directory; give the name of a file\n");
+    assert_eq!(read(&out.join("timing.csv")), "earlier timing.csv");
+    assert_eq!(names_in(&out), ["REPORT.md", "timing.csv"], "nothing written, no temporary file left");
 }

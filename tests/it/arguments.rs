@@ -1,0 +1,132 @@
+//! Argument errors: every one exits 2 with a message naming the option, the
+//! usage line and then the pointer to `--help`, in clap's order; none panics.
+
+use crate::util::{maxconnect4, write, INPUT2};
+
+/// Runs `args` in a directory holding `in.txt` (the course's `input2.txt`)
+/// and checks that it is a usage error whose message contains `expected`.
+#[track_caller]
+fn check(args: &[&str], expected: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "in.txt", INPUT2);
+    let output = maxconnect4(dir.path()).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?} should be a usage error; stderr:\n{stderr}");
+    assert!(stderr.contains(expected), "{args:?}: expected {expected:?} in:\n{stderr}");
+    let usage = stderr.find("Usage: maxconnect4").unwrap_or_else(|| panic!("{args:?}: no usage line in:\n{stderr}"));
+    let help = stderr.find("For more information, try '--help'").expect("the pointer to --help");
+    assert!(usage < help, "{args:?}: the usage line comes before the pointer to --help:\n{stderr}");
+    assert!(!dir.path().join("out.txt").exists(), "{args:?} wrote its output");
+}
+
+#[test]
+fn times_too_large_for_the_clock_are_usage_errors() {
+    for option in ["--time-limit"] {
+        for mode in [&["one-move", "in.txt", "out.txt", "3"][..], &["interactive", "in.txt", "human-next", "3"]] {
+            let args = [mode, &[option, "1e19"]].concat();
+            check(&args, "too large: at most 1000000000 seconds");
+        }
+        check(&["solve", "in.txt", option, "1e19"], "too large: at most 1000000000 seconds");
+    }
+    check(&["match", "self", "self", "--timeout", "1e19"], "'--timeout <SECONDS>': too large");
+    check(&["tournament", "--player", "a=self", "--player", "b=self", "--timeout", "inf"], "too large");
+    check(&["report", "--budget", "1e300"], "'--budget <SECONDS>': too large");
+    check(&["replay", "games.jsonl", "--delay", "1e19"], "'--delay <SECONDS>': too large");
+    check(&["replay", "games.jsonl", "--delay=-1"], "0 or more");
+    check(&["one-move", "in.txt", "out.txt", "3", "--time-limit", "NaN"], "expected a number of seconds");
+    check(&["one-move", "in.txt", "out.txt", "3", "--time-limit", "0"], "greater than 0");
+}
+
+#[test]
+fn whole_numbers_are_bounded_and_named() {
+    check(&["one-move", "in.txt", "out.txt", "0"], "invalid value '0' for '<DEPTH>': too small: at least 1");
+    check(&["one-move", "in.txt", "out.txt", "99999999999"], "too large: at most 4294967295");
+    check(&["one-move", "in.txt", "out.txt", "deep"], "expected a whole number of plies");
+    check(&["report", "--max-depth", "0"], "'--max-depth <N>': too small: at least 1");
+    check(&["replay", "games.jsonl", "--game", "0"], "games count from 1");
+    check(&["replay", "games.jsonl", "--game", "4294967296"], "too large");
+    check(&["perft", "99999999999"], "too large");
+    check(&["one-move", "in.txt", "out.txt", "3", "--hash", "99999999999999999999"], "'--hash <MB>': too large");
+    check(&["bench", "--hash", "-5"], "unexpected argument '-5'");
+    check(&["match", "self", "self", "--depth", "0"], "'--depth <DEPTH>': too small");
+    check(&["tournament", "--player", "a=self", "--player", "b=self", "--openings", "50"], "at most 49");
+    check(&["tournament", "--player", "a=self", "--player", "b=self", "--jobs", "0"], "at least 1");
+}
+
+#[test]
+fn tournament_players_are_checked_with_the_arguments() {
+    check(&["tournament", "--player", "a=self"], "a tournament needs at least two players");
+    check(&["tournament", "--player", "a=self", "--player", "a=self"], "two players are named 'a'");
+    check(&["tournament", "--player", "a=self", "--player", "b c=self"], "'b c' cannot be a player's name");
+    check(&["tournament", "--player", "a=self", "--player", ".b=self"], "'.b' cannot be a player's name");
+    check(&["tournament", "--player", "a=self", "--player", "b=human"], "a tournament has no human players");
+    check(&["tournament", "--player", "a=self", "--player", "b"], "expected NAME=TEMPLATE");
+    check(&["tournament", "--player", "a=self", "--player", "b=echo"], "has no {in}");
+    check(&["match", "self", "echo {in}"], "has no {out}");
+}
+
+#[test]
+fn a_table_larger_than_the_memory_at_hand_is_refused() {
+    for args in [
+        &["one-move", "in.txt", "out.txt", "3", "--hash", "99999999999"][..],
+        &["interactive", "in.txt", "human-next", "3", "--hash", "99999999999"],
+        &["solve", "in.txt", "--hash", "99999999999"],
+        &["bench", "--hash", "99999999999"],
+    ] {
+        check(args, "'--hash <MB>': 99999999999 MB is more than the memory at hand: ");
+    }
+}
+
+#[test]
+fn the_board_file_is_described_in_the_help() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["help", "format"][..], &["format"], &["format", "--help"]] {
+        let assert = maxconnect4(dir.path()).args(args).assert().success();
+        let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        assert!(stdout.contains("six rows of seven digits, the top row first"), "{args:?}:\n{stdout}");
+        assert!(stdout.contains("a UTF-8 byte-order mark are accepted"), "{args:?}:\n{stdout}");
+    }
+}
+
+#[test]
+fn options_come_in_the_same_order_in_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    // What to play from, which game, how deep, how long, how much memory, how many, where to, how to show.
+    let order = [
+        "--positions",
+        "--player",
+        "--start",
+        "--start-moves",
+        "--moves",
+        "--batch",
+        "--rules",
+        "--weak",
+        "--depth",
+        "--max-depth",
+        "--time-limit",
+        "--timeout",
+        "--budget",
+        "--hash",
+        "--openings",
+        "--jobs",
+        "--out",
+        "--log",
+        "--quiet",
+        "--game",
+        "--delay",
+        "--help",
+    ];
+    for subcommand in ["one-move", "interactive", "solve", "bench", "report", "match", "tournament", "replay"] {
+        let assert = maxconnect4(dir.path()).args([subcommand, "--help"]).assert().success();
+        let help = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        let options: Vec<usize> = help
+            .lines()
+            .filter_map(|line| line.trim_start().trim_start_matches("-h, ").split([' ', '=']).next())
+            .filter_map(|word| order.iter().position(|option| *option == word))
+            .collect();
+        assert!(options.is_sorted(), "{subcommand}'s options are out of order:\n{help}");
+    }
+    let assert = maxconnect4(dir.path()).args(["solve", "--help"]).assert().success();
+    let help = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(help.contains("Transposition table size in MB (0 for none)"), "{help}");
+}
