@@ -12,6 +12,9 @@
 //! lines, N the number of positions to solve (from the first; default all),
 //! `--weak` solving for win, draw or loss only. Exits with 1 if any value
 //! is wrong.
+//!
+//! `classic_bench -- --position MOVES [--weak]` solves one position (`''`
+//! for the empty board) with a 4 GB table and prints its value and time.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,6 +28,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let weak = args.iter().any(|arg| arg == "--weak");
     let args: Vec<&String> = args.iter().filter(|arg| *arg != "--weak").collect();
+    if args.first().is_some_and(|arg| *arg == "--position") {
+        return solve_one(args.get(1).map_or("", |moves| moves.as_str()), weak);
+    }
     let Some(set) = args.first() else {
         eprintln!("usage: classic_bench SET [N] [--weak]");
         return ExitCode::from(2);
@@ -85,6 +91,20 @@ fn main() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Solves the position after `moves` and prints its value, nodes and time.
+fn solve_one(moves: &str, weak: bool) -> ExitCode {
+    let Ok(board) = Board::from_moves(Rules::Classic, moves) else {
+        eprintln!("bad move string '{moves}'");
+        return ExitCode::from(2);
+    };
+    let mut solver = Solver::new(4 << 30).expect("4 GB");
+    let start = cpu_time::ThreadTime::now();
+    let value = solver.board_value(&board, weak, None).expect("no time limit");
+    let cpu = start.elapsed().as_secs_f64();
+    println!("'{moves}': value {value}, {} nodes in {cpu:.1} s of CPU time", solver.nodes());
+    ExitCode::SUCCESS
 }
 
 /// `../shared/data/connect4-benchmarks` beside the repository, or where

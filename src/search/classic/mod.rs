@@ -25,6 +25,7 @@
 mod player;
 mod position;
 mod solver;
+mod work;
 
 pub use player::{ClassicPlayer, WIN_UNIT};
 pub use position::{mirror, Position};

@@ -18,12 +18,10 @@
 use std::time::{Duration, Instant};
 
 use super::position::{column_of, Position, CELL_COUNT};
+use super::work::Work;
 use crate::board::{Board, Column};
-use crate::search::table::{Bound, Entry, Table, TableTooLarge};
+use crate::search::table::{Bound, Entry, TableTooLarge};
 use crate::search::{OutOfTime, Solution};
-
-/// The clock is read once every this many nodes.
-const CLOCK_INTERVAL: u64 = 1 << 14;
 
 /// The table grows to one slot per this many nodes searched. Measured on
 /// the first 30 Begin-Medium positions, table cleared before each: one slot
@@ -43,11 +41,7 @@ pub const fn win_now(moves: u32) -> i32 {
 
 /// An exact solver with its transposition table.
 pub struct Solver {
-    table: Table,
-    nodes: u64,
-    next_clock_check: u64,
-    deadline: Option<Instant>,
-    stopped: bool,
+    work: Work,
 }
 
 impl Solver {
@@ -56,37 +50,28 @@ impl Solver {
     /// # Errors
     /// When the memory cannot be had.
     pub fn new(hash_bytes: usize) -> Result<Solver, TableTooLarge> {
-        Ok(Solver {
-            table: Table::with_bytes(hash_bytes)?,
-            nodes: 0,
-            next_clock_check: 0,
-            deadline: None,
-            stopped: false,
-        })
+        Ok(Solver { work: Work::new(hash_bytes, NODES_PER_SLOT)? })
     }
 
     /// Forgets every position solved.
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.work.table.clear();
     }
 
     /// Maps all the table's memory in now (for benchmarks).
     pub fn map_in_table(&mut self) {
-        self.table.map_in();
+        self.work.table.map_in();
     }
 
-    /// Positions visited since the last [`reset_nodes`](Solver::reset_nodes).
+    /// Positions visited by the last solve.
     #[must_use]
     pub const fn nodes(&self) -> u64 {
-        self.nodes
+        self.work.nodes
     }
 
     /// Starts counting nodes from zero, with a deadline for the searches to come.
     pub fn start(&mut self, deadline: Option<Instant>) {
-        self.nodes = 0;
-        self.next_clock_check = CLOCK_INTERVAL;
-        self.deadline = deadline;
-        self.stopped = false;
+        self.work.start(deadline);
     }
 
     /// The value of `position`, or with `weak` only its sign (1 win, 0 draw,
@@ -114,8 +99,8 @@ impl Solver {
                 guess = max / 2;
             }
             let found = self.negamax(position, guess, guess + 1);
-            if self.stopped {
-                return Err(OutOfTime { nodes: self.nodes });
+            if self.work.stopped {
+                return Err(OutOfTime { nodes: self.work.nodes });
             }
             if found <= guess {
                 max = found;
@@ -145,7 +130,7 @@ impl Solver {
                 best.push(column);
             }
         }
-        Ok(Solution { value, best, nodes: self.nodes })
+        Ok(Solution { value, best, nodes: self.work.nodes })
     }
 
     /// The value of `board` alone (see [`solve`](Solver::solve)), counting
@@ -159,7 +144,7 @@ impl Solver {
         if position.last_mover_won() {
             return Ok(if weak { -1 } else { -win_now(position.moves() - 1) });
         }
-        self.nodes = 1;
+        self.work.nodes = 1;
         self.value(&position, weak)
     }
 
@@ -188,8 +173,8 @@ impl Solver {
         }
         // Is the child's value at most -value?
         let found = self.negamax(&child, -value, -value + 1);
-        if self.stopped {
-            return Err(OutOfTime { nodes: self.nodes });
+        if self.work.stopped {
+            return Err(OutOfTime { nodes: self.work.nodes });
         }
         Ok(found <= -value)
     }
@@ -200,13 +185,7 @@ impl Solver {
     /// After the deadline the result is meaningless and `stopped` is set.
     fn negamax(&mut self, position: &Position, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta && !position.can_win_next());
-        self.nodes += 1;
-        if self.nodes >= self.next_clock_check {
-            self.next_clock_check = self.nodes + CLOCK_INTERVAL;
-            self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / NODES_PER_SLOT);
-            self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
-        }
-        if self.stopped {
+        if self.work.visit() {
             return 0;
         }
         let moves = position.moves();
@@ -240,14 +219,10 @@ impl Solver {
         let mirrored_key = position.mirrored_key();
         let (table_key, mirrored) = if mirrored_key < key { (mirrored_key, true) } else { (key, false) };
         let mut first = None;
-        if let Some(entry) = self.table.probe(table_key) {
+        if let Some(entry) = self.work.table.probe(table_key) {
             first = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
-            match entry.bound {
-                Bound::Exact => return entry.value,
-                Bound::Lower if entry.value >= beta => return entry.value,
-                Bound::Lower => alpha = alpha.max(entry.value),
-                Bound::Upper if entry.value <= alpha => return entry.value,
-                Bound::Upper => beta = beta.min(entry.value),
+            if let Some(value) = entry.cut_or_narrow(&mut alpha, &mut beta) {
+                return value;
             }
         }
         let mut ordered = MoveList::new();
@@ -261,7 +236,7 @@ impl Solver {
         let mut best = None;
         for &cell in ordered.cells() {
             let value = -self.negamax(&position.after(cell), -beta, -alpha);
-            if self.stopped {
+            if self.work.stopped {
                 return 0;
             }
             if value >= beta {
@@ -288,7 +263,7 @@ impl Solver {
     fn store(&mut self, key: u64, mirrored: bool, entry: Entry, moves: u32) {
         let best = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
         // Entries nearer the root stand for more work: the table keeps them.
-        self.table.store(key, Entry { depth: CELL_COUNT - moves, best, ..entry });
+        self.work.table.store(key, Entry { depth: CELL_COUNT - moves, best, ..entry });
     }
 }
 
