@@ -30,6 +30,14 @@ use crate::search::{OutOfTime, Solution};
 /// within the noise.
 const NODES_PER_SLOT: usize = 1;
 
+/// Children are probed for a cutoff before any is searched only in
+/// positions with fewer stones than this. Measured (table cleared before
+/// each position): on the first 30 Begin-Medium positions 1.26 times fewer
+/// nodes (840 K against 1.06 M a position) and 1.1 to 1.25 times less time;
+/// on the first 300 Middle-Medium positions 1.2 times fewer nodes and 1.1
+/// to 1.15 times less time; probing in every position saved no more.
+const CUTOFF_PROBE_MOVES: u32 = 36;
+
 /// The score of the player to move when they complete a four with their
 /// next stone, `moves` stones having been played: 22 minus the stones they
 /// will have played.
@@ -215,14 +223,27 @@ impl Solver {
             }
         }
 
-        let key = position.key();
-        let mirrored_key = position.mirrored_key();
-        let (table_key, mirrored) = if mirrored_key < key { (mirrored_key, true) } else { (key, false) };
+        let (table_key, mirrored) = table_key_of(position);
         let mut first = None;
         if let Some(entry) = self.work.table.probe(table_key) {
             first = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
             if let Some(value) = entry.cut_or_narrow(&mut alpha, &mut beta) {
                 return value;
+            }
+        }
+        if moves < CUTOFF_PROBE_MOVES {
+            // Enhanced transposition cutoff: a child the table already
+            // bounds low enough refutes this position without a search.
+            let mut cells = candidates;
+            while cells != 0 {
+                let cell = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                let child = position.after(cell);
+                if let Some(entry) = self.work.table.probe(table_key_of(&child).0) {
+                    if entry.bound != Bound::Lower && -entry.value >= beta {
+                        return -entry.value;
+                    }
+                }
             }
         }
         let mut ordered = MoveList::new();
@@ -264,6 +285,19 @@ impl Solver {
         let best = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
         // Entries nearer the root stand for more work: the table keeps them.
         self.work.table.store(key, Entry { depth: CELL_COUNT - moves, best, ..entry });
+    }
+}
+
+/// The key a position's entry is stored under: its own key or its mirror
+/// image's, the smaller, and whether it is the mirror image's.
+#[inline]
+fn table_key_of(position: &Position) -> (u64, bool) {
+    let key = position.key();
+    let mirrored_key = position.mirrored_key();
+    if mirrored_key < key {
+        (mirrored_key, true)
+    } else {
+        (key, false)
     }
 }
 
