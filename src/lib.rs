@@ -14,6 +14,7 @@ pub mod format;
 pub mod lines;
 pub mod modes;
 pub mod plot;
+pub mod protocol;
 pub mod referee;
 pub mod report;
 pub mod rules;

@@ -1,0 +1,137 @@
+//! The arenas' protocols, sans-IO: the messages of each, as one enum per
+//! direction that prints and parses the wire form, and the bot's side as a
+//! state machine fed lines and returning what to send.
+//!
+//! Three arenas in use today play classic Connect-4 with bots that speak
+//! something other than board files: a moderator that talks to a bot over
+//! standard input and output ([`moderator`]), a coordinator with a text
+//! protocol close to chess's UCI ([`coordinator`]) and a web arena that POSTs
+//! JSON to a bot's server ([`arena`]). Both the bot side (`maxconnect4 bot`,
+//! `maxconnect4 serve`) and the host side (the referee) use these types, so the
+//! two cannot disagree about the wire form. Nothing here reads a pipe or a
+//! socket: the process and network layers around it are thin and separate,
+//! and the tests drive the state machines directly.
+
+pub mod arena;
+pub mod coordinator;
+pub mod moderator;
+
+use crate::bitboard::completing_cells;
+use crate::board::{Board, Column};
+use crate::rules::Rules;
+use crate::search::{Engine, Limits, SearchResult};
+
+/// The moves of a game as the moderator logs them: one digit 1-7 per move.
+#[must_use]
+pub fn move_digits(moves: &[Column]) -> String {
+    moves.iter().map(|column| char::from(b'0' + column.number() as u8)).collect()
+}
+
+/// The engine playing under one set of rules: what every bot front end asks
+/// for a move.
+///
+/// Classic rules use the Max engine behind a tactical guard (take a win
+/// now, block the opponent's win, else the Max engine's choice) until the
+/// classic engine is on `main`; [`Mover::choose`] is the one place that
+/// changes then.
+pub struct Mover {
+    rules: Rules,
+    engine: Engine,
+}
+
+impl Mover {
+    /// The transposition table size of a bot: the engine's default.
+    pub const HASH_BYTES: usize = Engine::DEFAULT_HASH_BYTES;
+
+    /// An engine for `rules` with a table of `hash_bytes` at most.
+    #[must_use]
+    pub fn new(rules: Rules, hash_bytes: usize) -> Mover {
+        Mover { rules, engine: Engine::new(hash_bytes) }
+    }
+
+    /// The rules this mover plays by.
+    #[must_use]
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The move to play on `board` within `limits`, or `None` when the game
+    /// is over under the mover's rules.
+    ///
+    /// # Panics
+    /// When `limits.depth` is 0.
+    pub fn choose(&mut self, board: &Board, limits: &Limits) -> Option<SearchResult> {
+        if self.rules.is_over(board) {
+            return None;
+        }
+        match self.rules {
+            Rules::Max => self.engine.search(board, limits),
+            Rules::Classic => {
+                let mine = completing_cells(board.pieces(board.to_move())) & board.playable_cells();
+                let theirs = completing_cells(board.pieces(board.to_move().other())) & board.playable_cells();
+                let forced = if mine != 0 { mine } else { theirs };
+                match Column::CENTRE_FIRST.into_iter().find(|&column| board.landing_cell(column) & forced != 0) {
+                    Some(column) => Some(SearchResult { column, value: 0, nodes: 1, depth: 1 }),
+                    None => self.engine.search(board, limits),
+                }
+            }
+        }
+    }
+
+    /// Perft under the mover's rules: move sequences of length `depth`, a
+    /// finished game not expanded (classic perft 8 from the start is
+    /// 5,673,234).
+    #[must_use]
+    pub fn perft(&self, board: &Board, depth: u32) -> u64 {
+        match self.rules {
+            Rules::Max => u64::try_from(crate::search::perft(board, depth)).unwrap_or(u64::MAX),
+            Rules::Classic => classic_perft(board, depth),
+        }
+    }
+}
+
+/// Leaves at `depth` of the classic game tree; a won position before that
+/// depth is a dead end and not counted.
+fn classic_perft(board: &Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if Rules::Classic.is_over(board) {
+        return 0;
+    }
+    board.legal_columns().map(|column| classic_perft(&board.after(column), depth - 1)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(moves: &str) -> Board {
+        let mut board = Board::empty();
+        for digit in moves.bytes() {
+            board.play(Column::from_number(usize::from(digit - b'0')).unwrap());
+        }
+        board
+    }
+
+    #[test]
+    fn classic_perft_stops_at_wins() {
+        let counts: Vec<u64> = (0..=8).map(|depth| classic_perft(&Board::empty(), depth)).collect();
+        assert_eq!(counts, [1, 7, 49, 343, 2401, 16807, 117_649, 823_536, 5_673_234]);
+    }
+
+    #[test]
+    fn classic_takes_a_win_and_blocks_a_loss() {
+        let mut mover = Mover::new(Rules::Classic, 1 << 20);
+        // Player 1 has three in column 1: it wins there.
+        assert_eq!(mover.choose(&after("121212"), &Limits::depth(2)).unwrap().column.number(), 1);
+        // Player 2, to move after 1-2-1-2-1 with three in column 1, blocks it.
+        assert_eq!(mover.choose(&after("12121"), &Limits::depth(2)).unwrap().column.number(), 1);
+        assert_eq!(mover.choose(&after("1212121"), &Limits::depth(2)), None);
+    }
+
+    #[test]
+    fn move_digits_are_the_moderators_log() {
+        assert_eq!(move_digits(&[Column::ALL[3], Column::ALL[2], Column::ALL[6]]), "437");
+    }
+}
