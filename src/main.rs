@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use maxconnect4::modes::{self, FirstMove};
+use maxconnect4::modes::{self, bot, FirstMove};
+use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::{self, game::Rules, process, replay, tournament};
 use maxconnect4::report;
 use maxconnect4::search::{Engine, Limits};
@@ -92,6 +93,77 @@ enum Command {
     Replay(ReplayArgs),
     /// Play every pair of players from each opening, with both colours.
     Tournament(TournamentArgs),
+    /// Play as a bot in an arena that talks over standard input and output.
+    #[command(subcommand)]
+    Bot(BotCommand),
+}
+
+#[derive(Subcommand)]
+enum BotCommand {
+    /// The Connect 4 Moderator's bot: prints `p`, then one column 1-7 per move.
+    Moderator {
+        #[command(flatten)]
+        search: SearchOptions,
+        /// The game the moderator runs.
+        #[arg(long, default_value_t = GameRules::Classic, value_enum)]
+        rules: GameRules,
+    },
+    /// The coordinator's engine: name, isready, position, go, perft, quit.
+    Coordinator {
+        /// The name to answer `name` with.
+        #[arg(long, default_value = coordinator::DEFAULT_NAME)]
+        name: String,
+        /// The game the coordinator runs.
+        #[arg(long, default_value_t = GameRules::Classic, value_enum)]
+        rules: GameRules,
+    },
+}
+
+/// The rules a game is played by, as the command line names them.
+#[derive(Clone, Copy, ValueEnum)]
+enum GameRules {
+    /// Classic Connect-4: the first four-in-a-row wins.
+    Classic,
+    /// Max-Connect4: played to a full board, every four-in-a-row scores.
+    Max,
+}
+
+impl From<GameRules> for maxconnect4::rules::Rules {
+    fn from(rules: GameRules) -> Self {
+        match rules {
+            GameRules::Classic => maxconnect4::rules::Rules::Classic,
+            GameRules::Max => maxconnect4::rules::Rules::Max,
+        }
+    }
+}
+
+impl std::fmt::Display for GameRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(maxconnect4::rules::Rules::from(*self).name())
+    }
+}
+
+/// How long a bot searches: to a depth, or for a time.
+#[derive(Args)]
+struct SearchOptions {
+    /// Search this many plies, however long it takes.
+    #[arg(long, value_parser = parse_depth, conflicts_with = "time_limit")]
+    depth: Option<u32>,
+    /// Search this many seconds per move (to the end of the game at most).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+}
+
+impl SearchOptions {
+    /// The limits chosen, or a full-depth search for `default_time`.
+    fn limits(&self, default_time: Duration) -> Limits {
+        match (self.depth, self.time_limit) {
+            (Some(depth), _) => Limits { depth, time_limit: None },
+            (None, time_limit) => {
+                Limits { depth: bot::FULL_DEPTH, time_limit: Some(time_limit.unwrap_or(default_time)) }
+            }
+        }
+    }
 }
 
 /// Transposition table size when `--hash` is not given.
@@ -206,6 +278,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tournament(args) => {
             process::stop_players_on_interrupt();
             tournament::run(&args.options(), &mut out).map(drop).map_err(Into::into)
+        }
+        Command::Bot(BotCommand::Moderator { search, rules }) => {
+            let limits = search.limits(bot::MODERATOR_TIME_LIMIT);
+            bot::moderator(rules.into(), &limits, &mut io::stdin().lock(), &mut io::stdout().lock())
+        }
+        Command::Bot(BotCommand::Coordinator { name, rules }) => {
+            bot::coordinator(rules.into(), name, &mut io::stdin().lock(), &mut io::stdout().lock(), &mut io::stderr())
         }
     }
 }

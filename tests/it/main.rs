@@ -3,6 +3,8 @@
 //! random positions.
 
 mod board_file;
+#[cfg(unix)]
+mod bots;
 mod endgame;
 mod engine;
 mod interactive;
