@@ -20,3 +20,4 @@ pub mod report;
 pub mod rules;
 pub mod score;
 pub mod search;
+pub mod serve;

@@ -9,6 +9,10 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use maxconnect4::modes::{self, bot, FirstMove};
 use maxconnect4::protocol::coordinator;
+use maxconnect4::serve;
+
+/// The server's time per move when neither `--depth` nor `--time-limit` is given.
+const SERVE_TIME_LIMIT: Duration = Duration::from_secs(1);
 use maxconnect4::referee::{self, game::Rules, process, replay, tournament};
 use maxconnect4::report;
 use maxconnect4::search::{Engine, Limits};
@@ -93,6 +97,20 @@ enum Command {
     Replay(ReplayArgs),
     /// Play every pair of players from each opening, with both colours.
     Tournament(TournamentArgs),
+    /// Serve the web arena's bot (POST /) and a page to play in the browser (GET /).
+    Serve {
+        /// The address and port to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        #[command(flatten)]
+        search: SearchOptions,
+        /// Searches running at once [default: the number of cores].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+        searches: Option<u16>,
+        /// The name answered to the arena's init.
+        #[arg(long, default_value = "maxconnect4")]
+        name: String,
+    },
     /// Play as a bot in an arena that talks over standard input and output.
     #[command(subcommand)]
     Bot(BotCommand),
@@ -278,6 +296,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tournament(args) => {
             process::stop_players_on_interrupt();
             tournament::run(&args.options(), &mut out).map(drop).map_err(Into::into)
+        }
+        Command::Serve { addr, search, searches, name } => {
+            let searches =
+                searches.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+            let options = serve::Options { limits: search.limits(SERVE_TIME_LIMIT), searches, name };
+            serve::run(addr, options, &mut out)
         }
         Command::Bot(BotCommand::Moderator { search, rules }) => {
             let limits = search.limits(bot::MODERATOR_TIME_LIMIT);

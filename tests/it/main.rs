@@ -9,12 +9,16 @@ mod endgame;
 mod engine;
 mod interactive;
 mod one_move;
+#[cfg(unix)]
+mod page;
 mod properties;
 #[cfg(unix)]
 mod referee;
 #[cfg(unix)]
 mod replay;
 mod report;
+#[cfg(unix)]
+mod serve;
 #[cfg(unix)]
 mod tournament;
 mod util;
