@@ -5,16 +5,19 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use maxconnect4::board::Board;
 
-use maxconnect4::modes::{self, bot, FirstMove};
+use maxconnect4::modes::{self, bot, FirstMove, SolveOptions, Source};
 use maxconnect4::protocol::coordinator;
+use maxconnect4::referee::{self, game::Settings, process, replay, tournament};
 use maxconnect4::serve;
 
 /// The server's time per move when neither `--depth` nor `--time-limit` is given.
 const SERVE_TIME_LIMIT: Duration = Duration::from_secs(1);
-use maxconnect4::referee::{self, game::Rules, process, replay, tournament};
 use maxconnect4::report;
+use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Limits};
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
@@ -28,15 +31,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Read a board file, make one move, write the new board to OUTPUT.
+    /// Read a board file (or a move string), make one move, write the new board to OUTPUT.
+    #[command(
+        override_usage = "maxconnect4 one-move [OPTIONS] INPUT OUTPUT DEPTH\n       maxconnect4 one-move [OPTIONS] --moves MOVES OUTPUT DEPTH"
+    )]
     OneMove {
-        /// The board file to move from.
-        input: PathBuf,
-        /// Where to write the board after the move (left untouched if the game is over).
-        output: PathBuf,
-        /// Plies to search, the program's own move counting as the first.
-        #[arg(value_parser = parse_depth)]
-        depth: u32,
+        /// INPUT OUTPUT DEPTH: the board file to move from, where to write the
+        /// board after the move (left untouched if the game is over), and the
+        /// plies to search (the program's own move first). With --moves,
+        /// only OUTPUT DEPTH.
+        #[arg(value_name = "ARGS", num_args = 2..=3, required = true)]
+        args: Vec<PathBuf>,
+        /// Start from the position after these moves (columns 1-7 from the empty board) instead of INPUT.
+        #[arg(long, value_name = "MOVES")]
+        moves: Option<String>,
+        #[command(flatten)]
+        rules: RulesOption,
         #[command(flatten)]
         engine: EngineOptions,
     },
@@ -50,6 +60,8 @@ enum Command {
         #[arg(value_parser = parse_depth)]
         depth: u32,
         #[command(flatten)]
+        rules: RulesOption,
+        #[command(flatten)]
         engine: EngineOptions,
     },
     /// Count the move sequences of length DEPTH (checks move generation).
@@ -57,12 +69,30 @@ enum Command {
         /// Length of the move sequences.
         depth: u32,
         /// The board file to start from; the empty board if omitted.
+        #[arg(conflicts_with = "moves")]
         file: Option<PathBuf>,
+        /// Start from the position after these moves instead.
+        #[arg(long, value_name = "MOVES")]
+        moves: Option<String>,
+        #[command(flatten)]
+        rules: RulesOption,
     },
     /// Compute the exact result of a position with perfect play.
     Solve {
         /// The board file to solve.
-        file: PathBuf,
+        #[arg(required_unless_present_any = ["moves", "batch"], conflicts_with_all = ["moves", "batch"])]
+        file: Option<PathBuf>,
+        /// Solve the position after these moves (columns 1-7 from the empty board).
+        #[arg(long, value_name = "MOVES", conflicts_with = "batch")]
+        moves: Option<String>,
+        /// Solve every move string in FILE (`-` for standard input), one per line; print `MOVES VALUE`.
+        #[arg(long, value_name = "FILE")]
+        batch: Option<PathBuf>,
+        /// Classic rules: only win, draw or loss (1, 0, -1), much faster.
+        #[arg(long)]
+        weak: bool,
+        #[command(flatten)]
+        rules: RulesOption,
         /// Transposition table size in MB.
         #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
         hash: usize,
@@ -72,6 +102,8 @@ enum Command {
     },
     /// Search a fixed set of positions and report the speed in nodes per second.
     Bench {
+        #[command(flatten)]
+        rules: RulesOption,
         /// Transposition table size in MB.
         #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
         hash: usize,
@@ -122,43 +154,19 @@ enum BotCommand {
     Moderator {
         #[command(flatten)]
         search: SearchOptions,
-        /// The game the moderator runs.
-        #[arg(long, default_value_t = GameRules::Classic, value_enum)]
-        rules: GameRules,
+        /// The game the moderator runs: classic or max.
+        #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
+        rules: Rules,
     },
     /// The coordinator's engine: name, isready, position, go, perft, quit.
     Coordinator {
         /// The name to answer `name` with.
         #[arg(long, default_value = coordinator::DEFAULT_NAME)]
         name: String,
-        /// The game the coordinator runs.
-        #[arg(long, default_value_t = GameRules::Classic, value_enum)]
-        rules: GameRules,
+        /// The game the coordinator runs: classic or max.
+        #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
+        rules: Rules,
     },
-}
-
-/// The rules a game is played by, as the command line names them.
-#[derive(Clone, Copy, ValueEnum)]
-enum GameRules {
-    /// Classic Connect-4: the first four-in-a-row wins.
-    Classic,
-    /// Max-Connect4: played to a full board, every four-in-a-row scores.
-    Max,
-}
-
-impl From<GameRules> for maxconnect4::rules::Rules {
-    fn from(rules: GameRules) -> Self {
-        match rules {
-            GameRules::Classic => maxconnect4::rules::Rules::Classic,
-            GameRules::Max => maxconnect4::rules::Rules::Max,
-        }
-    }
-}
-
-impl std::fmt::Display for GameRules {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(maxconnect4::rules::Rules::from(*self).name())
-    }
 }
 
 /// How long a bot searches: to a depth, or for a time.
@@ -182,6 +190,18 @@ impl SearchOptions {
             }
         }
     }
+}
+
+/// The `--rules` option.
+#[derive(Args)]
+struct RulesOption {
+    /// The game: max (Max-Connect4, played to a full board) or classic (the first four wins).
+    #[arg(long, value_name = "RULES", default_value = "max", value_parser = parse_rules)]
+    rules: Rules,
+}
+
+fn parse_rules(text: &str) -> Result<Rules, String> {
+    text.parse::<Rules>().map_err(|error| error.to_string())
 }
 
 /// Transposition table size when `--hash` is not given.
@@ -234,17 +254,48 @@ fn parse_depth(text: &str) -> Result<u32, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse().and_then(check_usage) {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// The checks clap cannot make: one-move's positional arguments, which
+/// depend on `--moves`, and `--weak`, which only classic rules have.
+fn check_usage(cli: Cli) -> Result<Cli, clap::Error> {
+    let error = |kind, message: &str| Err(Cli::command().error(kind, message));
+    match &cli.command {
+        Command::OneMove { args, moves, .. } => {
+            let wanted = if moves.is_some() { 2 } else { 3 };
+            if args.len() != wanted {
+                let message = if moves.is_some() {
+                    "with --moves, give only OUTPUT and DEPTH"
+                } else {
+                    "expected INPUT OUTPUT DEPTH (or --moves MOVES OUTPUT DEPTH)"
+                };
+                return error(clap::error::ErrorKind::WrongNumberOfValues, message);
+            }
+            let depth = args[wanted - 1].to_string_lossy();
+            if let Err(message) = parse_depth(&depth) {
+                return error(
+                    clap::error::ErrorKind::ValueValidation,
+                    &format!("invalid value '{depth}' for DEPTH: {message}"),
+                );
+            }
+        }
+        Command::Solve { weak: true, rules, .. } if rules.rules != Rules::Classic => {
+            return error(clap::error::ErrorKind::ArgumentConflict, "--weak needs --rules classic");
+        }
+        _ => {}
+    }
+    Ok(cli)
 }
 
 /// Prints a command-line error with the usage of the subcommand it concerns
@@ -265,57 +316,96 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
-fn run(cli: Cli) -> anyhow::Result<()> {
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut out = anstream::stdout();
     match cli.command {
-        Command::OneMove { input, output, depth, engine } => {
-            modes::one_move(&input, &output, &engine.limits(depth), megabytes(engine.hash), &mut out)
+        Command::OneMove { mut args, moves, rules, engine } => {
+            let depth = parse_depth(&args.pop().expect("checked").to_string_lossy()).expect("checked");
+            let output = args.pop().expect("checked");
+            let input = match moves {
+                Some(moves) => Source::Moves(moves),
+                None => Source::File(args.pop().expect("checked")),
+            };
+            let limits = engine.limits(depth);
+            modes::one_move(&input, &output, rules.rules, &limits, megabytes(engine.hash), &mut out)?;
         }
-        Command::Interactive { input, next, depth, engine } => {
+        Command::Interactive { input, next, depth, rules, engine } => {
             let first = match next {
                 Next::ComputerNext => FirstMove::Computer,
                 Next::HumanNext => FirstMove::Human,
             };
             let limits = engine.limits(depth);
-            modes::interactive(&input, first, &limits, megabytes(engine.hash), &mut io::stdin().lock(), &mut out)
+            let (hash, rules) = (megabytes(engine.hash), rules.rules);
+            modes::interactive(&input, first, rules, &limits, hash, &mut io::stdin().lock(), &mut out)?;
         }
-        Command::Perft { depth, file } => modes::perft(depth, file.as_deref(), &mut out),
-        Command::Solve { file, hash, time_limit } => {
-            modes::solve(&file, megabytes(hash), time_limit, &mut out, &mut anstream::stderr())
+        Command::Perft { depth, file, moves, rules } => {
+            let source = moves.map(Source::Moves).or(file.map(Source::File));
+            modes::perft(rules.rules, depth, source.as_ref(), &mut out)?;
         }
-        Command::Bench { hash } => modes::bench(megabytes(hash), &mut out),
+        Command::Solve { file, moves, batch, weak, rules, hash, time_limit } => {
+            let options = SolveOptions { rules: rules.rules, hash_bytes: megabytes(hash), time_limit, weak };
+            let mut err = anstream::stderr();
+            if let Some(batch) = batch {
+                let bad = if batch.as_os_str() == "-" {
+                    modes::solve_batch("standard input", &mut io::stdin().lock(), &options, &mut out, &mut err)?
+                } else {
+                    let file =
+                        std::fs::File::open(&batch).with_context(|| format!("cannot read {}", batch.display()))?;
+                    let name = batch.display().to_string();
+                    modes::solve_batch(&name, &mut io::BufReader::new(file), &options, &mut out, &mut err)?
+                };
+                if bad > 0 {
+                    eprintln!("error: {bad} bad lines in the batch");
+                    return Ok(ExitCode::FAILURE);
+                }
+            } else {
+                let source = match moves {
+                    Some(moves) => Source::Moves(moves),
+                    None => Source::File(file.expect("clap requires FILE without --moves or --batch")),
+                };
+                modes::solve(&source, &options, &mut out, &mut err)?;
+            }
+        }
+        Command::Bench { rules, hash } => modes::bench(rules.rules, megabytes(hash), &mut out)?,
         Command::Report { positions, max_depth, out: dir, budget } => {
             let command = report::command_line(std::env::args().skip(1));
-            report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)
+            report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)?;
         }
         Command::Match(args) => {
             process::stop_players_on_interrupt();
-            referee::play_match(&args.options(), &mut io::stdin().lock(), &mut out).map(drop).map_err(Into::into)
+            let options = args.options()?;
+            referee::play_match(&options, &mut io::stdin().lock(), &mut out)?;
         }
-        Command::Replay(args) => Ok(replay::replay(&args.log, args.game.map(|n| n as usize), args.delay, &mut out)?),
+        Command::Replay(args) => {
+            let game = args.game.map(|n| n as usize);
+            replay::replay(&args.log, game, args.rules, args.delay, &mut out)?;
+        }
         Command::Tournament(args) => {
             process::stop_players_on_interrupt();
-            tournament::run(&args.options(), &mut out).map(drop).map_err(Into::into)
+            tournament::run(&args.options(), &mut out)?;
         }
         Command::Serve { addr, search, searches, name } => {
             let searches =
                 searches.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
             let options = serve::Options { limits: search.limits(SERVE_TIME_LIMIT), searches, name };
-            serve::run(addr, options, &mut out)
+            serve::run(addr, options, &mut out)?;
         }
         Command::Bot(BotCommand::Moderator { search, rules }) => {
             let limits = search.limits(bot::MODERATOR_TIME_LIMIT);
-            bot::moderator(rules.into(), &limits, &mut io::stdin().lock(), &mut io::stdout().lock())
+            bot::moderator(rules, &limits, &mut io::stdin().lock(), &mut io::stdout().lock())?;
         }
         Command::Bot(BotCommand::Coordinator { name, rules }) => {
-            bot::coordinator(rules.into(), name, &mut io::stdin().lock(), &mut io::stdout().lock(), &mut io::stderr())
+            bot::coordinator(rules, name, &mut io::stdin().lock(), &mut io::stdout().lock(), &mut io::stderr())?;
         }
     }
+    Ok(ExitCode::SUCCESS)
 }
 
-/// Limits every program in a game plays under.
+/// The rules and limits every program in a game plays under.
 #[derive(clap::Args)]
-struct RulesArgs {
+struct SettingsArgs {
+    #[command(flatten)]
+    rules: RulesOption,
     /// Plies for `self` to search; substituted for {depth} in commands.
     #[arg(long, default_value_t = 5, value_parser = parse_depth)]
     depth: u32,
@@ -324,9 +414,9 @@ struct RulesArgs {
     timeout: Duration,
 }
 
-impl RulesArgs {
-    fn rules(&self) -> Rules {
-        Rules { depth: self.depth, timeout: self.timeout }
+impl SettingsArgs {
+    fn settings(&self) -> Settings {
+        Settings { rules: self.rules.rules, depth: self.depth, timeout: self.timeout }
     }
 }
 
@@ -337,10 +427,13 @@ struct MatchArgs {
     /// Player 2, given the same way.
     green: String,
     #[command(flatten)]
-    rules: RulesArgs,
+    settings: SettingsArgs,
     /// A board file to start from instead of the empty board.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "start_moves")]
     start: Option<PathBuf>,
+    /// Start from the position after these moves (columns 1-7 from the empty board).
+    #[arg(long, value_name = "MOVES")]
+    start_moves: Option<String>,
     /// The log to append the game to; the programs' output goes in LOG's name with .output.
     #[arg(long, value_name = "FILE", default_value = "games.jsonl")]
     log: PathBuf,
@@ -350,16 +443,23 @@ struct MatchArgs {
 }
 
 impl MatchArgs {
-    fn options(self) -> referee::MatchOptions {
-        let rules = self.rules.rules();
-        referee::MatchOptions {
+    fn options(self) -> anyhow::Result<referee::MatchOptions> {
+        let settings = self.settings.settings();
+        let start = match (self.start, self.start_moves) {
+            (Some(path), _) => referee::Start::File(path),
+            (None, Some(moves)) => referee::Start::Board(
+                Board::from_moves(settings.rules, &moves).with_context(|| format!("bad move string '{moves}'"))?,
+            ),
+            (None, None) => referee::Start::Board(Board::empty()),
+        };
+        Ok(referee::MatchOptions {
             red: self.red,
             green: self.green,
-            rules,
-            start: self.start,
+            settings,
+            start,
             log: self.log,
             quiet: self.quiet,
-        }
+        })
     }
 }
 
@@ -373,6 +473,9 @@ struct ReplayArgs {
     /// Seconds to pause before each move.
     #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_delay)]
     delay: Duration,
+    /// The rules to replay under [default: the rules the log records; max for logs without them].
+    #[arg(long, value_name = "RULES", value_parser = parse_rules)]
+    rules: Option<Rules>,
 }
 
 #[derive(clap::Args)]
@@ -390,7 +493,7 @@ struct TournamentArgs {
     #[arg(long, value_name = "DIR", default_value = "tournament")]
     out: PathBuf,
     #[command(flatten)]
-    rules: RulesArgs,
+    settings: SettingsArgs,
 }
 
 impl TournamentArgs {
@@ -400,7 +503,7 @@ impl TournamentArgs {
             openings: self.openings.into(),
             jobs: self.jobs.into(),
             directory: self.out,
-            rules: self.rules.rules(),
+            settings: self.settings.settings(),
         }
     }
 }

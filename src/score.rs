@@ -23,7 +23,7 @@ pub const POINT: Value = 32;
 /// Worth of a window without opposing pieces by how many of the player's
 /// pieces it holds, none to four. Below four pieces each is under a point, so
 /// the evaluation stays within the bounds.
-pub(crate) const WINDOW: [Value; 5] = [0, 1, 4, 12, POINT];
+pub const WINDOW: [Value; 5] = [0, 1, 4, 12, POINT];
 
 /// Larger than the magnitude of any value.
 pub const INFINITY: Value = POINT * 100;

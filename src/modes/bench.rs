@@ -5,7 +5,9 @@
 use std::io::Write;
 
 use super::cpu_and_rate;
+use crate::board::Board;
 use crate::format;
+use crate::rules::Rules;
 use crate::search::{Engine, Limits};
 
 /// The workload: a name, a board file (as text), and the depth, or `None`
@@ -19,19 +21,47 @@ pub const BENCH_POSITIONS: [(&str, &str, Option<u32>); 6] = [
     ("endgame, 20 empty", "0011000\n0012001\n0022002\n0221001\n0221002\n1111202\n1\n", None),
 ];
 
-/// Searches every bench position with a fresh table of `hash_bytes` and
-/// prints each one's figures and the total.
+/// The classic workload: a name, a move string, and the depth, or `None`
+/// to solve it exactly (two positions of the Middle-Medium benchmark set, see
+/// `reports/FIGURES.md`).
+pub const CLASSIC_BENCH_POSITIONS: [(&str, &str, Option<u32>); 5] = [
+    ("empty board", "", Some(16)),
+    ("opening", "4453", Some(16)),
+    ("middle game", "444343522655", Some(18)),
+    ("middle-medium 1", "274552224131661", None),
+    ("middle-medium 3", "2531276566711153", None),
+];
+
+/// The positions of the workload for `rules`, with their names and depths.
+fn positions(rules: Rules) -> Vec<(&'static str, Board, Option<u32>)> {
+    match rules {
+        Rules::Max => BENCH_POSITIONS
+            .iter()
+            .map(|&(name, text, depth)| {
+                (name, format::parse(text.as_bytes()).expect("bench positions are valid").board, depth)
+            })
+            .collect(),
+        Rules::Classic => CLASSIC_BENCH_POSITIONS
+            .iter()
+            .map(|&(name, moves, depth)| {
+                (name, Board::from_moves(rules, moves).expect("bench positions are valid"), depth)
+            })
+            .collect(),
+    }
+}
+
+/// Searches every bench position of `rules` with a fresh table of
+/// `hash_bytes` and prints each one's figures and the total.
 ///
 /// # Errors
 /// When writing to `out` fails.
-pub fn bench(hash_bytes: usize, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut engine = Engine::try_new(hash_bytes)?;
+pub fn bench(rules: Rules, hash_bytes: usize, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut engine = Engine::for_rules(rules, hash_bytes)?;
     // The bench measures the search, not the operating system mapping memory in.
     engine.map_in_table();
     let mut total_nodes = 0;
     let mut total_cpu = std::time::Duration::ZERO;
-    for (name, text, depth) in BENCH_POSITIONS {
-        let board = format::parse(text.as_bytes()).expect("bench positions are valid").board;
+    for (name, board, depth) in positions(rules) {
         engine.clear();
         let start = cpu_time::ThreadTime::now();
         let (nodes, what) = match depth {

@@ -31,7 +31,7 @@ pub const MODERATOR_TIME_LIMIT: Duration = Duration::from_secs(2);
 /// # Errors
 /// When a line cannot be acted on (it is named), or stdout is closed.
 pub fn moderator(rules: Rules, limits: &Limits, input: &mut dyn BufRead, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut mover = Mover::new(rules, Mover::HASH_BYTES);
+    let mut mover = Mover::new(rules, Mover::HASH_BYTES)?;
     let mut bot = moderator::Bot::new(rules);
     send(out, &moderator::Bot::greeting())?;
     for (number, line) in input.lines().enumerate() {
@@ -59,7 +59,7 @@ pub fn coordinator(
     out: &mut dyn Write,
     errors: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let mut engine = Clocked(Mover::new(rules, Mover::HASH_BYTES));
+    let mut engine = Clocked(Mover::new(rules, Mover::HASH_BYTES)?);
     let mut bot = coordinator::Bot::new(rules, name);
     for (number, line) in input.lines().enumerate() {
         let line = line.context("cannot read standard input")?;

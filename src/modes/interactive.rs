@@ -8,9 +8,10 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use super::{read_board_file, save_board, think};
-use crate::board::{Board, Column};
+use crate::board::{Board, Column, Player};
 use crate::display;
 use crate::format::{BoardFile, LineEnding};
+use crate::rules::{Outcome, Rules};
 use crate::search::{Engine, Limits};
 
 /// Who makes the next move.
@@ -25,7 +26,7 @@ const COMPUTER_FILE: &str = "computer.txt";
 const HUMAN_FILE: &str = "human.txt";
 
 /// Plays a game from the board in `input` (an empty board if there is no such
-/// file) until the board is full, the person's input ends, or they quit.
+/// file) until the game ends under `rules`, the person's input ends, or they quit.
 /// The computer plays whichever side `first` and the file's turn line give it,
 /// searching within `limits` with a table of `hash_bytes`.
 ///
@@ -35,6 +36,7 @@ const HUMAN_FILE: &str = "human.txt";
 pub fn interactive(
     input: &Path,
     first: FirstMove,
+    rules: Rules,
     limits: &Limits,
     hash_bytes: usize,
     human: &mut dyn BufRead,
@@ -50,21 +52,38 @@ pub fn interactive(
         FirstMove::Computer => board.to_move(),
         FirstMove::Human => board.to_move().other(),
     };
-    let mut engine = Engine::try_new(hash_bytes)?;
-    writeln!(out, "The computer is player {}, you are player {}.", computer.number(), computer.other().number())?;
+    let mut engine = Engine::for_rules(rules, hash_bytes)?;
+    let you = computer.other();
+    writeln!(
+        out,
+        "You are player {} ({}); the computer is player {} ({}).\n\
+         After each move the board is saved: the computer's to {COMPUTER_FILE}, yours to {HUMAN_FILE}.",
+        you.number(),
+        colour_name(you),
+        computer.number(),
+        colour_name(computer),
+    )?;
 
+    let mut last_computer_move = None;
     loop {
-        write!(out, "\n{}", display::board_and_score(&board))?;
-        if board.is_full() {
-            writeln!(out, "The game is over: {}", display::result_sentence(&board))?;
+        write!(out, "\n{}", display::board_marking(&board, last_computer_move.take()))?;
+        if rules.is_over(&board) {
+            writeln!(out, "The game is over: {}", result_for_you(rules, &board, you))?;
             return Ok(());
         }
         if board.to_move() == computer {
             let thought = think(&mut engine, &board, limits);
-            board.play(thought.result.column);
-            writeln!(out, "\nThe computer (player {}) plays column {}.", computer.number(), thought.result.column)?;
+            let column = thought.result.column;
+            board.play(column);
+            writeln!(
+                out,
+                "\nMove {}: the computer (player {}) plays column {column}.",
+                board.pieces_played(),
+                computer.number()
+            )?;
             thought.report(out)?;
             save_board(Path::new(COMPUTER_FILE), &board, line_ending)?;
+            last_computer_move = Some(column);
         } else {
             let Some(column) = ask_column(&board, human, out)? else {
                 writeln!(out, "\nThe game is left unfinished.")?;
@@ -73,6 +92,30 @@ pub fn interactive(
             board.play(column);
             save_board(Path::new(HUMAN_FILE), &board, line_ending)?;
         }
+    }
+}
+
+/// The colour of `player`'s pieces, as the assignment names them.
+fn colour_name(player: Player) -> &'static str {
+    match player {
+        Player::One => "red",
+        Player::Two => "green",
+    }
+}
+
+/// Who won the finished game on `board`, said to the person playing `you`.
+fn result_for_you(rules: Rules, board: &Board, you: Player) -> String {
+    let (yours, computers) = (board.score(you), board.score(you.other()));
+    let winner = match rules.outcome(board) {
+        Some(Outcome::Win(player)) if player == you => "you win",
+        Some(Outcome::Win(_)) => "the computer wins",
+        _ => "a draw",
+    };
+    match rules {
+        Rules::Max if yours == computers => format!("{winner}, {yours} all."),
+        Rules::Max => format!("{winner}, {} to {}.", yours.max(computers), yours.min(computers)),
+        Rules::Classic if winner == "a draw" => "a draw: the board is full without four in a row.".to_owned(),
+        Rules::Classic => format!("{winner} with four in a row."),
     }
 }
 

@@ -7,8 +7,9 @@ pub mod bot;
 mod interactive;
 mod one_move;
 
-pub use analysis::{perft, solve};
-pub use bench::{bench, BENCH_POSITIONS};
+pub use analysis::SolveOptions;
+pub use analysis::{perft, solve, solve_batch};
+pub use bench::{bench, BENCH_POSITIONS, CLASSIC_BENCH_POSITIONS};
 pub use interactive::{ask_column, interactive, FirstMove};
 pub use one_move::one_move;
 
@@ -21,7 +22,43 @@ use anyhow::Context as _;
 use crate::atomic;
 use crate::board::Board;
 use crate::format::{self, BoardFile, LineEnding};
+use crate::rules::Rules;
 use crate::search::{Engine, Limits, SearchResult};
+
+/// Where a position comes from: a board file or a move string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    File(std::path::PathBuf),
+    /// The columns played from the empty board, `1` to `7` (`4453`).
+    Moves(String),
+}
+
+impl Source {
+    /// The position, with the line endings to write it back with (LF for
+    /// a move string).
+    ///
+    /// # Errors
+    /// When the file cannot be read or parsed, or the move string is not a
+    /// game under `rules`.
+    pub fn load(&self, rules: Rules) -> anyhow::Result<BoardFile> {
+        match self {
+            Source::File(path) => read_board_file(path),
+            Source::Moves(moves) => Ok(BoardFile {
+                board: Board::from_moves(rules, moves).with_context(|| format!("bad move string '{moves}'"))?,
+                line_ending: LineEnding::Lf,
+            }),
+        }
+    }
+
+    /// How the position is named in messages.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Source::File(path) => path.display().to_string(),
+            Source::Moves(moves) => format!("the position after '{moves}'"),
+        }
+    }
+}
 
 /// Reads and parses a board file; errors name the file and the line.
 ///

@@ -4,30 +4,32 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{read_board_file, save_board, think};
+use super::{save_board, think, Source};
 use crate::display;
+use crate::rules::Rules;
 use crate::search::{Engine, Limits};
 
-/// Reads `input`, prints the board, and unless the game is over chooses a
-/// move with a search within `limits` using a table of `hash_bytes`, prints
-/// the new board and writes it to `output` in the same format. A finished
-/// game leaves `output` untouched.
+/// Reads the position from `input`, prints the board, and unless the game
+/// is over under `rules` chooses a move with a search within `limits` using
+/// a table of `hash_bytes`, prints the new board and writes it to `output`
+/// in the same format. A finished game leaves `output` untouched.
 ///
 /// # Errors
 /// When `input` cannot be read or parsed, or `output` cannot be written.
 pub fn one_move(
-    input: &Path,
+    input: &Source,
     output: &Path,
+    rules: Rules,
     limits: &Limits,
     hash_bytes: usize,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let file = read_board_file(input)?;
+    let file = input.load(rules)?;
     let mut board = file.board;
-    let mut engine = Engine::try_new(hash_bytes)?;
+    let mut engine = Engine::for_rules(rules, hash_bytes)?;
     write!(out, "{}", display::board_and_score(&board))?;
-    if board.is_full() {
-        writeln!(out, "The game is over: {}", display::result_sentence(&board))?;
+    if rules.is_over(&board) {
+        writeln!(out, "The game is over: {}", display::result_sentence(rules, &board))?;
         return Ok(());
     }
     let mover = board.to_move();

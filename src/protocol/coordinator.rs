@@ -279,7 +279,7 @@ mod tests {
             (board.legal_columns().next().unwrap(), time.as_millis() as Value)
         }
         fn perft(&mut self, board: &Board, depth: u32) -> u64 {
-            crate::protocol::Mover::new(Rules::Classic, 0).perft(board, depth)
+            crate::search::perft(Rules::Classic, board, depth) as u64
         }
     }
 

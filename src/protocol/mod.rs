@@ -16,10 +16,9 @@ pub mod arena;
 pub mod coordinator;
 pub mod moderator;
 
-use crate::bitboard::completing_cells;
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::{Engine, Limits, SearchResult};
+use crate::search::{Engine, Limits, SearchResult, TableTooLarge};
 
 /// The moves of a game as the moderator logs them: one digit 1-7 per move.
 #[must_use]
@@ -29,11 +28,6 @@ pub fn move_digits(moves: &[Column]) -> String {
 
 /// The engine playing under one set of rules: what every bot front end asks
 /// for a move.
-///
-/// Classic rules use the Max engine behind a tactical guard (take a win
-/// now, block the opponent's win, else the Max engine's choice) until the
-/// classic engine is on `main`; [`Mover::choose`] is the one place that
-/// changes then.
 pub struct Mover {
     rules: Rules,
     engine: Engine,
@@ -43,10 +37,12 @@ impl Mover {
     /// The transposition table size of a bot: the engine's default.
     pub const HASH_BYTES: usize = Engine::DEFAULT_HASH_BYTES;
 
-    /// An engine for `rules` with a table of `hash_bytes` at most.
-    #[must_use]
-    pub fn new(rules: Rules, hash_bytes: usize) -> Mover {
-        Mover { rules, engine: Engine::new(hash_bytes) }
+    /// An engine for `rules` with tables of `hash_bytes` at most.
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn new(rules: Rules, hash_bytes: usize) -> Result<Mover, TableTooLarge> {
+        Ok(Mover { rules, engine: Engine::for_rules(rules, hash_bytes)? })
     }
 
     /// The rules this mover plays by.
@@ -64,18 +60,7 @@ impl Mover {
         if self.rules.is_over(board) {
             return None;
         }
-        match self.rules {
-            Rules::Max => self.engine.search(board, limits),
-            Rules::Classic => {
-                let mine = completing_cells(board.pieces(board.to_move())) & board.playable_cells();
-                let theirs = completing_cells(board.pieces(board.to_move().other())) & board.playable_cells();
-                let forced = if mine != 0 { mine } else { theirs };
-                match Column::CENTRE_FIRST.into_iter().find(|&column| board.landing_cell(column) & forced != 0) {
-                    Some(column) => Some(SearchResult { column, value: 0, nodes: 1, depth: 1 }),
-                    None => self.engine.search(board, limits),
-                }
-            }
-        }
+        self.engine.search(board, limits)
     }
 
     /// Perft under the mover's rules: move sequences of length `depth`, a
@@ -83,23 +68,8 @@ impl Mover {
     /// 5,673,234).
     #[must_use]
     pub fn perft(&self, board: &Board, depth: u32) -> u64 {
-        match self.rules {
-            Rules::Max => u64::try_from(crate::search::perft(board, depth)).unwrap_or(u64::MAX),
-            Rules::Classic => classic_perft(board, depth),
-        }
+        u64::try_from(crate::search::perft(self.rules, board, depth)).unwrap_or(u64::MAX)
     }
-}
-
-/// Leaves at `depth` of the classic game tree; a won position before that
-/// depth is a dead end and not counted.
-fn classic_perft(board: &Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if Rules::Classic.is_over(board) {
-        return 0;
-    }
-    board.legal_columns().map(|column| classic_perft(&board.after(column), depth - 1)).sum()
 }
 
 #[cfg(test)]
@@ -116,13 +86,14 @@ mod tests {
 
     #[test]
     fn classic_perft_stops_at_wins() {
-        let counts: Vec<u64> = (0..=8).map(|depth| classic_perft(&Board::empty(), depth)).collect();
+        let mover = Mover::new(Rules::Classic, 0).unwrap();
+        let counts: Vec<u64> = (0..=8).map(|depth| mover.perft(&Board::empty(), depth)).collect();
         assert_eq!(counts, [1, 7, 49, 343, 2401, 16807, 117_649, 823_536, 5_673_234]);
     }
 
     #[test]
     fn classic_takes_a_win_and_blocks_a_loss() {
-        let mut mover = Mover::new(Rules::Classic, 1 << 20);
+        let mut mover = Mover::new(Rules::Classic, 1 << 20).unwrap();
         // Player 1 has three in column 1: it wins there.
         assert_eq!(mover.choose(&after("121212"), &Limits::depth(2)).unwrap().column.number(), 1);
         // Player 2, to move after 1-2-1-2-1 with three in column 1, blocks it.

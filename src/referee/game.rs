@@ -1,4 +1,5 @@
-//! One refereed game: players take turns until the board is full or one of
+//! One refereed game: players take turns until the game ends under its
+//! rules (the board is full, or under classic rules a four is made) or one of
 //! them forfeits, and every turn is timed and recorded.
 //!
 //! A program's turn: the board goes into a fresh file in the player's own
@@ -20,6 +21,7 @@ use super::Error;
 use crate::board::{Board, Column, Player};
 use crate::display;
 use crate::format::{self, LineEnding};
+use crate::rules::{self, Rules};
 
 /// The most of each output stream kept per turn; the end is kept, since
 /// that is where a crash is explained.
@@ -46,9 +48,11 @@ impl Seat {
     }
 }
 
-/// What every program in a game is given.
+/// The rules of a game and what every program in it is given.
 #[derive(Clone, Copy, Debug)]
-pub struct Rules {
+pub struct Settings {
+    /// The game played: when it ends and who wins.
+    pub rules: Rules,
     /// Substituted for `{depth}`, and the depth `self` searches.
     pub depth: u32,
     /// Per move, for programs; people have all the time they want. `self`
@@ -72,7 +76,7 @@ pub struct Game<'a> {
     pub seats: &'a [Seat; 2],
     pub start: Board,
     pub opening: Option<String>,
-    pub rules: Rules,
+    pub settings: Settings,
     /// Where the captured output of the programs goes: one file per colour.
     pub output_directory: PathBuf,
 }
@@ -117,7 +121,7 @@ impl Game<'_> {
             }
             write!(console.output, "\n{}", display::board_and_score(&board)).map_err(Error::terminal)?;
         }
-        while !board.is_full() {
+        while !self.settings.rules.is_over(&board) {
             let colour = Colour::of(board.to_move());
             let ply = record.turns.len() + 1;
             let turn = match &mut programs[colour.index()] {
@@ -163,10 +167,9 @@ impl Game<'_> {
         record.score = Scores { red: board.score(Player::One), green: board.score(Player::Two) };
         record.result = match &record.forfeit {
             Some(forfeit) => Outcome::win_for(forfeit.player.other()),
-            None => match record.score.red.cmp(&record.score.green) {
-                std::cmp::Ordering::Greater => Outcome::Red,
-                std::cmp::Ordering::Less => Outcome::Green,
-                std::cmp::Ordering::Equal => Outcome::Draw,
+            None => match self.settings.rules.outcome(&board) {
+                Some(rules::Outcome::Win(winner)) => Outcome::win_for(Colour::of(winner)),
+                _ => Outcome::Draw,
             },
         };
         Ok(record)
@@ -182,8 +185,9 @@ impl Game<'_> {
             id: self.id.clone(),
             red: self.side(Colour::Red).clone(),
             green: self.side(Colour::Green).clone(),
-            depth: self.rules.depth,
-            timeout: self.rules.timeout.as_secs_f64(),
+            rules: self.settings.rules,
+            depth: self.settings.depth,
+            timeout: self.settings.timeout.as_secs_f64(),
             start: encode_board(&self.start),
             opening: self.opening.clone(),
             moves: String::new(),
@@ -200,7 +204,7 @@ impl Game<'_> {
             PlayerSpec::Human => return Ok(None),
             PlayerSpec::Engine => {
                 let executable = std::env::current_exe().map_err(Error::OwnExecutable)?;
-                Template::engine(&executable, self.rules.timeout / 2)
+                Template::engine(&executable, self.settings.rules, self.settings.timeout / 2)
             }
             PlayerSpec::Command(template) => template.clone(),
         };
@@ -226,15 +230,15 @@ impl Game<'_> {
         let output = directory.join(format!("out-{ply:02}.txt"));
         std::fs::write(&input, format::write(board, LineEnding::Lf))
             .map_err(|source| Error::io("write", &input, source))?;
-        let values = Substitution { input: &input, output: &output, depth: self.rules.depth };
+        let values = Substitution { input: &input, output: &output, depth: self.settings.depth };
         let (executable, args) = program.template.command_line(&values, base);
-        let run = process::run(&executable, &args, directory, self.rules.timeout, CAPTURE_LIMIT);
+        let run = process::run(&executable, &args, directory, self.settings.timeout, CAPTURE_LIMIT);
         self.keep_output(program, colour, ply, &executable, &args, &run)?;
 
         let ending = describe(&run.ending);
         let result = match &run.ending {
             Ending::FailedToStart(reason) => Err(Forfeit::FailedToStart(reason.clone())),
-            Ending::TimedOut => Err(Forfeit::Timeout(self.rules.timeout)),
+            Ending::TimedOut => Err(Forfeit::Timeout(self.settings.timeout)),
             Ending::Exited(_) | Ending::Signalled(_) => match read_output(&output) {
                 Ok(Some(text)) => verdict::judge(board, &text),
                 Ok(None) => Err(Forfeit::NoOutput(format!(
@@ -335,18 +339,20 @@ fn describe(ending: &Ending) -> String {
     }
 }
 
-/// The end of a game in words: the score, the winner and why, and the time
-/// each side used. `board` is the last position.
+/// The end of a game in words: the result with the score, the winner and
+/// why, and the time each side used. `board` is the last position.
 #[must_use]
 pub fn summary(record: &GameRecord, board: &Board) -> String {
     let named = |colour: Colour| {
         format!("{} (player {}, {})", colour.name(), colour.player().number(), record.side(colour).name)
     };
-    let mut text = format!("{}\n", display::score_line(board));
+    let mut text = String::new();
     if let Some(forfeit) = &record.forfeit {
         text.push_str(&format!("{} forfeits: {}\n", capitalised(&named(forfeit.player)), forfeit.reason));
+        text.push_str(&format!("When the game stopped: {}\n", display::score_line(board)));
     } else {
-        text.push_str(&format!("{}\n", display::result_sentence(board)));
+        // The sentence gives the score: the board shown last has it too.
+        text.push_str(&format!("{}\n", display::result_sentence(record.rules, board)));
     }
     match record.result.winner() {
         Some(winner) => text.push_str(&format!("Winner: {}.\n", named(winner))),

@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! {"id":"1","red":{"name":"self","command":"self"},"green":{"name":"bot","command":"python3 bot.py {in} {out}"},
-//!  "depth":5,"timeout":10.0,"start":"0000000/0000000/0000000/0000000/0000000/0000000 1","moves":"4453...",
+//!  "rules":"max","depth":5,"timeout":10.0,"start":"0000000/0000000/0000000/0000000/0000000/0000000 1","moves":"4453...",
 //!  "score":{"red":12,"green":9},"result":"red","forfeit":null,"turns":[{"player":"red","column":4,"wall":0.02,"cpu":0.01,"ending":"exit status 0"},...]}
 //! ```
 //! (shown broken over lines here; in the file each record is one line).
@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Player};
 use crate::format::{self, LineEnding};
+use crate::rules::Rules;
 
 /// What can go wrong with a log file.
 #[derive(Debug, thiserror::Error)]
@@ -164,6 +165,9 @@ pub struct GameRecord {
     pub id: String,
     pub red: Side,
     pub green: Side,
+    /// The game played; logs written before games had rules were Max-Connect4.
+    #[serde(default)]
+    pub rules: Rules,
     pub depth: u32,
     /// Seconds each program had per move.
     pub timeout: f64,
@@ -299,6 +303,7 @@ mod tests {
             id: id.to_owned(),
             red: side("a"),
             green: side("b"),
+            rules: Rules::Classic,
             depth: 3,
             timeout: 1.5,
             start: encode_board(&Board::empty()),
@@ -319,6 +324,15 @@ mod tests {
                 ending: None,
             }],
         }
+    }
+
+    #[test]
+    fn a_log_records_its_rules_and_old_logs_read_as_max() {
+        let line = serde_json::to_string(&record("1")).unwrap();
+        assert!(line.contains(r#""rules":"classic""#), "{line}");
+        let old = line.replace(r#""rules":"classic","#, "");
+        let read: GameRecord = serde_json::from_str(&old).unwrap();
+        assert_eq!(read.rules, Rules::Max);
     }
 
     #[test]

@@ -20,9 +20,9 @@ pub mod verdict;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use game::{Console, Game, Rules, Seat};
+use game::{Console, Game, Seat, Settings};
 use log::{GameRecord, LogError};
-use player::TemplateError;
+use player::{PlayerSpec, TemplateError};
 
 /// What stops the referee itself (a player's failure is a forfeit, not an error).
 #[derive(Debug, thiserror::Error)]
@@ -61,14 +61,20 @@ impl Error {
     }
 }
 
+/// Where a match starts.
+pub enum Start {
+    /// A board file, read when the match starts.
+    File(PathBuf),
+    Board(crate::board::Board),
+}
+
 /// One game as the `match` command plays it.
 pub struct MatchOptions {
     /// `self`, `human` or a command template for each colour.
     pub red: String,
     pub green: String,
-    pub rules: Rules,
-    /// A board file to start from instead of the empty board.
-    pub start: Option<PathBuf>,
+    pub settings: Settings,
+    pub start: Start,
     pub log: PathBuf,
     /// Print only the result, not every move.
     pub quiet: bool,
@@ -87,15 +93,15 @@ pub fn play_match(
 ) -> Result<GameRecord, Error> {
     let seats = [Seat::new(&options.red, &options.red)?, Seat::new(&options.green, &options.green)?];
     let start = match &options.start {
-        Some(path) => {
+        Start::File(path) => {
             let text = std::fs::read(path).map_err(|source| Error::io("read", path, source))?;
             crate::format::parse(&text).map_err(|source| Error::StartFile { path: path.clone(), source })?.board
         }
-        None => crate::board::Board::empty(),
+        Start::Board(board) => *board,
     };
     let id = (log::read(&options.log)?.len() + 1).to_string();
     let output_directory = log::output_directory(&options.log).join(&id);
-    let game = Game { id, seats: &seats, start, opening: None, rules: options.rules, output_directory };
+    let game = Game { id, seats: &seats, start, opening: None, settings: options.settings, output_directory };
     let mut console = Console { input, output, show_moves: !options.quiet };
     let record = game.play(Some(&mut console))?;
     log::append(&options.log, &record)?;
@@ -106,6 +112,9 @@ pub fn play_match(
         String::new()
     };
     let logged = format!("Game {} appended to {}{kept}.", record.id, options.log.display());
-    write!(console.output, "\n{}{logged}\n", game::summary(&record, &last)).map_err(Error::terminal)?;
+    // A blank line parts the summary from the boards above it, if any were shown.
+    let shown = console.show_moves || seats.iter().any(|seat| matches!(seat.spec, PlayerSpec::Human));
+    let separator = if shown { "\n" } else { "" };
+    writeln!(console.output, "{separator}{}{logged}", game::summary(&record, &last)).map_err(Error::terminal)?;
     Ok(record)
 }

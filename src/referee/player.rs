@@ -9,6 +9,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::rules::Rules;
+
 /// What a command template may not be.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
@@ -82,12 +84,14 @@ impl Template {
         Ok(Template { words })
     }
 
-    /// This program's own one-move mode, told to stop searching after
-    /// `time_limit` even if it has not reached the depth.
+    /// This program's own one-move mode under `rules`, told to stop
+    /// searching after `time_limit` even if it has not reached the depth.
     #[must_use]
-    pub fn engine(executable: &Path, time_limit: Duration) -> Template {
+    pub fn engine(executable: &Path, rules: Rules, time_limit: Duration) -> Template {
         let mut words = vec![executable.to_string_lossy().into_owned()];
-        words.extend(["one-move", "{in}", "{out}", "{depth}", "--time-limit"].map(str::to_owned));
+        words.extend(
+            ["one-move", "{in}", "{out}", "{depth}", "--rules", rules.name(), "--time-limit"].map(str::to_owned),
+        );
         words.push(time_limit.as_secs_f64().to_string());
         Template { words }
     }

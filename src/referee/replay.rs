@@ -13,11 +13,14 @@ use super::log::{self, Colour, GameRecord};
 use super::Error;
 use crate::board::{Board, Column};
 use crate::display;
+use crate::rules::Rules;
 
-/// The start position and the position after each move of `record`.
+/// The start position and the position after each move of `record`, under
+/// the record's rules.
 ///
 /// # Errors
-/// When the start position does not parse or a move is not legal.
+/// When the start position does not parse or a move is not legal (under
+/// classic rules, a move after a four).
 pub fn positions(record: &GameRecord) -> Result<Vec<Board>, String> {
     let mut board =
         log::decode_board(&record.start).map_err(|error| format!("the start position is invalid: {error}"))?;
@@ -27,6 +30,9 @@ pub fn positions(record: &GameRecord) -> Result<Vec<Board>, String> {
             .to_digit(10)
             .and_then(|number| Column::from_number(number as usize))
             .ok_or_else(|| format!("move {} is '{digit}', not a column 1-7", index + 1))?;
+        if record.rules.is_over(&board) {
+            return Err(format!("move {} is illegal: the game was over", index + 1));
+        }
         board.try_play(column).map_err(|error| format!("move {} is illegal: {error}", index + 1))?;
         positions.push(board);
     }
@@ -40,7 +46,16 @@ pub fn positions(record: &GameRecord) -> Result<Vec<Board>, String> {
 /// # Errors
 /// When the log cannot be read, has no such game, or the game's moves are
 /// not legal.
-pub fn replay(path: &Path, number: Option<usize>, delay: Duration, out: &mut dyn Write) -> Result<(), Error> {
+///
+/// `rules`, when given, overrides the rules the log records (a log written
+/// before games had rules reads as Max-Connect4).
+pub fn replay(
+    path: &Path,
+    number: Option<usize>,
+    rules: Option<Rules>,
+    delay: Duration,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
     std::fs::metadata(path).map_err(|source| Error::io("read", path, source))?;
     let records = log::read(path)?;
     let count = records.len();
@@ -48,16 +63,21 @@ pub fn replay(path: &Path, number: Option<usize>, delay: Duration, out: &mut dyn
         return Err(Error::Replay(format!("{} holds no games", path.display())));
     }
     let number = number.unwrap_or(count);
-    let record = records
+    let mut record = records
         .get(number.saturating_sub(1))
         .filter(|_| number >= 1)
-        .ok_or_else(|| Error::Replay(format!("{} holds {count} games; there is no game {number}", path.display())))?;
+        .ok_or_else(|| Error::Replay(format!("{} holds {count} games; there is no game {number}", path.display())))?
+        .clone();
+    if let Some(rules) = rules {
+        record.rules = rules;
+    }
+    let record = &record;
     let positions =
         positions(record).map_err(|reason| Error::Replay(format!("game {number} of {}: {reason}", path.display())))?;
     let terminal = |error| Error::terminal(error);
     writeln!(
         out,
-        "Game {number} of {} ({}): red {} against green {}.",
+        "Game {number} of {count} in {} (logged as game {}): red {} against green {}.",
         path.display(),
         record.id,
         record.red.name,

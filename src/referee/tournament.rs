@@ -18,7 +18,7 @@ use std::sync::{mpsc, Mutex};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::chart;
-use super::game::{Game, Rules, Seat};
+use super::game::{Game, Seat, Settings};
 use super::log::{self, Colour, GameRecord, Outcome};
 use super::player::PlayerSpec;
 use super::Error;
@@ -58,7 +58,7 @@ pub struct TournamentOptions {
     pub jobs: usize,
     /// Holds `games.jsonl`, `games.output/` and the standings.
     pub directory: PathBuf,
-    pub rules: Rules,
+    pub settings: Settings,
 }
 
 impl TournamentOptions {
@@ -103,7 +103,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let log_path = options.log();
     let openings: Vec<String> = openings().into_iter().take(options.openings).collect();
     let mut records = log::read(&log_path)?;
-    check_settings(&records, &seats, options.rules)?;
+    check_settings(&records, &seats, options.settings)?;
 
     let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
     let mut fixtures = Vec::new();
@@ -121,10 +121,11 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let terminal = |error| Error::terminal(error);
     writeln!(
         out,
-        "Tournament in {}: {} players, {} openings, {total} games, {} already played.",
+        "Tournament in {}: {} players, {}, {}, {} already played.",
         options.directory.display(),
         seats.len(),
-        openings.len(),
+        counted(openings.len(), "opening"),
+        counted(total, "game"),
         total - fixtures.len()
     )
     .map_err(terminal)?;
@@ -154,8 +155,14 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
         std::fs::write(&path, contents).map_err(|source| Error::io("write", &path, source))?;
     }
     let written = directory.join("standings");
-    write!(out, "\n{}\nStandings written to {}.csv, .png and .svg.\n", standings_table(&standings), written.display())
-        .map_err(terminal)?;
+    write!(
+        out,
+        "\n{}{}\nStandings written to {}.csv, .png and .svg.\n",
+        standings_table(&standings),
+        forfeit_reasons(&standings, &counted),
+        written.display()
+    )
+    .map_err(terminal)?;
     Ok(standings)
 }
 
@@ -188,18 +195,20 @@ fn seats(players: &[(String, String)]) -> Result<Vec<Seat>, Error> {
     Ok(seats)
 }
 
-/// Refuses logged games of a current player with another command, depth
-/// or time limit: resuming would mix results of different contests.
-fn check_settings(records: &[GameRecord], seats: &[Seat], rules: Rules) -> Result<(), Error> {
+/// Refuses logged games of a current player with another command, rules,
+/// depth or time limit: resuming would mix results of different contests.
+fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) -> Result<(), Error> {
     for record in records {
         for colour in Colour::BOTH {
             let side = record.side(colour);
             let Some(seat) = seats.iter().find(|seat| seat.side.name == side.name) else { continue };
             let differs = if seat.side.command != side.command {
                 Some(format!("'{}' was played with the command '{}'", side.name, side.command))
-            } else if record.depth != rules.depth {
+            } else if record.rules != settings.rules {
+                Some(format!("games were played with --rules {}", record.rules))
+            } else if record.depth != settings.depth {
                 Some(format!("games were played with --depth {}", record.depth))
-            } else if record.timeout != rules.timeout.as_secs_f64() {
+            } else if record.timeout != settings.timeout.as_secs_f64() {
                 Some(format!("games were played with --timeout {}", record.timeout))
             } else {
                 None
@@ -252,7 +261,7 @@ fn play_all(
                         seats: &pair,
                         start: opening_board(&fixture.opening),
                         opening: Some(fixture.opening),
-                        rules: options.rules,
+                        settings: options.settings,
                     };
                     if sender.send(game.play(None)).is_err() {
                         break;
@@ -392,6 +401,56 @@ pub fn standings_table(standings: &[Standing]) -> String {
         let _ = writeln!(text, "{}", cells.join("  ").trim_end());
     }
     text
+}
+
+/// Why the players in `standings` forfeited in `records`, for the lines
+/// under the standings table: per player, each verdict with its count and
+/// the reason the first time it was given. Empty when nobody forfeited.
+#[must_use]
+pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> String {
+    let mut text = String::new();
+    for standing in standings.iter().filter(|standing| standing.forfeits > 0) {
+        // Verdicts in the order first met, each with its count and first reason.
+        let mut verdicts: Vec<(&str, u32, &str)> = Vec::new();
+        let forfeits = records.iter().filter_map(|record| {
+            let forfeit = record.forfeit.as_ref()?;
+            (record.side(forfeit.player).name == standing.name).then_some(forfeit)
+        });
+        for forfeit in forfeits {
+            match verdicts.iter_mut().find(|(verdict, _, _)| *verdict == forfeit.verdict) {
+                Some((_, count, _)) => *count += 1,
+                None => verdicts.push((&forfeit.verdict, 1, &forfeit.reason)),
+            }
+        }
+        let games = if standing.forfeits == 1 { "game" } else { "games" };
+        let _ = writeln!(text, "{} forfeited {} {games}:", standing.name, standing.forfeits);
+        for (verdict, count, reason) in verdicts {
+            let first_line = reason.lines().next().unwrap_or_default();
+            let _ = writeln!(text, "  {count} × {verdict}, for example: {}", shortened(first_line, 100));
+        }
+    }
+    if text.is_empty() {
+        text
+    } else {
+        format!("\nForfeits (the whole reasons are in the log):\n{text}")
+    }
+}
+
+/// `count` and `noun`, plural unless the count is one: `1 opening`, `2 games`.
+fn counted(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// `text` cut to at most `limit` characters, with `…` where it was cut.
+fn shortened(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
 }
 
 /// The standings as CSV, with a header line (names need no quoting: they

@@ -14,7 +14,7 @@ use plotters::prelude::*;
 
 use super::analysis::{self, AlgorithmSummary};
 use super::measure::{Algorithm, Measurement};
-use super::{units, Timings};
+use super::{units, Outcome, Timings};
 use crate::plot::{self, encode_png, FONT};
 
 /// Why a chart could not be made.
@@ -213,6 +213,15 @@ where
                 .label(label(algorithm, position))
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(2)));
             chart.draw_series(points.iter().map(|&point| Circle::new(point, 4, colour.filled())))?;
+            // The next depth was over the budget: the line stops here.
+            let stopped = timings.cells.iter().any(|cell| {
+                cell.position == position
+                    && cell.algorithm == algorithm
+                    && matches!(cell.outcome, Outcome::Skipped { .. })
+            });
+            if let (true, Some(&last)) = (stopped, points.last()) {
+                chart.draw_series([Cross::new(last, 9, colour.stroke_width(3))])?;
+            }
         }
         // The lines rise to the right: the lower right corner is free.
         legend(&mut chart, SeriesLabelPosition::LowerRight, 17)?;
@@ -265,7 +274,7 @@ where
         // A straight line on log-log axes: its two ends are enough.
         chart
             .draw_series(LineSeries::new([(low, cost * low), (high, cost * high)], colour.stroke_width(2)))?
-            .label(format!("{}: fitted {} µs per node", summary.algorithm.name(), units::significant(cost * 1e6, 3)))
+            .label(format!("{}: fitted {} per node", summary.algorithm.name(), units::per_node(cost)))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(2)));
     }
     // The points rise along the diagonal: the upper left corner is free.

@@ -12,7 +12,7 @@ use super::measure::{self, Algorithm};
 use super::{units, Outcome, Timings, CSV_FILE};
 use crate::board::Board;
 use crate::display;
-use crate::score::POINT;
+use crate::score::{POINT, WINDOW};
 
 /// What the report says besides the measurements.
 #[derive(Clone, Copy, Debug)]
@@ -32,7 +32,8 @@ pub fn write(timings: &Timings, context: &Context) -> String {
     header(&mut text, timings, context);
     findings(&mut text, timings, &summaries);
     algorithms(&mut text, &summaries);
-    charts(&mut text);
+    evaluation(&mut text);
+    charts(&mut text, timings);
     node_savings(&mut text, timings);
     method(&mut text, timings, context);
     positions(&mut text, timings);
@@ -101,9 +102,7 @@ fn node_saving(timings: &Timings, more: Algorithm, fewer: Algorithm) -> Option<S
 fn cost(summaries: &[AlgorithmSummary]) -> Option<String> {
     let costs: Vec<String> = summaries
         .iter()
-        .filter_map(|s| {
-            Some(format!("{} µs for {}", units::significant(s.seconds_per_node? * 1e6, 3), s.algorithm.prose()))
-        })
+        .filter_map(|s| Some(format!("{} for {}", units::per_node(s.seconds_per_node?), s.algorithm.prose())))
         .collect();
     let exponents: Vec<String> = summaries
         .iter()
@@ -129,11 +128,16 @@ fn growth(timings: &Timings, summaries: &[AlgorithmSummary]) -> Option<String> {
         .collect();
     let (index, position) =
         timings.positions.iter().enumerate().max_by_key(|(index, p)| (p.board.empty_cells(), usize::MAX - index))?;
-    let reached: Vec<String> = Algorithm::ALL
-        .into_iter()
-        .filter_map(|a| Some(format!("{} to depth {}", a.prose(), timings.series(index, a).last()?.0)))
-        .collect();
-    if factors.is_empty() || reached.is_empty() {
+    let depths: Vec<(Algorithm, u32)> =
+        Algorithm::ALL.into_iter().filter_map(|a| Some((a, timings.series(index, a).last()?.0))).collect();
+    let reached = match depths.as_slice() {
+        [] => return None,
+        [(_, first), rest @ ..] if !rest.is_empty() && rest.iter().all(|(_, depth)| depth == first) => {
+            vec![format!("depth {first} for all {} algorithms", depths.len())]
+        }
+        _ => depths.iter().map(|(a, depth)| format!("{} to depth {depth}", a.prose())).collect(),
+    };
+    if factors.is_empty() {
         return None;
     }
     Some(format!(
@@ -194,7 +198,7 @@ fn disagreements(timings: &Timings) -> (usize, Vec<String>) {
 fn algorithms(text: &mut String, summaries: &[AlgorithmSummary]) {
     text.push_str(
         "## Algorithms\n\n\
-         | algorithm | what it is | searches | skipped | fitted µs per node | effective branching factor |\n\
+         | algorithm | what it is | searches | skipped | fitted ns per node | effective branching factor |\n\
          | --- | --- | ---: | ---: | ---: | ---: |\n",
     );
     let optional =
@@ -207,18 +211,60 @@ fn algorithms(text: &mut String, summaries: &[AlgorithmSummary]) {
             summary.algorithm.description(),
             summary.measured,
             summary.skipped,
-            optional(summary.seconds_per_node, 1e6),
+            optional(summary.seconds_per_node, 1e9),
             optional(summary.branching_factor, 1.0),
         );
     }
     text.push('\n');
 }
 
-fn charts(text: &mut String) {
+/// What a value is: the evaluation at the horizon, in words and as a formula.
+fn evaluation(text: &mut String) {
+    let [_, one, two, three, complete] = WINDOW;
+    let _ = write!(
+        text,
+        "## What a value is\n\n\
+         Every search returns a **value** for the player to move, in points of final score difference: +2 means \
+         the player to move ends two four-in-a-rows ahead. A search that reaches the end of the game finds the \
+         exact final score difference with best play by both sides. A search stopped at its depth limit judges \
+         each position there by the **evaluation**: the score so far plus the prospects of the windows (the 69 \
+         groups of four cells in a line) that are still open.\n\n\
+         A window counts for a player when it holds none of the opponent's pieces. In 32nds of a point, it is \
+         worth {one}, {two} or {three} when it holds one, two or three of the player's pieces, and {complete} \
+         (a whole point: it scores) when it holds four. The evaluation is the sum over the player to move's \
+         windows minus the same sum over the opponent's:\n\n\
+         `value = Σ w(mine) − Σ w(theirs)`, with w(1) = {one}/32, w(2) = {two}/32, w(3) = {three}/32, \
+         w(4) = 1 point.\n\n\
+         A window of three pieces is worth less than a point, so the evaluation never promises more than the \
+         score can still become. The tables show values in points, exact to a 32nd.\n\n"
+    );
+}
+
+fn charts(text: &mut String, timings: &Timings) {
     text.push_str("## Charts\n\n");
     for chart in Chart::ALL {
         let stem = chart.file_stem();
         let _ = write!(text, "![{}]({stem}.png)\n\n(also as [SVG]({stem}.svg))\n\n", chart.title());
+        let how = match chart {
+            Chart::TimeByDepth => format!(
+                "How to read it: one panel per position, CPU time of one search (log scale) against its depth. A \
+                 straight line means time multiplies by the same factor with every ply; the steeper, the faster it \
+                 grows. A line ends with a cross where the next depth was predicted to take more than {} and was \
+                 skipped.",
+                units::seconds(timings.budget.as_secs_f64())
+            ),
+            Chart::TimeByNodes => "How to read it: every search is a point, CPU time against nodes explored, both on \
+                 log scales. Points on a line of slope 1 mean time is proportional to nodes; the fitted line of each \
+                 algorithm gives its cost per node, and a higher line costs more per node."
+                .to_owned(),
+            Chart::NodesByDepth => "How to read it: one panel per position, nodes explored (log scale) against \
+                 depth. The legend gives each algorithm's growth per ply on that position (its effective branching \
+                 factor there); the Algorithms table above fits one factor per algorithm over all positions at once, \
+                 so it lies between the positions' own figures. The lower and flatter the line, the more the \
+                 algorithm prunes. Crosses mark where a series stopped at the budget."
+                .to_owned(),
+        };
+        let _ = write!(text, "{how}\n\n");
     }
 }
 
@@ -323,7 +369,7 @@ fn positions(text: &mut String, timings: &Timings) {
         // By depth, so the algorithms stand side by side at each depth.
         let mut cells: Vec<_> = timings.cells.iter().filter(|cell| cell.position == index).collect();
         cells.sort_by_key(|cell| cell.depth);
-        for cell in cells {
+        for cell in &cells {
             let _ = match cell.outcome {
                 Outcome::Measured(m) => writeln!(
                     text,
@@ -337,14 +383,38 @@ fn positions(text: &mut String, timings: &Timings) {
                     m.result.column,
                     f64::from(m.result.value) / f64::from(POINT),
                 ),
-                Outcome::Skipped { predicted_seconds } => writeln!(
-                    text,
-                    "| {} | {} | skipped: predicted {} | | | | | |",
-                    cell.depth,
-                    cell.algorithm.name(),
-                    units::seconds(predicted_seconds)
-                ),
+                Outcome::Skipped { .. } => Ok(()),
             };
+        }
+        text.push('\n');
+        for (algorithm, growth) in
+            Algorithm::ALL.into_iter().filter_map(|a| Some((a, per_position_growth(timings, index, a)?)))
+        {
+            let _ = writeln!(
+                text,
+                "- {} explored {growth} times as many nodes with each further ply here.",
+                capitalized(algorithm.prose())
+            );
+        }
+        for algorithm in Algorithm::ALL {
+            let skipped: Vec<(u32, f64)> = cells
+                .iter()
+                .filter(|cell| cell.algorithm == algorithm)
+                .filter_map(|cell| match cell.outcome {
+                    Outcome::Skipped { predicted_seconds } => Some((cell.depth, predicted_seconds)),
+                    Outcome::Measured(_) => None,
+                })
+                .collect();
+            if let (Some(&(first, predicted)), Some(&(last, _))) = (skipped.first(), skipped.last()) {
+                let depths = if last > first { format!("depths {first} to {last}") } else { format!("depth {first}") };
+                let _ = writeln!(
+                    text,
+                    "- {} skipped {depths}: depth {first} was predicted to take {} of CPU time, over the {} budget.",
+                    capitalized(algorithm.prose()),
+                    units::seconds(predicted),
+                    units::seconds(timings.budget.as_secs_f64()),
+                );
+            }
         }
         text.push('\n');
     }
@@ -353,6 +423,19 @@ fn positions(text: &mut String, timings: &Timings) {
 /// The board as the program prints it, without colours.
 fn board_text(board: &Board) -> String {
     anstream::adapter::strip_str(&display::board_and_score(board)).to_string()
+}
+
+/// The growth per ply of `algorithm` on one position, as the node chart's
+/// legend gives it.
+fn per_position_growth(timings: &Timings, position: usize, algorithm: Algorithm) -> Option<String> {
+    let factor = analysis::branching_factor(&[timings.node_series(position, algorithm)])?;
+    Some(units::significant(factor, 3))
+}
+
+/// `text` with its first letter in capitals, to start a sentence.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// `a`, `a and b`, `a, b and c`.

@@ -35,7 +35,7 @@ use measure::{measure, predict, Algorithm, Measurement, Prediction, Searcher};
 /// Where the positions come from when none are named.
 pub const DEFAULT_POSITIONS: &str = "input_files";
 /// Where the report goes by default.
-pub const DEFAULT_OUT: &str = "reports";
+pub const DEFAULT_OUT: &str = "timing_report";
 /// The deepest search by default.
 pub const DEFAULT_MAX_DEPTH: u32 = 20;
 /// A cell predicted to take more CPU seconds than this is skipped by default
@@ -125,7 +125,7 @@ impl Timings {
                 let mut shallower: Vec<Measurement> = Vec::new();
                 let mut skipping: Option<Prediction> = None;
                 for depth in position.depths(max_depth) {
-                    progress.set_message(format!("{} · {} · depth {depth}", position.label, algorithm.name()));
+                    progress.set_message(format!("{} {} depth {depth}", position.label, algorithm.name()));
                     let prediction = skipping.map_or_else(|| predict(&shallower), |skipped| Some(skipped.deeper()));
                     let outcome = match prediction {
                         Some(prediction) if prediction.seconds > budget.as_secs_f64() => {
@@ -207,12 +207,15 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
     let measured = timings.cells.iter().filter(|cell| matches!(cell.outcome, Outcome::Measured(_))).count();
     writeln!(
         out,
-        "Wrote {} ({} searches measured, {} skipped over the budget, in {:.1} s).",
-        options.out.join(REPORT_FILE).display(),
+        "Measured {} searches ({} skipped over the budget) in {:.1} s and wrote, in {}:",
         measured,
         timings.cells.len() - measured,
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        options.out.display(),
     )?;
+    for (name, _) in &files {
+        writeln!(out, "  {name}")?;
+    }
     Ok(())
 }
 
@@ -236,10 +239,25 @@ pub fn command_line(args: impl IntoIterator<Item = String>) -> String {
     line
 }
 
-/// Reads every position file (every file in [`DEFAULT_POSITIONS`], in name
-/// order, when `paths` is empty).
+/// Reads every position file: each file named, every file of each
+/// directory named (in name order), and every file in
+/// [`DEFAULT_POSITIONS`] when `paths` is empty.
 fn load_positions(paths: &[PathBuf]) -> anyhow::Result<Vec<Position>> {
-    let paths = if paths.is_empty() { default_positions()? } else { paths.to_vec() };
+    let paths = if paths.is_empty() {
+        board_files_in(Path::new(DEFAULT_POSITIONS)).with_context(|| {
+            format!("no --positions given, and the default positions in {DEFAULT_POSITIONS}/ cannot be read")
+        })?
+    } else {
+        let mut files = Vec::new();
+        for path in paths {
+            if path.is_dir() {
+                files.extend(board_files_in(path)?);
+            } else {
+                files.push(path.clone());
+            }
+        }
+        files
+    };
     let name =
         |path: &Path| path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
     let names: Vec<String> = paths.iter().map(|path| name(path)).collect();
@@ -254,17 +272,18 @@ fn load_positions(paths: &[PathBuf]) -> anyhow::Result<Vec<Position>> {
         .collect()
 }
 
-fn default_positions() -> anyhow::Result<Vec<PathBuf>> {
-    let context = || format!("no --positions given, and the default positions in {DEFAULT_POSITIONS}/ cannot be read");
+/// The files directly in `directory` (not its subdirectories), in name order.
+fn board_files_in(directory: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let context = || format!("cannot read the directory {}", directory.display());
     let mut paths = Vec::new();
-    for entry in std::fs::read_dir(DEFAULT_POSITIONS).with_context(context)? {
+    for entry in std::fs::read_dir(directory).with_context(context)? {
         let entry = entry.with_context(context)?;
         if entry.file_type().with_context(context)?.is_file() {
             paths.push(entry.path());
         }
     }
     if paths.is_empty() {
-        bail!("no --positions given, and {DEFAULT_POSITIONS}/ holds no board files");
+        bail!("{} holds no board files", directory.display());
     }
     paths.sort();
     Ok(paths)
@@ -275,7 +294,8 @@ fn progress_bar(cells: u64) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let style = ProgressStyle::with_template("{elapsed:>4} [{bar:20}] {pos}/{len} searches: {wide_msg}")
+    // Under 80 columns with the longest message: a file name, an algorithm, a depth.
+    let style = ProgressStyle::with_template("{elapsed:>3} [{bar:16}] {pos}/{len} {wide_msg}")
         .expect("the template is valid")
         .progress_chars("=> ");
     ProgressBar::with_draw_target(Some(cells), ProgressDrawTarget::stderr()).with_style(style)

@@ -30,6 +30,13 @@ pub fn seconds(seconds: f64) -> String {
     format!("{} {unit}", significant(seconds * scale, 3))
 }
 
+/// A cost per node, given in seconds, in nanoseconds: `15.6 ns`. Costs per
+/// node are tens of nanoseconds, so one unit keeps them comparable.
+#[must_use]
+pub fn per_node(seconds: f64) -> String {
+    format!("{} ns", significant(seconds * 1e9, 3))
+}
+
 /// A count with an SI prefix, for axis labels: `1`, `10k`, `2.5M`.
 #[must_use]
 pub fn count_short(count: f64) -> String {

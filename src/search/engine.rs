@@ -15,10 +15,12 @@
 
 use std::time::{Duration, Instant};
 
+use super::classic::Classic;
 use super::table::{Bound, Entry, Table, TableTooLarge};
 use super::SearchResult;
 use crate::bitboard::{column_cells, completing_cells, WIDTH};
 use crate::board::{Board, Column};
+use crate::rules::Rules;
 use crate::score::{bounds, evaluate, value_after, Value, INFINITY, POINT};
 
 /// How far and how long to search.
@@ -92,6 +94,9 @@ pub struct Engine {
     next_clock_check: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    /// Under classic rules, the searches of [`super::classic`], which
+    /// [`search`](Engine::search) and [`solve`](Engine::solve) hand over to.
+    classic: Option<Box<Classic>>,
 }
 
 impl Engine {
@@ -119,17 +124,36 @@ impl Engine {
             next_clock_check: 0,
             deadline: None,
             stopped: false,
+            classic: None,
         })
+    }
+
+    /// An engine for games played by `rules`, whose tables use at most
+    /// `hash_bytes` each; [`try_new`](Engine::try_new) is the Max-Connect4 one.
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn for_rules(rules: Rules, hash_bytes: usize) -> Result<Engine, TableTooLarge> {
+        match rules {
+            Rules::Max => Engine::try_new(hash_bytes),
+            Rules::Classic => Ok(Engine { classic: Some(Box::new(Classic::new(hash_bytes)?)), ..Engine::try_new(0)? }),
+        }
     }
 
     /// Maps all the table's memory in now, so that the first searches do not
     /// pay for it: for benchmarks, which measure the search alone.
     pub fn map_in_table(&mut self) {
+        if let Some(classic) = &mut self.classic {
+            classic.map_in_table();
+        }
         self.table.map_in();
     }
 
     /// Forgets everything learned, so the next search runs as on a new engine.
     pub fn clear(&mut self) {
+        if let Some(classic) = &mut self.classic {
+            classic.clear();
+        }
         self.table.clear();
     }
 
@@ -141,6 +165,9 @@ impl Engine {
     /// When `limits.depth` is 0.
     pub fn search(&mut self, board: &Board, limits: &Limits) -> Option<SearchResult> {
         assert!(limits.depth >= 1, "search depth must be at least 1");
+        if let Some(classic) = &mut self.classic {
+            return classic.search(board, limits);
+        }
         if board.is_full() {
             return None;
         }
@@ -166,6 +193,9 @@ impl Engine {
     /// # Errors
     /// When `time_limit` runs out first.
     pub fn solve(&mut self, board: &Board, time_limit: Option<Duration>) -> Result<Solution, OutOfTime> {
+        if let Some(classic) = &mut self.classic {
+            return classic.solve(board, false, time_limit);
+        }
         let empty = board.empty_cells();
         if empty == 0 {
             return Ok(Solution { value: board.score_difference(), best: Vec::new(), nodes: 0 });

@@ -18,6 +18,7 @@
 //! [`evaluate`]: crate::score::evaluate
 
 mod alpha_beta;
+pub mod classic;
 mod engine;
 mod minimax;
 mod perft;

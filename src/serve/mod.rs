@@ -144,10 +144,13 @@ async fn play(State(options): State<Arc<Options>>, body: Result<Bytes, BytesReje
         Err(invalid) => return error(StatusCode::UNPROCESSABLE_ENTITY, &invalid.to_string()),
     };
     let rules = turn.rules();
-    let search = tokio::task::spawn_blocking(move || Mover::new(rules, HASH_BYTES).choose(&board, &limits));
+    let search = tokio::task::spawn_blocking(move || {
+        Mover::new(rules, HASH_BYTES).ok().and_then(|mut mover| mover.choose(&board, &limits))
+    });
     match search.await {
         Ok(Some(result)) => Json(arena::Response::Play { play: Play(result.column) }).into_response(),
-        // `position` has ruled out finished games; a search that fails is the server's fault.
+        // `position` has ruled out finished games: no move means no memory for the
+        // table or a failed search, the server's fault.
         Ok(None) | Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"),
     }
 }

@@ -16,7 +16,13 @@ fn human_then_computer_saving_both_boards() {
         .assert()
         .success();
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
-    assert!(stdout.contains("The computer is player 2, you are player 1."), "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "You are player 1 (red); the computer is player 2 (green).\n\
+             After each move the board is saved: the computer's to computer.txt, yours to human.txt.\n"
+        ),
+        "{stdout}"
+    );
     assert!(stdout.contains("The game is left unfinished."), "{stdout}");
 
     let human = format::parse(read(&dir.path().join("human.txt")).as_bytes()).unwrap().board;
@@ -28,7 +34,10 @@ fn human_then_computer_saving_both_boards() {
     assert_eq!(computer.pieces_played(), 14);
     assert_eq!(computer.to_move(), Player::One);
     assert_eq!(computer.pieces(Player::One), human.pieces(Player::One));
-    assert!(stdout.contains("The computer (player 2) plays column "), "{stdout}");
+    let played = maxconnect4::board::Column::ALL.into_iter().find(|&c| computer.height(c) != human.height(c)).unwrap();
+    assert!(stdout.contains(&format!("\nMove 14: the computer (player 2) plays column {played}.\n")), "{stdout}");
+    let marker = format!("  1 2 3 4 5 6 7\n{:>width$}\nScore: ", "^", width = 2 * played.number() + 1);
+    assert!(stdout.contains(&marker), "a caret under the computer's column:\n{stdout}");
     // The board is printed before the person's move, after it, and after the computer's.
     assert_eq!(stdout.matches("Score: Player 1 = ").count(), 3, "{stdout}");
 }
@@ -85,7 +94,13 @@ fn plays_to_the_end_and_announces_the_winner() {
     let human = format::parse(read(&dir.path().join("human.txt")).as_bytes()).unwrap().board;
     assert!(last.is_full() || human.is_full());
     let full = if last.is_full() { last } else { human };
-    let expected = maxconnect4::display::result_sentence(&full);
+    // The computer is player 1 here.
+    let (you, computer) = (full.score(Player::Two), full.score(Player::One));
+    let expected = match you.cmp(&computer) {
+        std::cmp::Ordering::Greater => format!("you win, {you} to {computer}."),
+        std::cmp::Ordering::Less => format!("the computer wins, {computer} to {you}."),
+        std::cmp::Ordering::Equal => format!("a draw, {you} all."),
+    };
     assert!(stdout.ends_with(&format!("The game is over: {expected}\n")), "{stdout}");
 }
 

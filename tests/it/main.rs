@@ -5,6 +5,7 @@
 mod board_file;
 #[cfg(unix)]
 mod bots;
+mod classic;
 mod endgame;
 mod engine;
 mod interactive;
@@ -12,6 +13,7 @@ mod one_move;
 #[cfg(unix)]
 mod page;
 mod properties;
+mod readme;
 #[cfg(unix)]
 mod referee;
 #[cfg(unix)]

@@ -172,7 +172,7 @@ fn self_plays_self_to_a_full_board() {
         std::cmp::Ordering::Equal => Outcome::Draw,
     };
     assert_eq!(record.result, expected);
-    assert_eq!(played.stdout.matches("Score: Player 1 = ").count(), 44, "the start, 42 moves and the result");
+    assert_eq!(played.stdout.matches("Score: Player 1 = ").count(), 43, "the start and 42 moves, once each");
     assert!(played.stdout.contains("\nMove 42: green ("), "{}", played.stdout);
     assert!(played.stdout.contains("Game 1 appended to games.jsonl"), "{}", played.stdout);
 }
@@ -188,7 +188,8 @@ fn quiet_prints_only_the_result_and_games_are_numbered_in_the_log() {
             .assert()
             .success();
         let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
-        assert_eq!(stdout.matches("Score: Player 1 = ").count(), 1, "{stdout}");
+        assert!(stdout.starts_with("The game is a draw, ") || stdout.starts_with("Player "), "{stdout}");
+        assert_eq!(stdout.lines().filter(|line| line.contains(" wins, ") || line.contains("draw")).count(), 1);
         assert!(stdout.contains(&format!("Game {game} appended to logs/games.jsonl")), "{stdout}");
         assert!(dir.path().join(format!("logs/games.output/{game}/red.txt")).exists());
     }

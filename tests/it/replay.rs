@@ -23,7 +23,10 @@ fn a_replay_shows_the_game_as_it_was_played() {
     let replayed =
         maxconnect4(dir.path()).args(["replay", "games.jsonl", "--game", "1", "--delay", "0"]).assert().success();
     let replayed = String::from_utf8(replayed.get_output().stdout.clone()).unwrap();
-    assert!(replayed.starts_with("Game 1 of games.jsonl (1): red self against green self.\n"), "{replayed}");
+    assert!(
+        replayed.starts_with("Game 1 of 2 in games.jsonl (logged as game 1): red self against green self.\n"),
+        "{replayed}"
+    );
     for number in 1..=30 {
         let line = format!("\nMove {number}: ");
         assert_eq!(played.contains(&line), replayed.contains(&line), "move {number}");
@@ -35,7 +38,7 @@ fn a_replay_shows_the_game_as_it_was_played() {
     // The last game by default: green forfeited on its first move.
     let last = maxconnect4(dir.path()).args(["replay", "games.jsonl", "--delay", "0"]).assert().success();
     let last = String::from_utf8(last.get_output().stdout.clone()).unwrap();
-    assert!(last.starts_with("Game 2 of games.jsonl (2): red self against green "), "{last}");
+    assert!(last.starts_with("Game 2 of 2 in games.jsonl (logged as game 2): red self against green "), "{last}");
     assert!(last.contains("\nMove 1: red (self) plays column ") && !last.contains("Move 2:"), "{last}");
     assert!(last.contains("forfeits: unparseable output: line 1"), "{last}");
 }

@@ -33,6 +33,13 @@ fn three_players_with_a_broken_bot() {
     // No progress bar: stderr is not a terminal.
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     assert!(stdout.starts_with("Tournament in t: 3 players, 2 openings, 12 games, 0 already played.\n"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "\nForfeits (the whole reasons are in the log):\nbroken forfeited 8 games:\n  8 × unparseable, for example: \
+             unparseable output: line 1: column 1: expected 0, 1 or 2, found 'I'"
+        ),
+        "the reasons are under the standings:\n{stdout}"
+    );
 
     let dir = dir.path().join("t");
     let logged = records(&dir.join("games.jsonl"));

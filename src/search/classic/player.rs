@@ -1,0 +1,235 @@
+//! Choosing a classic move within a depth and a time: depth-limited
+//! alpha-beta over the classic [`Position`], exact wherever the game ends
+//! inside the horizon, with a heuristic at the horizon.
+//!
+//! The root plays a win in one whenever there is one, and otherwise only
+//! moves that do not lose at once ([`Position::non_losing_moves`]) unless
+//! there are none; inside the tree the same rule prunes. Values are
+//! [`WIN_UNIT`] times the solver's score where the game's end is in sight
+//! (a faster win is worth more), and less than one unit either way at the
+//! horizon, so the search prefers a sure result to any heuristic.
+
+use std::time::{Duration, Instant};
+
+use super::position::{column_of, Position, CELL_COUNT};
+use super::solver::win_now;
+use crate::bitboard::{column_cells, ALL_CELLS};
+use crate::board::{Board, Column};
+use crate::rules::Rules;
+use crate::score::Value;
+use crate::search::table::{Bound, Entry, Table, TableTooLarge};
+use crate::search::SearchResult;
+
+/// One point of the solver's score in the values this search returns; a
+/// heuristic value stays strictly between `-WIN_UNIT` and `WIN_UNIT`.
+pub const WIN_UNIT: Value = 256;
+
+/// Above any value.
+const INFINITY: Value = WIN_UNIT * 64;
+
+/// The clock is read once every this many nodes.
+const CLOCK_INTERVAL: u64 = 4096;
+
+/// The table grows to one slot per this many nodes searched.
+const NODES_PER_SLOT: usize = 8;
+
+/// A depth-limited classic searcher with its own table.
+pub struct ClassicPlayer {
+    table: Table,
+    nodes: u64,
+    next_clock_check: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl ClassicPlayer {
+    /// A searcher whose table uses at most `hash_bytes`.
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn new(hash_bytes: usize) -> Result<ClassicPlayer, TableTooLarge> {
+        Ok(ClassicPlayer {
+            table: Table::with_bytes(hash_bytes)?,
+            nodes: 0,
+            next_clock_check: 0,
+            deadline: None,
+            stopped: false,
+        })
+    }
+
+    /// Forgets everything learned.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Maps all the table's memory in now (for benchmarks).
+    pub fn map_in_table(&mut self) {
+        self.table.map_in();
+    }
+
+    /// Chooses a move by iterative deepening to `depth` plies (at least 1)
+    /// within `time_limit`; `None` when the game on `board` is over.
+    pub fn search(&mut self, board: &Board, depth: u32, time_limit: Option<Duration>) -> Option<SearchResult> {
+        if Rules::Classic.is_over(board) {
+            return None;
+        }
+        let position = Position::of(board);
+        self.nodes = 1;
+        self.next_clock_check = CLOCK_INTERVAL;
+        self.stopped = false;
+        self.deadline = None;
+        let moves = position.moves();
+        let wins = position.winning_cells() & position.playable();
+        if wins != 0 {
+            let column = centre_first(wins);
+            return Some(SearchResult { column, value: win_now(moves) * WIN_UNIT, nodes: 1, depth: 1 });
+        }
+        let candidates = position.non_losing_moves();
+        if candidates == 0 {
+            // Every move loses at once: block one of the threats, if one can be.
+            let blocks = position.playable() & position.opponent_winning_cells();
+            let column = centre_first(if blocks != 0 { blocks } else { position.playable() });
+            return Some(SearchResult { column, value: -win_now(moves + 1) * WIN_UNIT, nodes: 1, depth: 1 });
+        }
+        let deadline = time_limit.map(|limit| Instant::now() + limit);
+        let mut result = None;
+        for iteration in 1..=depth.min(CELL_COUNT - moves).max(1) {
+            self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / NODES_PER_SLOT);
+            let Some((column, value)) = self.root(&position, candidates, iteration) else { break };
+            result = Some(SearchResult { column, value, nodes: 0, depth: iteration });
+            // The first iteration always finishes, so there is always a move.
+            self.deadline = deadline;
+            if value.abs() >= WIN_UNIT {
+                // The result is certain; deeper searches cannot change it.
+                break;
+            }
+        }
+        result.map(|result| SearchResult { nodes: self.nodes, ..result })
+    }
+
+    /// One iteration at the root over `candidates`: the best move and its
+    /// value, or `None` if the time ran out.
+    fn root(&mut self, position: &Position, candidates: u64, depth: u32) -> Option<(Column, Value)> {
+        let first = self.table.probe(position.key()).and_then(|entry| entry.best);
+        let ordered = ordered_moves(position, candidates, first);
+        let mut best: Option<(Column, Value)> = None;
+        for &cell in ordered.cells() {
+            let alpha = best.map_or(-INFINITY, |(_, value)| value);
+            let value = -self.negamax(&position.after(cell), depth - 1, -INFINITY, -alpha);
+            if self.stopped {
+                return None;
+            }
+            if value > alpha {
+                best = Some((column_of(cell), value));
+            }
+        }
+        let (column, value) = best?;
+        self.table.store(position.key(), Entry { value, bound: Bound::Exact, depth, best: Some(column) });
+        Some((column, value))
+    }
+
+    /// Fail-soft alpha-beta for a position whose mover cannot win at once,
+    /// with the usual contract: with `v` the depth-limited value and `r` the
+    /// result, `r <= alpha` means `v <= r`, `r >= beta` means `v >= r`, and
+    /// in between `r == v`.
+    fn negamax(&mut self, position: &Position, depth: u32, mut alpha: Value, beta: Value) -> Value {
+        self.nodes += 1;
+        if self.nodes >= self.next_clock_check {
+            self.next_clock_check = self.nodes + CLOCK_INTERVAL;
+            self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+        }
+        if self.stopped {
+            return 0;
+        }
+        let moves = position.moves();
+        let candidates = position.non_losing_moves();
+        if candidates == 0 {
+            return -win_now(moves + 1) * WIN_UNIT;
+        }
+        if moves >= CELL_COUNT - 2 {
+            return 0;
+        }
+        if depth == 0 {
+            return heuristic(position);
+        }
+        let key = position.key();
+        let mut first = None;
+        if let Some(entry) = self.table.probe(key) {
+            first = entry.best;
+            if entry.depth >= depth {
+                match entry.bound {
+                    Bound::Exact => return entry.value,
+                    Bound::Lower if entry.value >= beta => return entry.value,
+                    Bound::Upper if entry.value <= alpha => return entry.value,
+                    _ => {}
+                }
+            }
+        }
+        let searched_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for &cell in ordered_moves(position, candidates, first).cells() {
+            let value = -self.negamax(&position.after(cell), depth - 1, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(column_of(cell));
+                if value >= beta {
+                    break;
+                }
+                alpha = alpha.max(value);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > searched_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(key, Entry { value: best, bound, depth, best: best_move });
+        best
+    }
+}
+
+/// The first column of `cells`, centre first.
+fn centre_first(cells: u64) -> Column {
+    Column::CENTRE_FIRST
+        .into_iter()
+        .find(|column| cells & column_cells(column.index()) != 0)
+        .expect("at least one cell")
+}
+
+/// `candidates` ordered: the table's move, then by threats made, centre first.
+fn ordered_moves(position: &Position, candidates: u64, first: Option<Column>) -> super::solver::MoveList {
+    let mut ordered = super::solver::MoveList::new();
+    for column in Column::CENTRE_FIRST {
+        let cell = candidates & column_cells(column.index());
+        if cell != 0 {
+            let bonus = if first == Some(column) { 1 << 8 } else { 0 };
+            ordered.insert(cell, position.threats_after(cell) + bonus);
+        }
+    }
+    ordered
+}
+
+/// The horizon's judgement, from the mover's side, within one [`WIN_UNIT`]:
+/// cells where each side would complete a four (threats), counting double
+/// those on the rows where the side's threats win the endgame by parity
+/// (odd rows, counting from 1, for player 1; even rows for player 2), and
+/// stones in the centre column.
+fn heuristic(position: &Position) -> Value {
+    // Rows 1, 3 and 5 (0-based 0, 2, 4) of every column.
+    const ODD_ROWS: u64 = ALL_CELLS & (crate::bitboard::BOTTOM_ROW * 0b10101);
+    const CENTRE: u64 = column_cells(3);
+    let first_to_move = position.moves().is_multiple_of(2);
+    let (mine_good, theirs_good) = if first_to_move { (ODD_ROWS, !ODD_ROWS) } else { (!ODD_ROWS, ODD_ROWS) };
+    let mine = position.winning_cells();
+    let theirs = position.opponent_winning_cells();
+    let threats = |cells: u64, good: u64| (cells.count_ones() + (cells & good).count_ones()) as Value;
+    let centre =
+        (position.current() & CENTRE).count_ones() as Value - (position.opponent() & CENTRE).count_ones() as Value;
+    (24 * (threats(mine, mine_good) - threats(theirs, theirs_good)) + 6 * centre).clamp(-(WIN_UNIT - 1), WIN_UNIT - 1)
+}

@@ -1,0 +1,327 @@
+//! The exact classic solver: the value of a position with perfect play, in
+//! the field's convention (see [`super`]), from a null-window negamax.
+//!
+//! The techniques are the known ones (Pascal Pons' tutorial, Allis' and
+//! Tromp's solvers), implemented here:
+//! - the mover never considers a move that loses at once ([`Position::non_losing_moves`]),
+//!   and a position where every move does is scored without searching it;
+//! - the score's bounds from the moves played narrow the window before any move;
+//! - moves are tried in order of the threats they create (cells where the mover
+//!   would then complete a four), the centre first among equals, after the
+//!   move the table remembers;
+//! - the shared transposition table ([`crate::search::table`]: one 8-byte
+//!   entry, keeping only the key bits its index does not tell) stores exact
+//!   values and bounds, and a position and its mirror image share one entry;
+//! - the root's value is found by null-window searches that halve the
+//!   interval of possible scores, tried nearest to a draw first.
+
+use std::time::{Duration, Instant};
+
+use super::position::{column_of, Position, CELL_COUNT};
+use crate::board::{Board, Column};
+use crate::search::table::{Bound, Entry, Table, TableTooLarge};
+use crate::search::{OutOfTime, Solution};
+
+/// The clock is read once every this many nodes.
+const CLOCK_INTERVAL: u64 = 1 << 14;
+
+/// The table grows to one slot per this many nodes searched.
+const NODES_PER_SLOT: usize = 4;
+
+/// The score of the player to move when they complete a four with their
+/// next stone, `moves` stones having been played: 22 minus the stones they
+/// will have played.
+#[inline]
+#[must_use]
+pub const fn win_now(moves: u32) -> i32 {
+    ((CELL_COUNT + 1 - moves) / 2) as i32
+}
+
+/// An exact solver with its transposition table.
+pub struct Solver {
+    table: Table,
+    nodes: u64,
+    next_clock_check: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Solver {
+    /// A solver whose table uses at most `hash_bytes`.
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn new(hash_bytes: usize) -> Result<Solver, TableTooLarge> {
+        Ok(Solver {
+            table: Table::with_bytes(hash_bytes)?,
+            nodes: 0,
+            next_clock_check: 0,
+            deadline: None,
+            stopped: false,
+        })
+    }
+
+    /// Forgets every position solved.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Maps all the table's memory in now (for benchmarks).
+    pub fn map_in_table(&mut self) {
+        self.table.map_in();
+    }
+
+    /// Positions visited since the last [`reset_nodes`](Solver::reset_nodes).
+    #[must_use]
+    pub const fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Starts counting nodes from zero, with a deadline for the searches to come.
+    pub fn start(&mut self, deadline: Option<Instant>) {
+        self.nodes = 0;
+        self.next_clock_check = CLOCK_INTERVAL;
+        self.deadline = deadline;
+        self.stopped = false;
+    }
+
+    /// The value of `position`, or with `weak` only its sign (1 win, 0 draw,
+    /// -1 loss). The position must be one where the game goes on: no four
+    /// on the board.
+    ///
+    /// # Errors
+    /// When the deadline given to [`start`](Solver::start) passes first.
+    pub fn value(&mut self, position: &Position, weak: bool) -> Result<i32, OutOfTime> {
+        let moves = position.moves();
+        if moves == CELL_COUNT {
+            return Ok(0);
+        }
+        if position.can_win_next() {
+            return Ok(if weak { 1 } else { win_now(moves) });
+        }
+        let (mut min, mut max) = if weak { (-1, 1) } else { (-win_now(moves + 1), win_now(moves + 2)) };
+        // Halve the interval, but try the scores nearer a draw first: they
+        // are the likelier, and a search near the value is the cheapest.
+        while min < max {
+            let mut guess = min + (max - min) / 2;
+            if guess <= 0 && min / 2 < guess {
+                guess = min / 2;
+            } else if guess >= 0 && max / 2 > guess {
+                guess = max / 2;
+            }
+            let found = self.negamax(position, guess, guess + 1);
+            if self.stopped {
+                return Err(OutOfTime { nodes: self.nodes });
+            }
+            if found <= guess {
+                max = found;
+            } else {
+                min = found;
+            }
+        }
+        Ok(if weak { min.signum() } else { min })
+    }
+
+    /// The value of `board` and every column that reaches it (ascending),
+    /// within `time_limit`; with `weak`, only win, draw or loss (1, 0, -1).
+    /// A finished game has no best moves: a full board is worth 0, and one
+    /// with a four is lost for the player to move (by the winner's score).
+    ///
+    /// # Errors
+    /// When the time limit runs out first.
+    pub fn solve(&mut self, board: &Board, weak: bool, time_limit: Option<Duration>) -> Result<Solution, OutOfTime> {
+        let value = self.board_value(board, weak, time_limit)?;
+        let position = Position::of(board);
+        if position.last_mover_won() {
+            return Ok(Solution { value, best: Vec::new(), nodes: 0 });
+        }
+        let mut best = Vec::new();
+        for column in Column::ALL {
+            if self.reaches(&position, column, value, weak)? {
+                best.push(column);
+            }
+        }
+        Ok(Solution { value, best, nodes: self.nodes })
+    }
+
+    /// The value of `board` alone (see [`solve`](Solver::solve)), counting
+    /// nodes from zero.
+    ///
+    /// # Errors
+    /// When the time limit runs out first.
+    pub fn board_value(&mut self, board: &Board, weak: bool, time_limit: Option<Duration>) -> Result<i32, OutOfTime> {
+        self.start(time_limit.map(|limit| Instant::now() + limit));
+        let position = Position::of(board);
+        if position.last_mover_won() {
+            return Ok(if weak { -1 } else { -win_now(position.moves() - 1) });
+        }
+        self.nodes = 1;
+        self.value(&position, weak)
+    }
+
+    /// Whether playing `column` from `position` reaches `value` (the value
+    /// of `position`, with `weak` its sign): the columns for which it does
+    /// are the best moves.
+    ///
+    /// # Errors
+    /// When the deadline passes first.
+    pub fn reaches(&mut self, position: &Position, column: Column, value: i32, weak: bool) -> Result<bool, OutOfTime> {
+        let Some(child) = position.after_column(column) else { return Ok(false) };
+        if child.last_mover_won() {
+            // A win now is the best any move can do.
+            return Ok(true);
+        }
+        if weak && value < 0 {
+            // Every move loses; none does better than another.
+            return Ok(true);
+        }
+        if child.moves() == CELL_COUNT {
+            return Ok(value <= 0);
+        }
+        if child.can_win_next() {
+            let child_value = if weak { 1 } else { win_now(child.moves()) };
+            return Ok(-child_value >= value);
+        }
+        // Is the child's value at most -value?
+        let found = self.negamax(&child, -value, -value + 1);
+        if self.stopped {
+            return Err(OutOfTime { nodes: self.nodes });
+        }
+        Ok(found <= -value)
+    }
+
+    /// Negamax with alpha-beta, for a position whose mover cannot win at
+    /// once. With `v` the position's value and `r` the result: `r <= alpha`
+    /// means `v <= r`, `r >= beta` means `v >= r`, and in between `r == v`.
+    /// After the deadline the result is meaningless and `stopped` is set.
+    fn negamax(&mut self, position: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta && !position.can_win_next());
+        self.nodes += 1;
+        if self.nodes >= self.next_clock_check {
+            self.next_clock_check = self.nodes + CLOCK_INTERVAL;
+            self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / NODES_PER_SLOT);
+            self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+        }
+        if self.stopped {
+            return 0;
+        }
+        let moves = position.moves();
+        let candidates = position.non_losing_moves();
+        if candidates == 0 {
+            // Whatever the mover plays, the opponent completes a four next.
+            return -win_now(moves + 1);
+        }
+        if moves >= CELL_COUNT - 2 {
+            // Two cells left, neither side can win with them: a draw.
+            return 0;
+        }
+        // The opponent cannot win with their next stone, nor the mover with this one.
+        let lower = -win_now(moves + 2);
+        if alpha < lower {
+            alpha = lower;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let upper = win_now(moves + 1);
+        if beta > upper {
+            beta = upper;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        let key = position.key();
+        let mirrored_key = position.mirrored_key();
+        let (table_key, mirrored) = if mirrored_key < key { (mirrored_key, true) } else { (key, false) };
+        let mut first = None;
+        if let Some(entry) = self.table.probe(table_key) {
+            first = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
+            match entry.bound {
+                Bound::Exact => return entry.value,
+                Bound::Lower if entry.value >= beta => return entry.value,
+                Bound::Lower => alpha = alpha.max(entry.value),
+                Bound::Upper if entry.value <= alpha => return entry.value,
+                Bound::Upper => beta = beta.min(entry.value),
+            }
+        }
+        let mut ordered = MoveList::new();
+        for column in Column::CENTRE_FIRST {
+            let cell = candidates & crate::bitboard::column_cells(column.index());
+            if cell != 0 {
+                let first_bonus = if first == Some(column) { 1 << 8 } else { 0 };
+                ordered.insert(cell, position.threats_after(cell) + first_bonus);
+            }
+        }
+        let mut best = None;
+        for &cell in ordered.cells() {
+            let value = -self.negamax(&position.after(cell), -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if value >= beta {
+                self.store(
+                    table_key,
+                    mirrored,
+                    Entry { value, bound: Bound::Lower, depth: 0, best: Some(column_of(cell)) },
+                    moves,
+                );
+                return value;
+            }
+            if value > alpha {
+                alpha = value;
+                best = Some(column_of(cell));
+            }
+        }
+        // A move inside the window gave the exact value; otherwise every
+        // move is at most `alpha`.
+        let bound = if best.is_some() { Bound::Exact } else { Bound::Upper };
+        self.store(table_key, mirrored, Entry { value: alpha, bound, depth: 0, best }, moves);
+        alpha
+    }
+
+    fn store(&mut self, key: u64, mirrored: bool, entry: Entry, moves: u32) {
+        let best = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
+        // Entries nearer the root stand for more work: the table keeps them.
+        self.table.store(key, Entry { depth: CELL_COUNT - moves, best, ..entry });
+    }
+}
+
+/// The column's mirror image.
+const fn mirror_column(column: Column) -> Column {
+    match Column::from_index(crate::bitboard::WIDTH - 1 - column.index()) {
+        Some(column) => column,
+        None => panic!("a column's mirror is a column"),
+    }
+}
+
+/// Up to seven moves, kept sorted by score, best first; among equal scores
+/// the one inserted first comes first.
+pub(super) struct MoveList {
+    cells: [u64; crate::bitboard::WIDTH],
+    scores: [u32; crate::bitboard::WIDTH],
+    len: usize,
+}
+
+impl MoveList {
+    pub(super) const fn new() -> MoveList {
+        MoveList { cells: [0; crate::bitboard::WIDTH], scores: [0; crate::bitboard::WIDTH], len: 0 }
+    }
+
+    #[inline]
+    pub(super) fn insert(&mut self, cell: u64, score: u32) {
+        let mut at = self.len;
+        while at > 0 && self.scores[at - 1] < score {
+            self.cells[at] = self.cells[at - 1];
+            self.scores[at] = self.scores[at - 1];
+            at -= 1;
+        }
+        self.cells[at] = cell;
+        self.scores[at] = score;
+        self.len += 1;
+    }
+
+    pub(super) fn cells(&self) -> &[u64] {
+        &self.cells[..self.len]
+    }
+}
