@@ -16,15 +16,9 @@ pub mod arena;
 pub mod coordinator;
 pub mod moderator;
 
-use crate::board::{Board, Column};
+use crate::board::Board;
 use crate::rules::Rules;
 use crate::search::{Engine, Limits, SearchResult, TableTooLarge};
-
-/// The moves of a game as the moderator logs them: one digit 1-7 per move.
-#[must_use]
-pub fn move_digits(moves: &[Column]) -> String {
-    moves.iter().map(|column| char::from(b'0' + column.number() as u8)).collect()
-}
 
 /// The engine playing under one set of rules: what every bot front end asks
 /// for a move.
@@ -77,11 +71,7 @@ mod tests {
     use super::*;
 
     fn after(moves: &str) -> Board {
-        let mut board = Board::empty();
-        for digit in moves.bytes() {
-            board.play(Column::from_number(usize::from(digit - b'0')).unwrap());
-        }
-        board
+        Board::from_moves(Rules::Max, moves).unwrap()
     }
 
     #[test]
@@ -99,10 +89,5 @@ mod tests {
         // Player 2, to move after 1-2-1-2-1 with three in column 1, blocks it.
         assert_eq!(mover.choose(&after("12121"), &Limits::depth(2)).unwrap().column.number(), 1);
         assert_eq!(mover.choose(&after("1212121"), &Limits::depth(2)), None);
-    }
-
-    #[test]
-    fn move_digits_are_the_moderators_log() {
-        assert_eq!(move_digits(&[Column::ALL[3], Column::ALL[2], Column::ALL[6]]), "437");
     }
 }

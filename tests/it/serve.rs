@@ -189,15 +189,12 @@ fn bad_requests_get_a_4xx_with_a_json_error() {
         422,
         "the game is already over under classic rules",
     );
-    let full: Vec<String> = (0..6)
-        .map(|row| {
-            let cells: Vec<&str> =
-                (0..7).map(|column| if (column / 2 + row) % 2 == 0 { "\"X\"" } else { "\"O\"" }).collect();
-            format!("[{}]", cells.join(","))
-        })
-        .collect();
-    let full: Vec<&str> = full.iter().map(String::as_str).collect();
-    let full = rows(&full).replace("\"you\":\"O\"", "\"you\":\"X\",\"rules\":\"max\"");
+    let mut full = Board::empty();
+    while !full.is_full() {
+        let column = full.legal_columns().next().unwrap();
+        full.play(column);
+    }
+    let full = Request::PlayTurn(PlayTurn::new(&full, Rules::Max)).to_string();
     check(&server, &full, 422, "the board is full");
     check(
         &server,
