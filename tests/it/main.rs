@@ -10,11 +10,11 @@ mod engine;
 mod interactive;
 mod one_move;
 mod properties;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod referee;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod replay;
 mod report;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod tournament;
 mod util;
