@@ -18,13 +18,13 @@ mod one_move;
 mod page;
 mod properties;
 mod readme;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod referee;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod replay;
 mod report;
 #[cfg(unix)]
 mod serve;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod tournament;
 mod util;
