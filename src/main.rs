@@ -10,7 +10,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use maxconnect4::board::Board;
 
 use maxconnect4::modes::{self, FirstMove, SolveOptions, Source};
-use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, tournament};
+use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Limits};
 use maxconnect4::{format, memory, report};
@@ -502,6 +502,24 @@ impl SettingsArgs {
     }
 }
 
+/// How players' programs are run.
+#[derive(clap::Args)]
+struct IsolationArgs {
+    /// Run players without a sandbox (bubblewrap): they can then read and
+    /// write whatever you can.
+    #[arg(long)]
+    no_sandbox: bool,
+    /// Let sandboxed players use the network.
+    #[arg(long)]
+    network: bool,
+}
+
+impl IsolationArgs {
+    fn isolation(&self) -> Isolation {
+        Isolation { sandbox: !self.no_sandbox, network: self.network }
+    }
+}
+
 #[derive(clap::Args)]
 struct MatchArgs {
     /// Player 1: `self`, `human`, or a command with {in}, {out} and optionally {depth}.
@@ -518,6 +536,8 @@ struct MatchArgs {
     start_moves: Option<String>,
     #[command(flatten)]
     settings: SettingsArgs,
+    #[command(flatten)]
+    isolation: IsolationArgs,
     /// The log to append the game to; the programs' output goes in LOG's name with .output.
     #[arg(long, value_name = "FILE", default_value = "games.jsonl")]
     log: PathBuf,
@@ -544,6 +564,7 @@ impl MatchArgs {
             start,
             log: self.log,
             quiet: self.quiet,
+            isolation: self.isolation.isolation(),
         })
     }
 }
@@ -570,6 +591,8 @@ struct TournamentArgs {
     players: Vec<(String, String)>,
     #[command(flatten)]
     settings: SettingsArgs,
+    #[command(flatten)]
+    isolation: IsolationArgs,
     /// How many of the 49 two-ply openings to play, central ones first.
     #[arg(long, value_name = "N", default_value_t = 49, value_parser = parse_openings)]
     openings: u16,
@@ -589,6 +612,7 @@ impl TournamentArgs {
             jobs: self.jobs.into(),
             directory: self.out,
             settings: self.settings.settings(),
+            isolation: self.isolation.isolation(),
         }
     }
 }

@@ -2,20 +2,23 @@
 //! rules (the board is full, or under classic rules a four is made) or one of
 //! them forfeits, and every turn is timed and recorded.
 //!
-//! A program's turn: the board goes into a fresh file in the player's own
-//! temporary directory, the program runs there with the time limit, what it
-//! printed is kept in the game's output directory, and the file it wrote is
-//! judged by [`verdict::judge`]. A person's turn is asked at the terminal as
+//! A program's turn: the board goes into a new file, under a fresh random
+//! name, in the player's own folder, the program runs there, contained, with
+//! the time limit, what it printed is kept in the game's output directory,
+//! and the file it wrote, if it is a regular file, is judged by
+//! [`verdict::judge`]. Whatever a player leaves in its folder can cost it
+//! the game, never stop the referee. A person's turn is asked at the terminal as
 //! in interactive mode, which never accepts an illegal column.
 
 use std::fs::File;
-use std::io::{self, BufRead, Read as _, Write};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::log::{encode_board, Colour, ForfeitRecord, GameRecord, Outcome, Scores, Side, TurnRecord};
 use super::player::{PlayerSpec, Substitution, Template};
-use super::process::{self, Captured, Ending, Run};
+use super::process::{self, Captured, Containment, Ending, Run};
+use super::scratch::ScratchDir;
 use super::verdict::{self, Forfeit};
 use super::Error;
 use crate::board::{Board, Column, Player};
@@ -79,12 +82,16 @@ pub struct Game<'a> {
     pub settings: Settings,
     /// Where the captured output of the programs goes: one file per colour.
     pub output_directory: PathBuf,
+    /// How programs are run; none when both players are people.
+    pub containment: Option<&'a Containment>,
 }
 
 /// A side's command, ready to run, and its working directory.
 struct Program {
     template: Template,
-    directory: process::ScratchDir,
+    /// Whether this is `self`, whose failure to start is the referee's.
+    engine: bool,
+    directory: ScratchDir,
     captured: Option<File>,
 }
 
@@ -200,20 +207,25 @@ impl Game<'_> {
 
     /// The program playing `colour`, none for a person.
     fn program(&self, colour: Colour) -> Result<Option<Program>, Error> {
-        let template = match &self.seats[colour.index()].spec {
+        let spec = &self.seats[colour.index()].spec;
+        if *spec == PlayerSpec::Human {
+            return Ok(None);
+        }
+        let containment = self.containment.ok_or(process::ContainError::Unsupported)?;
+        let template = match spec {
             PlayerSpec::Human => return Ok(None),
             PlayerSpec::Engine => {
-                let executable = std::env::current_exe().map_err(Error::OwnExecutable)?;
-                Template::engine(&executable, self.settings.rules, self.settings.timeout / 2)
+                let executable = containment.own_executable().ok_or_else(|| {
+                    Error::OwnExecutable("the referee was started without a copy of its executable".to_owned())
+                })?;
+                Template::engine(executable, self.settings.rules, self.settings.timeout / 2)
             }
             PlayerSpec::Command(template) => template.clone(),
         };
-        if !process::SUPPORTED {
-            return Err(Error::Unsupported);
-        }
-        let directory = process::ScratchDir::new(&format!("maxconnect4-{}-", colour.name()))
-            .map_err(|source| Error::io("create a directory in", &std::env::temp_dir(), source))?;
-        Ok(Some(Program { template, directory, captured: None }))
+        let directory = containment
+            .player_dir(&format!("{}-", colour.name()))
+            .map_err(|source| Error::io("create a player's folder in", &std::env::temp_dir(), source))?;
+        Ok(Some(Program { template, engine: *spec == PlayerSpec::Engine, directory, captured: None }))
     }
 
     /// Runs `program` on `board` and judges what it wrote.
@@ -225,21 +237,38 @@ impl Game<'_> {
         ply: usize,
         base: &Path,
     ) -> Result<Turn, Error> {
-        let directory = program.directory.path();
-        let input = directory.join(format!("in-{ply:02}.txt"));
-        let output = directory.join(format!("out-{ply:02}.txt"));
-        std::fs::write(&input, format::write(board, LineEnding::Lf))
-            .map_err(|source| Error::io("write", &input, source))?;
-        let values = Substitution { input: &input, output: &output, depth: self.settings.depth };
+        let directory = &program.directory;
+        let board_file = format::write(board, LineEnding::Lf);
+        let names = directory
+            .create(&format!("in-{ply:02}"), board_file.as_bytes())
+            .and_then(|input| Ok((directory.unused_name(&format!("out-{ply:02}"))?, input)));
+        let (output, input) = match names {
+            Ok(names) => names,
+            Err(error) => {
+                // The player's folder is the player's: if it cannot take
+                // the board, the player cannot play.
+                let reason = format!("the board cannot be put in the player's folder: {error}");
+                return Ok(Turn {
+                    result: Err(Forfeit::FailedToStart(reason)),
+                    wall: Duration::ZERO,
+                    cpu: None,
+                    ending: None,
+                });
+            }
+        };
+        let (input_path, output_path) = (directory.path().join(&input), directory.path().join(&output));
+        let values = Substitution { input: &input_path, output: &output_path, depth: self.settings.depth };
         let (executable, args) = program.template.command_line(&values, base);
-        let run = process::run(&executable, &args, directory, self.settings.timeout, CAPTURE_LIMIT);
+        let containment = self.containment.expect("programs are run only with a containment");
+        let run = containment.run(&executable, &args, directory, self.settings.timeout, CAPTURE_LIMIT);
         self.keep_output(program, colour, ply, &executable, &args, &run)?;
 
         let ending = describe(&run.ending);
         let result = match &run.ending {
+            Ending::FailedToStart(reason) if program.engine => return Err(Error::OwnExecutable(reason.clone())),
             Ending::FailedToStart(reason) => Err(Forfeit::FailedToStart(reason.clone())),
             Ending::TimedOut => Err(Forfeit::Timeout(self.settings.timeout)),
-            Ending::Exited(_) | Ending::Signalled(_) => match read_output(&output) {
+            Ending::Exited(_) | Ending::Signalled(_) => match program.directory.read(&output, OUTPUT_LIMIT) {
                 Ok(Some(text)) => verdict::judge(board, &text),
                 Ok(None) => Err(Forfeit::NoOutput(format!(
                     "the program wrote no output file ({ending}); its output is in {}",
@@ -248,8 +277,8 @@ impl Game<'_> {
                 Err(error) => Err(Forfeit::NoOutput(format!("the output file cannot be read: {error}"))),
             },
         };
-        let _ = std::fs::remove_file(&input);
-        let _ = std::fs::remove_file(&output);
+        program.directory.remove(&input);
+        program.directory.remove(&output);
         Ok(Turn { result, wall: run.wall, cpu: Some(run.cpu), ending: Some(ending) })
     }
 
@@ -297,22 +326,6 @@ fn human_turn(board: &Board, console: Option<&mut Console<'_>>) -> Result<Turn, 
     let answer = crate::modes::ask_column(board, console.input, console.output)
         .map_err(|error| Error::Terminal(format!("{error:#}")))?;
     Ok(Turn { result: answer.ok_or(Forfeit::Quit), wall: started.elapsed(), cpu: None, ending: None })
-}
-
-/// The file at `path`, up to [`OUTPUT_LIMIT`] bytes; none if it does not
-/// exist. Anything but a regular file is refused before it is opened, since
-/// opening a pipe a player left there would wait for a writer forever.
-fn read_output(path: &Path) -> io::Result<Option<Vec<u8>>> {
-    match std::fs::metadata(path) {
-        Ok(metadata) if metadata.is_file() => {}
-        Ok(_) => return Err(io::Error::other("it is not a regular file")),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(error),
-    }
-    let file = File::open(path)?;
-    let mut text = Vec::new();
-    file.take(OUTPUT_LIMIT).read_to_end(&mut text)?;
-    Ok(Some(text))
 }
 
 /// One captured stream in the output file.
@@ -383,21 +396,4 @@ fn seconds(duration: Duration) -> f64 {
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or(String::new(), |first| first.to_uppercase().chain(chars).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_regular_files_are_read_as_output() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out.txt");
-        assert!(read_output(&path).unwrap().is_none());
-        std::fs::create_dir(&path).unwrap();
-        assert_eq!(read_output(&path).unwrap_err().to_string(), "it is not a regular file");
-        std::fs::remove_dir(&path).unwrap();
-        std::fs::write(&path, vec![b'1'; 100_000]).unwrap();
-        assert_eq!(read_output(&path).unwrap().map(|text| text.len()), Some(64 * 1024));
-    }
 }

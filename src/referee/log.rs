@@ -5,7 +5,13 @@
 //! included, is in the file. A last line without its newline is what a
 //! referee killed while writing leaves behind; readers skip it, and the next
 //! append cuts it off first. That is what lets a tournament resume with
-//! nothing lost and nothing played twice.
+//! nothing lost and nothing played twice. A line that is not a game record
+//! (whoever wrote it) is reported with its number and skipped, never fatal;
+//! a tournament plays the game it stood for again.
+//!
+//! A referee holds its log locked (`flock`) from start to end, so a second
+//! referee on the same log refuses to start instead of giving its games the
+//! same numbers.
 //!
 //! ```text
 //! {"id":"1","red":{"name":"self","command":"self"},"green":{"name":"bot","command":"python3 bot.py {in} {out}"},
@@ -31,8 +37,40 @@ pub enum LogError {
     Read { path: PathBuf, source: io::Error },
     #[error("cannot write {}", path.display())]
     Write { path: PathBuf, source: io::Error },
-    #[error("{}, line {line}: not a game record: {reason}", path.display())]
-    Record { path: PathBuf, line: usize, reason: String },
+    #[error("the log {} is in use by another referee", path.display())]
+    InUse { path: PathBuf },
+}
+
+/// A line of a log that is not a game record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub line: usize,
+    pub reason: String,
+}
+
+/// What a log holds: its game records, and the lines that are not.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Records {
+    pub games: Vec<GameRecord>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Records {
+    /// One warning line per skipped line of the log at `path`.
+    #[must_use]
+    pub fn warnings(&self, path: &Path) -> Vec<String> {
+        self.skipped
+            .iter()
+            .map(|skipped| {
+                format!(
+                    "warning: {}, line {}: not a game record ({}); skipped",
+                    path.display(),
+                    skipped.line,
+                    skipped.reason
+                )
+            })
+            .collect()
+    }
 }
 
 /// The two sides by colour: red is player 1, green player 2.
@@ -233,44 +271,87 @@ pub fn output_directory(log: &Path) -> PathBuf {
 /// exist yet has none.
 ///
 /// # Errors
-/// When the file cannot be read or a complete line is not a game record.
-pub fn read(path: &Path) -> Result<Vec<GameRecord>, LogError> {
-    let text = match std::fs::read(path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(source) => return Err(LogError::Read { path: path.to_owned(), source }),
-    };
-    let complete = &text[..text.iter().rposition(|&b| b == b'\n').map_or(0, |end| end + 1)];
-    complete
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .filter(|(_, line)| !line.trim_ascii().is_empty())
-        .map(|(index, line)| {
-            serde_json::from_slice(line).map_err(|error| LogError::Record {
-                path: path.to_owned(),
-                line: index + 1,
-                reason: error.to_string(),
-            })
-        })
-        .collect()
+/// When the file cannot be read.
+pub fn read(path: &Path) -> Result<Records, LogError> {
+    match std::fs::read(path) {
+        Ok(text) => Ok(parse(&text)),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Records::default()),
+        Err(source) => Err(LogError::Read { path: path.to_owned(), source }),
+    }
 }
 
-/// Appends `record` as one line to the log at `path`, creating the file
-/// (and its directory) if needed, after cutting off an unfinished last line.
-///
-/// # Errors
-/// When the file cannot be opened, repaired or written.
-pub fn append(path: &Path, record: &GameRecord) -> Result<(), LogError> {
-    let error = |source| LogError::Write { path: path.to_owned(), source };
-    if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(error)?;
+/// The complete lines of a log: records, and lines skipped with their number.
+fn parse(text: &[u8]) -> Records {
+    let complete = &text[..text.iter().rposition(|&b| b == b'\n').map_or(0, |end| end + 1)];
+    let mut records = Records::default();
+    for (index, line) in complete.split(|&b| b == b'\n').enumerate() {
+        if line.trim_ascii().is_empty() {
+            continue;
+        }
+        match serde_json::from_slice(line) {
+            Ok(record) => records.games.push(record),
+            Err(error) => records.skipped.push(Skipped { line: index + 1, reason: error.to_string() }),
+        }
     }
-    let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(error)?;
-    cut_unfinished_line(&mut file).map_err(error)?;
-    let mut line = serde_json::to_string(record).expect("a game record serialises");
-    line.push('\n');
-    file.write_all(line.as_bytes()).map_err(error)?;
-    file.sync_data().map_err(error)
+    records
+}
+
+/// A log open for a referee, locked until dropped.
+pub struct Log {
+    path: PathBuf,
+    file: File,
+}
+
+impl Log {
+    /// Opens the log at `path`, creating it (and its directory) if needed,
+    /// and locks it.
+    ///
+    /// # Errors
+    /// When it cannot be opened, or another referee holds it.
+    pub fn open(path: &Path) -> Result<Log, LogError> {
+        let error = |source| LogError::Write { path: path.to_owned(), source };
+        if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(error)?;
+        }
+        let file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(error)?;
+        match super::scratch::lock(&file) {
+            Ok(()) => Ok(Log { path: path.to_owned(), file }),
+            Err(source) if source.kind() == io::ErrorKind::WouldBlock => Err(LogError::InUse { path: path.to_owned() }),
+            Err(source) => Err(error(source)),
+        }
+    }
+
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Everything in the log now.
+    ///
+    /// # Errors
+    /// When it cannot be read.
+    pub fn records(&mut self) -> Result<Records, LogError> {
+        let mut text = Vec::new();
+        self.file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| self.file.read_to_end(&mut text))
+            .map_err(|source| LogError::Read { path: self.path.clone(), source })?;
+        Ok(parse(&text))
+    }
+
+    /// Appends `record` as one line, after cutting off an unfinished last
+    /// line, and waits until it is on disk.
+    ///
+    /// # Errors
+    /// When the file cannot be repaired or written.
+    pub fn append(&mut self, record: &GameRecord) -> Result<(), LogError> {
+        let error = |source| LogError::Write { path: self.path.clone(), source };
+        cut_unfinished_line(&mut self.file).map_err(error)?;
+        let mut line = serde_json::to_string(record).expect("a game record serialises");
+        line.push('\n');
+        self.file.write_all(line.as_bytes()).map_err(error)?;
+        self.file.sync_data().map_err(error)
+    }
 }
 
 /// Truncates `file` after its last newline, if it does not end with one.
@@ -348,23 +429,39 @@ mod tests {
     fn records_round_trip_and_unfinished_lines_are_dropped() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub").join("games.jsonl");
-        assert!(read(&path).unwrap().is_empty());
-        append(&path, &record("1")).unwrap();
+        assert_eq!(read(&path).unwrap(), Records::default());
+        let mut log = Log::open(&path).unwrap();
+        log.append(&record("1")).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 1);
         assert!(text.contains(r#""forfeit":{"player":"green","verdict":"timeout","reason":"too slow"}"#), "{text}");
 
         // A referee killed while writing leaves half a line.
         std::fs::write(&path, format!("{text}{}", &text[..20])).unwrap();
-        assert_eq!(read(&path).unwrap(), [record("1")]);
-        append(&path, &record("2")).unwrap();
-        assert_eq!(read(&path).unwrap(), [record("1"), record("2")]);
+        assert_eq!(read(&path).unwrap().games, [record("1")]);
+        log.append(&record("2")).unwrap();
+        assert_eq!(log.records().unwrap().games, [record("1"), record("2")]);
 
-        std::fs::write(&path, format!("{text}not json\n")).unwrap();
-        let error = read(&path).unwrap_err().to_string();
+        std::fs::write(&path, format!("{text}not json\n{text}")).unwrap();
+        let records = read(&path).unwrap();
+        assert_eq!(records.games, [record("1"), record("1")]);
+        assert_eq!(
+            records.warnings(Path::new("games.jsonl")),
+            ["warning: games.jsonl, line 2: not a game record (expected ident at line 1 column 2); skipped"]
+        );
+    }
+
+    #[test]
+    fn a_log_has_one_referee_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.jsonl");
+        let log = Log::open(&path).unwrap();
+        let error = Log::open(&path).err().unwrap().to_string();
         assert!(
-            error.ends_with("games.jsonl, line 2: not a game record: expected ident at line 1 column 2"),
+            error.starts_with("the log ") && error.ends_with("games.jsonl is in use by another referee"),
             "{error}"
         );
+        drop(log);
+        assert!(Log::open(&path).is_ok());
     }
 }

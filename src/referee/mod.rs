@@ -4,9 +4,10 @@
 //! Programs written by others may hang, crash, print garbage or cheat; the
 //! referee survives all of it, gives the game to the other side with a
 //! reason, and leaves no process behind. [`game`] plays one game from
-//! [`player`]s it runs through [`process`] and judges with [`verdict`];
-//! [`log`] records it, [`replay`] shows it again, and [`tournament`] plays
-//! every pair from a set of openings and ranks them, with a [`chart`].
+//! [`player`]s it runs through [`process`] (in a [`sandbox`], in folders of
+//! [`scratch`]) and judges with [`verdict`]; [`log`] records it, [`replay`]
+//! shows it again, and [`tournament`] plays every pair from a set of
+//! openings and ranks them, with a [`chart`].
 
 pub mod chart;
 pub mod game;
@@ -14,6 +15,8 @@ pub mod log;
 pub mod player;
 pub mod process;
 pub mod replay;
+pub mod sandbox;
+pub mod scratch;
 pub mod tournament;
 pub mod verdict;
 
@@ -21,8 +24,10 @@ use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use game::{Console, Game, Seat, Settings};
-use log::{GameRecord, LogError};
+use log::{GameRecord, Log, LogError};
 use player::{PlayerSpec, TemplateError};
+use process::{ContainError, Containment};
+use sandbox::Isolation;
 
 /// What stops the referee itself (a player's failure is a forfeit, not an error).
 #[derive(Debug, thiserror::Error)]
@@ -37,10 +42,12 @@ pub enum Error {
     Io { action: &'static str, path: PathBuf, source: io::Error },
     #[error("{} is not a valid board file", path.display())]
     StartFile { path: PathBuf, source: crate::format::ParseError },
-    #[error("cannot find this program's own executable to play `self`: {0}")]
-    OwnExecutable(io::Error),
-    #[error("command players need a Unix system (process groups)")]
-    Unsupported,
+    #[error(transparent)]
+    Contain(#[from] ContainError),
+    #[error("`self`, this program's own executable, cannot be started: {0}")]
+    OwnExecutable(String),
+    #[error("{0}")]
+    Clash(String),
     #[error("a human player needs the terminal; tournaments have no human players")]
     NoTerminal,
     #[error("the terminal failed: {0}")]
@@ -78,6 +85,7 @@ pub struct MatchOptions {
     pub log: PathBuf,
     /// Print only the result, not every move.
     pub quiet: bool,
+    pub isolation: Isolation,
 }
 
 /// Plays one game, showing it on `output` (and asking people on `input`),
@@ -99,12 +107,41 @@ pub fn play_match(
         }
         Start::Board(board) => *board,
     };
-    let id = (log::read(&options.log)?.len() + 1).to_string();
-    let output_directory = log::output_directory(&options.log).join(&id);
-    let game = Game { id, seats: &seats, start, opening: None, settings: options.settings, output_directory };
+    let output_root = log::output_directory(&options.log);
+    if output_root == options.log {
+        return Err(Error::Clash(format!(
+            "the log {} and the folder for the programs' output, {}, would be the same path; \
+             give the log another extension, such as .jsonl",
+            options.log.display(),
+            output_root.display()
+        )));
+    }
+    if output_root.exists() && !output_root.is_dir() {
+        return Err(Error::Clash(format!(
+            "{} is where the programs' output goes, but it is not a folder",
+            output_root.display()
+        )));
+    }
+    let mut log = Log::open(&options.log)?;
+    let records = log.records()?;
+    for warning in records.warnings(&options.log) {
+        eprintln!("{warning}");
+    }
+    let id = next_id(&records, &output_root);
+    let containment = start_containment(&seats, options.isolation)?;
+    let output_directory = output_root.join(&id);
+    let game = Game {
+        id,
+        seats: &seats,
+        start,
+        opening: None,
+        settings: options.settings,
+        output_directory,
+        containment: containment.as_ref(),
+    };
     let mut console = Console { input, output, show_moves: !options.quiet };
     let record = game.play(Some(&mut console))?;
-    log::append(&options.log, &record)?;
+    log.append(&record)?;
     let last = replay::positions(&record).map_err(Error::Replay)?.pop().expect("the start position");
     let kept = if game.output_directory.exists() {
         format!("; the programs' output is in {}", game.output_directory.display())
@@ -117,4 +154,31 @@ pub fn play_match(
     let separator = if shown { "\n" } else { "" };
     writeln!(console.output, "{separator}{}{logged}", game::summary(&record, &last)).map_err(Error::terminal)?;
     Ok(record)
+}
+
+/// The number of the next game of a match log: one more than any number
+/// used by a record or a line, skipping any whose output folder is there
+/// already (a game whose line was lost).
+fn next_id(records: &log::Records, output_root: &Path) -> String {
+    let used = records.games.iter().filter_map(|record| record.id.parse::<usize>().ok());
+    let lines = records.games.len() + records.skipped.len();
+    let mut id = used.chain(std::iter::once(lines)).max().unwrap_or(0) + 1;
+    while output_root.join(id.to_string()).exists() {
+        id += 1;
+    }
+    id.to_string()
+}
+
+/// The means to run the programs among `seats`, none if all are people,
+/// with the sandbox's warning printed when it is unavailable.
+fn start_containment(seats: &[Seat], isolation: Isolation) -> Result<Option<Containment>, Error> {
+    if seats.iter().all(|seat| seat.spec == PlayerSpec::Human) {
+        return Ok(None);
+    }
+    let with_self = seats.iter().any(|seat| seat.spec == PlayerSpec::Engine);
+    let (containment, warning) = Containment::start(isolation, with_self)?;
+    if let Some(warning) = warning {
+        eprintln!("{warning}");
+    }
+    Ok(Some(containment))
 }

@@ -1,56 +1,57 @@
-//! Running one turn of another program: start it in a process group of its
-//! own, wait at most the time limit, kill the whole group, keep the tail of
-//! what it printed, and measure its wall-clock and CPU time.
+//! Running other programs contained: started in a sandbox of their own when
+//! the system allows it ([`sandbox`](super::sandbox)), watched with a
+//! process file descriptor, and, when they end or their time is up, killed
+//! together with every process they started, before the referee goes on.
 //!
-//! Nothing a player starts outlives its turn: when the program ends, or its
-//! time is up, every process left in its group (children it forked and never
-//! waited for) is killed. The program is reaped only after that kill, so its
-//! process id, which names the group, cannot be reused in between. If the
-//! referee itself is interrupted, [`stop_players_on_interrupt`] kills the
-//! groups of the turns in progress and removes the players' [`ScratchDir`]s
-//! before it exits, and no turn cut short is judged.
+//! The layer serves any kind of player: [`Containment::spawn`] starts a
+//! program with pipes and gives back a [`Contained`] process, alive as long
+//! as its owner wants (a whole game for a program that talks on its standard
+//! input and output); [`Containment::run`] is one turn of a one-move program
+//! built on it.
 //!
-//! Process groups and `wait4` are Unix; elsewhere [`SUPPORTED`] is false and
-//! the referee refuses command players with an error.
+//! Nothing a player starts outlives it, whatever it does:
+//! - the referee is a child subreaper (`PR_SET_CHILD_SUBREAPER`), so a
+//!   process orphaned by a player, even after `setsid`, becomes the
+//!   referee's child instead of escaping to `init`;
+//! - stopping a program kills its whole tree of descendants, found through
+//!   `/proc`, each through a process file descriptor (so a reused process id
+//!   is never hit), waits until each has ended, reaps it, and then kills and
+//!   reaps every orphan adopted meanwhile. In a sandbox the program's PID
+//!   namespace ends with it, taking along whatever hid there;
+//! - every program gets `PR_SET_PDEATHSIG`, and bwrap `--die-with-parent`,
+//!   so players die with the referee even when it is killed with `kill -9`
+//!   (the signal comes when the thread that started the program ends: start
+//!   a long-lived program from a thread that outlives it).
+//!
+//! No thread is started per program: output is read with `poll(2)` on the
+//! pipes and the process file descriptor in the caller's thread, and once
+//! every process is gone what is left in the pipes is read without waiting,
+//! so a pipe held open by anyone never delays a turn.
+//!
+//! If the referee is interrupted, [`stop_players_on_interrupt`] kills every
+//! process it started, removes its folder and exits; no turn cut short is
+//! judged. This is Linux only: elsewhere [`SUPPORTED`] is false and command
+//! players are refused.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use super::sandbox::{Isolation, Sandbox};
+use super::scratch::{Root, ScratchDir};
 
 /// Whether this system can run command players.
-pub const SUPPORTED: bool = cfg!(unix);
+pub const SUPPORTED: bool = cfg!(target_os = "linux");
 
-/// The directories of every [`ScratchDir`] alive, for the interrupt handler
-/// to remove.
-static SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
-/// A temporary directory for one player's files, removed when dropped, or
-/// when the referee is interrupted first.
-pub struct ScratchDir(tempfile::TempDir);
-
-impl ScratchDir {
-    /// A new empty directory in the system's temporary directory, its name
-    /// starting with `prefix`.
-    ///
-    /// # Errors
-    /// When the directory cannot be made.
-    pub fn new(prefix: &str) -> std::io::Result<ScratchDir> {
-        let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
-        SCRATCH.lock().unwrap_or_else(PoisonError::into_inner).push(dir.path().to_owned());
-        Ok(ScratchDir(dir))
-    }
-
-    #[must_use]
-    pub fn path(&self) -> &Path {
-        self.0.path()
-    }
-}
-
-impl Drop for ScratchDir {
-    fn drop(&mut self) {
-        SCRATCH.lock().unwrap_or_else(PoisonError::into_inner).retain(|path| path != self.0.path());
-    }
+/// What stops the referee from running players at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ContainError {
+    #[error("command players need Linux (process file descriptors, /proc)")]
+    Unsupported,
+    #[error("cannot make the referee's folder in {}", path.display())]
+    Folder { path: PathBuf, source: std::io::Error },
+    #[error("cannot keep a copy of this program's own executable to play `self`")]
+    OwnExecutable(#[source] std::io::Error),
 }
 
 /// How one run of a program ended.
@@ -71,6 +72,18 @@ pub struct Captured {
     pub dropped: u64,
 }
 
+impl Captured {
+    /// Adds `bytes` at the end, keeping at most `limit` bytes.
+    pub fn push(&mut self, bytes: &[u8], limit: usize) {
+        self.tail.extend_from_slice(bytes);
+        if self.tail.len() > limit {
+            let excess = self.tail.len() - limit;
+            self.tail.drain(..excess);
+            self.dropped += excess as u64;
+        }
+    }
+}
+
 /// One run of a program.
 #[derive(Clone, Debug)]
 pub struct Run {
@@ -82,64 +95,266 @@ pub struct Run {
     pub stderr: Captured,
 }
 
-/// Runs `program` with `args` in `dir`, its standard input empty, for at
-/// most `timeout`, keeping the last `capture` bytes of each output stream.
-#[must_use]
-pub fn run(program: &Path, args: &[OsString], dir: &Path, timeout: Duration, capture: usize) -> Run {
-    #[cfg(unix)]
-    {
-        unix::run(program, args, dir, timeout, capture)
+/// One of a program's output streams.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// What [`Contained::poll`] saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Some output was read (and given to the caller).
+    Output,
+    /// The program has ended.
+    Ended,
+    /// The deadline passed first.
+    Deadline,
+}
+
+/// How a stopped program ended and what it cost.
+#[derive(Clone, Debug)]
+pub struct Stopped {
+    /// `Exited` or `Signalled`; killed by the referee is signal 9.
+    pub ending: Ending,
+    /// From the start to the end seen by [`Contained::poll`], or to the stop.
+    pub wall: Duration,
+    pub cpu: Duration,
+}
+
+/// The referee's means of running players: its locked folder, the sandbox
+/// if there is one, and the copy of its own executable for `self`.
+pub struct Containment {
+    root: Root,
+    sandbox: Option<Sandbox>,
+    own_executable: Option<PathBuf>,
+}
+
+impl Containment {
+    /// Makes this process a subreaper, removes the folders of dead referees,
+    /// makes its own, copies its executable if `with_self`, and finds the
+    /// sandbox if `isolation` asks for one. Also returns a one-line warning
+    /// when the sandbox was asked for but is unavailable here.
+    ///
+    /// # Errors
+    /// On a system other than Linux, or when the folder or the copy cannot
+    /// be made.
+    pub fn start(isolation: Isolation, with_self: bool) -> Result<(Containment, Option<String>), ContainError> {
+        if !SUPPORTED {
+            return Err(ContainError::Unsupported);
+        }
+        linux::become_subreaper();
+        let root = Root::new().map_err(|source| ContainError::Folder { path: std::env::temp_dir(), source })?;
+        linux::remember_root(root.path());
+        let own_executable =
+            if with_self { Some(root.own_executable().map_err(ContainError::OwnExecutable)?) } else { None };
+        let (sandbox, warning) = if isolation.sandbox {
+            match Sandbox::find(isolation.network, root.path()) {
+                Ok(sandbox) => (Some(sandbox), None),
+                Err(reason) => (
+                    None,
+                    Some(format!(
+                        "warning: players run without isolation: {reason}; \
+                         install bubblewrap, or pass --no-sandbox to run them so knowingly"
+                    )),
+                ),
+            }
+        } else {
+            (None, None)
+        };
+        Ok((Containment { root, sandbox, own_executable }, warning))
     }
-    #[cfg(not(unix))]
-    {
-        let _ = (args, dir, timeout, capture);
-        Run {
-            ending: Ending::FailedToStart(format!(
-                "cannot run {}: this system has no process groups",
-                program.display()
-            )),
-            wall: Duration::ZERO,
-            cpu: Duration::ZERO,
-            stdout: Captured::default(),
-            stderr: Captured::default(),
+
+    /// The copy of this program that plays `self`.
+    #[must_use]
+    pub fn own_executable(&self) -> Option<&Path> {
+        self.own_executable.as_deref()
+    }
+
+    /// Whether players run in a sandbox.
+    #[must_use]
+    pub const fn sandboxed(&self) -> bool {
+        self.sandbox.is_some()
+    }
+
+    /// A new empty folder for one player, its name starting with `prefix`.
+    ///
+    /// # Errors
+    /// When it cannot be made.
+    pub fn player_dir(&self, prefix: &str) -> std::io::Result<ScratchDir> {
+        self.root.player_dir(prefix)
+    }
+
+    /// Starts `program` with `args` in `dir`, contained, with its output
+    /// streams piped to the referee and its standard input piped too if
+    /// `stdin`, empty otherwise. `program` is looked up on the PATH first
+    /// when it has no `/`.
+    ///
+    /// # Errors
+    /// Why the program could not be started, in words.
+    pub fn spawn(&self, program: &Path, args: &[OsString], dir: &ScratchDir, stdin: bool) -> Result<Contained, String> {
+        let cannot = |error: std::io::Error| format!("cannot run {}: {error}", program.display());
+        let found = super::sandbox::find_program(program).map_err(cannot)?;
+        let mut command = match &self.sandbox {
+            Some(sandbox) => {
+                let extra: Vec<&Path> = self.own_executable().into_iter().collect();
+                let mut command = std::process::Command::new(sandbox.bwrap());
+                command.arg("--json-status-fd").arg(linux::STATUS_FD.to_string());
+                command.args(sandbox.arguments(dir.path(), &extra)).arg(&found);
+                command
+            }
+            None => std::process::Command::new(&found),
+        };
+        command.args(args).current_dir(dir.path());
+        linux::spawn(command, stdin, self.sandbox.is_some()).map_err(cannot)
+    }
+
+    /// Runs `program` with `args` in `dir`, its standard input empty, for at
+    /// most `timeout`, keeping the last `capture` bytes of each output
+    /// stream. Every process it started is gone when this returns.
+    #[must_use]
+    pub fn run(&self, program: &Path, args: &[OsString], dir: &ScratchDir, timeout: Duration, capture: usize) -> Run {
+        let started = Instant::now();
+        let mut contained = match self.spawn(program, args, dir, false) {
+            Ok(contained) => contained,
+            Err(reason) => {
+                return Run {
+                    ending: Ending::FailedToStart(reason),
+                    wall: started.elapsed(),
+                    cpu: Duration::ZERO,
+                    stdout: Captured::default(),
+                    stderr: Captured::default(),
+                }
+            }
+        };
+        let (mut stdout, mut stderr) = (Captured::default(), Captured::default());
+        let mut keep = |stream: Stream, bytes: &[u8]| match stream {
+            Stream::Stdout => stdout.push(bytes, capture),
+            Stream::Stderr => stderr.push(bytes, capture),
+        };
+        let deadline = started + timeout;
+        let timed_out = loop {
+            match contained.poll(Some(deadline), &mut keep) {
+                Progress::Output => {}
+                Progress::Ended => break false,
+                Progress::Deadline => break true,
+            }
+        };
+        let stopped = contained.stop(&mut keep);
+        let ending = if timed_out {
+            Ending::TimedOut
+        } else if self.sandboxed() && stopped.ending == Ending::Exited(1) && bwrap_failed(&stderr) {
+            Ending::FailedToStart(String::from_utf8_lossy(&stderr.tail).trim().to_owned())
+        } else {
+            stopped.ending
+        };
+        let wall = if timed_out { timeout } else { stopped.wall };
+        Run { ending, wall, cpu: stopped.cpu, stdout, stderr }
+    }
+}
+
+/// Whether what a sandboxed program printed on stderr is bwrap saying it
+/// could not start it.
+fn bwrap_failed(stderr: &Captured) -> bool {
+    stderr.dropped == 0 && stderr.tail.starts_with(b"bwrap: ") && !stderr.tail[..stderr.tail.len() - 1].contains(&b'\n')
+}
+
+/// A program started by [`Containment::spawn`]. Dropping it stops it.
+pub struct Contained {
+    inner: linux::Process,
+    /// Its standard input, when it was asked for.
+    pub stdin: Option<std::process::ChildStdin>,
+}
+
+impl Contained {
+    /// Reads what the program has written, giving it to `sink`, until some
+    /// output came, the program ended or `deadline` passed (no deadline:
+    /// wait as long as it takes).
+    pub fn poll(&mut self, deadline: Option<Instant>, sink: &mut dyn FnMut(Stream, &[u8])) -> Progress {
+        self.inner.poll(deadline, sink)
+    }
+
+    /// Kills the program and everything it started, waits until all of it
+    /// is gone, and gives `sink` what was left in the pipes.
+    pub fn stop(mut self, sink: &mut dyn FnMut(Stream, &[u8])) -> Stopped {
+        self.stdin = None;
+        self.inner.stop(sink)
+    }
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP kill every process the referee started,
+/// remove its folder, say so on stderr and exit with 128 plus the signal
+/// number. Players do not receive the terminal's Ctrl-C themselves (they
+/// run in process groups or sessions of their own), so without this they
+/// would be killed only by their parent-death signal. Call it before
+/// starting any thread: the signals are blocked in every thread and taken by
+/// one of their own.
+pub fn stop_players_on_interrupt() {
+    #[cfg(target_os = "linux")]
+    linux::install_handler();
+}
+
+#[cfg(not(target_os = "linux"))]
+mod linux {
+    //! Stand-ins: [`Containment::start`](super::Containment::start) refuses
+    //! before any of these is reached.
+    use std::path::Path;
+    use std::time::Instant;
+
+    use super::{Progress, Stopped, Stream};
+
+    pub struct Process;
+
+    pub const STATUS_FD: i32 = 3;
+
+    pub fn become_subreaper() {}
+    pub fn remember_root(_: &Path) {}
+
+    pub fn spawn(_: std::process::Command, _: bool, _: bool) -> std::io::Result<super::Contained> {
+        Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
+    }
+
+    impl Process {
+        pub fn poll(&mut self, _: Option<Instant>, _: &mut dyn FnMut(Stream, &[u8])) -> Progress {
+            unreachable!("no process is started on this system")
+        }
+        pub fn stop(&mut self, _: &mut dyn FnMut(Stream, &[u8])) -> Stopped {
+            unreachable!("no process is started on this system")
         }
     }
 }
 
-/// Makes SIGINT, SIGTERM and SIGHUP kill the process groups of every turn in
-/// progress, remove the players' scratch directories, say so on stderr and
-/// exit with 128 plus the signal number. Player groups do not receive the
-/// terminal's Ctrl-C themselves, so without this they would outlive the
-/// referee. Call it before starting any thread: the signals are blocked in
-/// every thread and taken by one of their own.
-pub fn stop_players_on_interrupt() {
-    #[cfg(unix)]
-    unix::install_handler();
-}
-
-#[cfg(unix)]
-mod unix {
-    use std::ffi::OsString;
-    use std::io::Read;
+#[cfg(target_os = "linux")]
+mod linux {
+    use std::fs::File;
+    use std::io::{self, BufRead as _};
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
     use std::os::unix::process::CommandExt as _;
-    use std::path::Path;
-    use std::process::{Command, Stdio};
-    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-    use std::sync::{mpsc, Arc, Mutex, PoisonError};
+    use std::path::{Path, PathBuf};
+    use std::process::Stdio;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Mutex, MutexGuard, PoisonError};
     use std::time::{Duration, Instant};
 
-    use super::{Captured, Ending, Run, SCRATCH};
+    use super::{Contained, Ending, Progress, Stopped, Stream};
 
-    /// How long to wait for the output pipes to close after the group is
-    /// killed; only a process that left the group can hold them open longer.
-    const PIPE_GRACE: Duration = Duration::from_secs(1);
+    /// The referee's children that belong to a running program (the
+    /// program, or bwrap and its sandbox's first process): every other
+    /// child is an orphan a player left, to be killed. Held while a program
+    /// starts, so that it is registered before anyone looks.
+    static REGISTERED: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
 
-    /// Process groups of the turns in progress (0 for a free slot).
-    static RUNNING: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+    /// The referee's folder, for the interrupt handler to remove.
+    static ROOT: Mutex<Option<PathBuf>> = Mutex::new(None);
 
-    /// Set when the referee is interrupted: from then on no turn starts or
-    /// ends, so that none cut short is judged or logged before the exit.
+    /// Set when the referee is interrupted: from then on no program starts
+    /// or is judged, so that none cut short is logged before the exit.
     static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+    fn registered() -> MutexGuard<'static, Vec<libc::pid_t>> {
+        REGISTERED.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 
     /// Waits for the exit if the referee has been interrupted.
     fn stop_if_interrupted() {
@@ -148,164 +363,359 @@ mod unix {
         }
     }
 
-    /// A slot of [`RUNNING`], freed on drop.
-    struct Registered(Option<&'static AtomicI32>);
-
-    impl Registered {
-        fn new(group: libc::pid_t) -> Registered {
-            Registered(
-                RUNNING.iter().find(|slot| slot.compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst).is_ok()),
-            )
-        }
+    pub fn become_subreaper() {
+        // SAFETY: prctl with these arguments has no memory-safety preconditions.
+        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
     }
 
-    impl Drop for Registered {
-        fn drop(&mut self) {
-            if let Some(slot) = self.0 {
-                slot.store(0, Ordering::SeqCst);
+    pub fn remember_root(path: &Path) {
+        *ROOT.lock().unwrap_or_else(PoisonError::into_inner) = Some(path.to_owned());
+    }
+
+    /// A started program: our child (the program itself, or bwrap), the
+    /// sandbox's first process if any, and the pipes.
+    pub struct Process {
+        child: libc::pid_t,
+        /// The sandbox's init, our grandchild, adopted by us when bwrap ends.
+        init: Option<libc::pid_t>,
+        /// Becomes readable when the child ends.
+        pidfd: OwnedFd,
+        /// bwrap's status pipe, kept open so that its last report never
+        /// meets a closed pipe.
+        _status: Option<File>,
+        stdout: Option<OwnedFd>,
+        stderr: Option<OwnedFd>,
+        started: Instant,
+        ended: Option<Instant>,
+        sandboxed: bool,
+        stopped: bool,
+    }
+
+    /// The descriptor bwrap reports the sandbox's first process on.
+    pub const STATUS_FD: RawFd = 3;
+
+    pub fn spawn(mut command: std::process::Command, stdin: bool, sandboxed: bool) -> io::Result<Contained> {
+        stop_if_interrupted();
+        let status = if sandboxed { Some(pipe()?) } else { None };
+        if let Some((_, write)) = &status {
+            let write = write.as_raw_fd();
+            // SAFETY: dup2 and fcntl are async-signal-safe.
+            unsafe {
+                command.pre_exec(move || {
+                    let result = if write == STATUS_FD {
+                        libc::fcntl(STATUS_FD, libc::F_SETFD, 0)
+                    } else {
+                        libc::dup2(write, STATUS_FD)
+                    };
+                    if result < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
             }
         }
-    }
-
-    pub fn run(program: &Path, args: &[OsString], dir: &Path, timeout: Duration, capture: usize) -> Run {
-        stop_if_interrupted();
-        let started = Instant::now();
-        let spawned = Command::new(program)
-            .args(args)
-            .current_dir(dir)
-            .stdin(Stdio::null())
+        // SAFETY: getpid has no preconditions.
+        let referee = unsafe { libc::getpid() };
+        // SAFETY: prctl, getppid and raise are async-signal-safe.
+        unsafe {
+            command.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                // The referee may have died before the signal was asked for.
+                if libc::getppid() != referee {
+                    libc::raise(libc::SIGKILL);
+                }
+                Ok(())
+            });
+        }
+        command
+            .stdin(if stdin { Stdio::piped() } else { Stdio::null() })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn();
-        let mut child = match spawned {
-            Ok(child) => child,
+            .process_group(0);
+
+        let mut registered = registered();
+        let mut child = command.spawn()?;
+        let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
+        registered.push(pid);
+        let pidfd = match pidfd_open(pid) {
+            Ok(pidfd) => pidfd,
             Err(error) => {
-                return Run {
-                    ending: Ending::FailedToStart(format!("cannot run {}: {error}", program.display())),
-                    wall: started.elapsed(),
-                    cpu: Duration::ZERO,
-                    stdout: Captured::default(),
-                    stderr: Captured::default(),
+                // A kernel before 5.3: the program cannot be watched.
+                drop(registered);
+                let _ = child.kill();
+                kill_trees(&[pid]);
+                reap(pid);
+                self::registered().retain(|&id| id != pid);
+                return Err(error);
+            }
+        };
+        let (status, init) = match status {
+            Some((read, write)) => {
+                drop(write);
+                let mut reader = io::BufReader::new(File::from(read));
+                let mut line = String::new();
+                let _ = reader.read_line(&mut line);
+                let init = serde_json::from_str::<serde_json::Value>(&line)
+                    .ok()
+                    .and_then(|report| report.get("child-pid")?.as_i64())
+                    .and_then(|pid| libc::pid_t::try_from(pid).ok());
+                registered.extend(init);
+                (Some(reader.into_inner()), init)
+            }
+            None => (None, None),
+        };
+        drop(registered);
+        let take = |stream: Option<OwnedFd>| {
+            stream.inspect(|fd| {
+                // SAFETY: fcntl on a descriptor we own.
+                unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
+            })
+        };
+        let process = Process {
+            child: pid,
+            init,
+            pidfd,
+            _status: status,
+            stdout: take(child.stdout.take().map(OwnedFd::from)),
+            stderr: take(child.stderr.take().map(OwnedFd::from)),
+            started: Instant::now(),
+            ended: None,
+            sandboxed,
+            stopped: false,
+        };
+        Ok(Contained { inner: process, stdin: child.stdin.take() })
+    }
+
+    impl Process {
+        pub fn poll(&mut self, deadline: Option<Instant>, sink: &mut dyn FnMut(Stream, &[u8])) -> Progress {
+            loop {
+                if self.ended.is_some() {
+                    return Progress::Ended;
+                }
+                let timeout = match deadline {
+                    None => -1,
+                    Some(deadline) => {
+                        let left = deadline.saturating_duration_since(Instant::now());
+                        if left.is_zero() {
+                            return Progress::Deadline;
+                        }
+                        // Rounded up, so as not to wake just before the deadline.
+                        i32::try_from(left.as_nanos().div_ceil(1_000_000)).unwrap_or(i32::MAX)
+                    }
+                };
+                let mut fds = vec![libc::pollfd { fd: self.pidfd.as_raw_fd(), events: libc::POLLIN, revents: 0 }];
+                for stream in [&self.stdout, &self.stderr] {
+                    let fd = stream.as_ref().map_or(-1, AsRawFd::as_raw_fd);
+                    fds.push(libc::pollfd { fd, events: libc::POLLIN, revents: 0 });
+                }
+                // SAFETY: `fds` is a valid array of pollfd of this length.
+                let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) };
+                if ready < 0 {
+                    continue; // EINTR
+                }
+                let mut output = false;
+                for (index, stream) in [Stream::Stdout, Stream::Stderr].into_iter().enumerate() {
+                    if fds[index + 1].revents != 0 {
+                        output |= self.read_available(stream, sink);
+                    }
+                }
+                if fds[0].revents != 0 {
+                    self.ended = Some(Instant::now());
+                }
+                if output {
+                    return Progress::Output;
                 }
             }
-        };
-        let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
-        let registered = Registered::new(pid);
-        if INTERRUPTED.load(Ordering::SeqCst) {
-            // Interrupted between the start and the registration.
-            kill_group(pid);
-            stop_if_interrupted();
         }
-        let stdout = read_tail(child.stdout.take(), capture);
-        let stderr = read_tail(child.stderr.take(), capture);
 
-        let (exited, exit) = mpsc::channel();
-        std::thread::spawn(move || {
-            wait_for_exit(pid);
-            let _ = exited.send(Instant::now());
-        });
-        let (ended, timed_out) = match exit.recv_timeout(timeout) {
-            Ok(ended) => (ended, false),
-            Err(_) => {
-                let ended = Instant::now();
-                kill_group(pid);
-                let _ = exit.recv();
-                (ended, true)
+        /// Reads what `stream` holds now, without waiting; closes it at its
+        /// end. Whether anything was read.
+        fn read_available(&mut self, stream: Stream, sink: &mut dyn FnMut(Stream, &[u8])) -> bool {
+            let slot = match stream {
+                Stream::Stdout => &mut self.stdout,
+                Stream::Stderr => &mut self.stderr,
+            };
+            let Some(fd) = slot else { return false };
+            let mut buffer = [0u8; 8192];
+            let mut any = false;
+            // Bounded, so that a program writing without end cannot keep
+            // the referee from its deadline: the next poll comes back here.
+            for _ in 0..16 {
+                // SAFETY: `buffer` is valid for writing its length.
+                let read = unsafe { libc::read(fd.as_raw_fd(), buffer.as_mut_ptr().cast(), buffer.len()) };
+                match read {
+                    1.. => {
+                        any = true;
+                        sink(stream, &buffer[..read as usize]);
+                    }
+                    0 => {
+                        *slot = None;
+                        return any;
+                    }
+                    _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
+                    _ => return any,
+                }
             }
-        };
-        kill_group(pid);
-        stop_if_interrupted();
-        let (status, cpu) = reap(pid);
-        drop(registered);
+            any
+        }
 
-        let ending = if timed_out {
-            Ending::TimedOut
-        } else if libc::WIFEXITED(status) {
-            Ending::Exited(libc::WEXITSTATUS(status))
-        } else {
-            Ending::Signalled(libc::WTERMSIG(status))
-        };
-        let deadline = Instant::now() + PIPE_GRACE;
-        Run { ending, wall: ended - started, cpu, stdout: stdout.finish(deadline), stderr: stderr.finish(deadline) }
-    }
-
-    /// Kills the process group `group` and its leader (which may have left it).
-    fn kill_group(group: libc::pid_t) {
-        // SAFETY: kill has no memory-safety preconditions; the leader is not
-        // reaped yet, so neither id can belong to another process.
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
-            libc::kill(group, libc::SIGKILL);
+        pub fn stop(&mut self, sink: &mut dyn FnMut(Stream, &[u8])) -> Stopped {
+            let roots: Vec<libc::pid_t> = std::iter::once(self.child).chain(self.init).collect();
+            kill_trees(&roots);
+            stop_if_interrupted();
+            let (status, mut cpu) = reap(self.child);
+            if let Some(init) = self.init {
+                cpu += reap(init).1;
+            }
+            registered().retain(|pid| !roots.contains(pid));
+            sweep();
+            self.stopped = true;
+            for stream in [Stream::Stdout, Stream::Stderr] {
+                self.read_available(stream, sink);
+            }
+            let ending = match status {
+                Some(status) if libc::WIFEXITED(status) => {
+                    let code = libc::WEXITSTATUS(status);
+                    // bwrap reports a program killed by signal N as 128 + N,
+                    // as a shell does.
+                    if self.sandboxed && code > 128 && self.ended.is_some() {
+                        Ending::Signalled(code - 128)
+                    } else {
+                        Ending::Exited(code)
+                    }
+                }
+                Some(status) => Ending::Signalled(libc::WTERMSIG(status)),
+                None => Ending::Signalled(libc::SIGKILL),
+            };
+            let wall = self.ended.unwrap_or_else(Instant::now) - self.started;
+            Stopped { ending, wall, cpu }
         }
     }
 
-    /// Blocks until `pid` has ended, without reaping it.
-    fn wait_for_exit(pid: libc::pid_t) {
+    impl Drop for Process {
+        fn drop(&mut self) {
+            if !self.stopped {
+                self.stop(&mut |_, _| {});
+            }
+        }
+    }
+
+    fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` is valid for pipe2 to fill.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: both descriptors were just made and are owned by nobody else.
+        Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+    }
+
+    fn pidfd_open(pid: libc::pid_t) -> io::Result<OwnedFd> {
+        // SAFETY: pidfd_open has no memory-safety preconditions.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: a new descriptor owned by nobody else.
+        Ok(unsafe { OwnedFd::from_raw_fd(RawFd::try_from(fd).expect("descriptors fit in an int")) })
+    }
+
+    /// Every process: its id, its parent's and its start time (which tells
+    /// a process from a later one given the same id).
+    fn processes() -> Vec<(libc::pid_t, libc::pid_t, u64)> {
+        let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+        entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str()?.parse::<libc::pid_t>().ok())
+            .filter_map(|pid| stat(pid).map(|(parent, start)| (pid, parent, start)))
+            .collect()
+    }
+
+    /// The parent and start time of `pid`, from `/proc/PID/stat`.
+    fn stat(pid: libc::pid_t) -> Option<(libc::pid_t, u64)> {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The name, in parentheses, may hold spaces and parentheses itself.
+        let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
+        Some((fields.get(1)?.parse().ok()?, fields.get(19)?.parse().ok()?))
+    }
+
+    /// Kills `roots` and all their descendants with SIGKILL and waits until
+    /// each has ended. A process started after the descendants were listed
+    /// is adopted by the referee when its parent ends, for [`sweep`].
+    fn kill_trees(roots: &[libc::pid_t]) {
+        let table = processes();
+        let mut doomed: Vec<(libc::pid_t, u64)> = Vec::new();
+        let mut queue: Vec<libc::pid_t> = roots.to_vec();
+        while let Some(pid) = queue.pop() {
+            let Some(&(_, _, start)) = table.iter().find(|(id, _, _)| *id == pid) else { continue };
+            if doomed.iter().any(|(id, _)| *id == pid) {
+                continue;
+            }
+            doomed.push((pid, start));
+            queue.extend(table.iter().filter(|(_, parent, _)| *parent == pid).map(|(id, _, _)| *id));
+        }
+        let mut handles = Vec::new();
+        for (pid, start) in doomed {
+            let Ok(pidfd) = pidfd_open(pid) else { continue };
+            // The same process, not a later one given its id.
+            if stat(pid).is_some_and(|(_, now)| now == start) {
+                // SAFETY: pidfd_send_signal with a null info has no
+                // memory-safety preconditions.
+                unsafe { libc::syscall(libc::SYS_pidfd_send_signal, pidfd.as_raw_fd(), libc::SIGKILL, 0usize, 0u32) };
+                handles.push(pidfd);
+            }
+        }
+        for pidfd in handles {
+            let mut fd = libc::pollfd { fd: pidfd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+            // SAFETY: one valid pollfd.
+            while unsafe { libc::poll(&mut fd, 1, -1) } < 0 {}
+        }
+    }
+
+    /// Kills and reaps every child of the referee that no running program
+    /// owns: orphans a player left, adopted by the subreaper. Repeats until
+    /// there are none, as killing one may orphan more.
+    fn sweep() {
+        let registered = registered();
+        // SAFETY: getpid has no preconditions.
+        let referee = unsafe { libc::getpid() };
         loop {
-            // SAFETY: `info` is a valid siginfo_t for waitid to fill.
-            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-            let id = libc::id_t::try_from(pid).expect("a positive pid");
-            let result = unsafe { libc::waitid(libc::P_PID, id, &mut info, libc::WEXITED | libc::WNOWAIT) };
-            if result == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            let orphans: Vec<libc::pid_t> = processes()
+                .into_iter()
+                .filter(|&(pid, parent, _)| parent == referee && !registered.contains(&pid))
+                .map(|(pid, _, _)| pid)
+                .collect();
+            if orphans.is_empty() {
                 return;
             }
+            kill_trees(&orphans);
+            for orphan in orphans {
+                reap(orphan);
+            }
         }
     }
 
-    /// Reaps `pid`, returning its wait status and CPU time.
-    fn reap(pid: libc::pid_t) -> (i32, Duration) {
+    /// Reaps the child `pid`: its wait status (none if it was not ours to
+    /// reap) and CPU time.
+    fn reap(pid: libc::pid_t) -> (Option<i32>, Duration) {
         let mut status = 0;
         // SAFETY: `usage` is a valid rusage for wait4 to fill.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         loop {
-            let result = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-            if result == pid || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            // SAFETY: valid pointers to `status` and `usage`.
+            let result = unsafe { libc::wait4(pid, &mut status, libc::__WALL, &mut usage) };
+            if result == pid {
                 break;
+            }
+            if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                return (None, Duration::ZERO);
             }
         }
         let seconds = |time: libc::timeval| {
             Duration::from_secs(u64::try_from(time.tv_sec).unwrap_or(0))
                 + Duration::from_micros(u64::try_from(time.tv_usec).unwrap_or(0))
         };
-        (status, seconds(usage.ru_utime) + seconds(usage.ru_stime))
-    }
-
-    /// A stream being read on its own thread, keeping only its tail.
-    struct Tail {
-        captured: Arc<Mutex<Captured>>,
-        done: mpsc::Receiver<()>,
-    }
-
-    fn read_tail(stream: Option<impl Read + Send + 'static>, limit: usize) -> Tail {
-        let captured = Arc::new(Mutex::new(Captured::default()));
-        let (finished, done) = mpsc::channel();
-        if let Some(mut stream) = stream {
-            let captured = Arc::clone(&captured);
-            std::thread::spawn(move || {
-                let mut buffer = [0; 8192];
-                while let Ok(read @ 1..) = stream.read(&mut buffer) {
-                    let mut captured = captured.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    captured.tail.extend_from_slice(&buffer[..read]);
-                    if captured.tail.len() > limit {
-                        let excess = captured.tail.len() - limit;
-                        captured.tail.drain(..excess);
-                        captured.dropped += excess as u64;
-                    }
-                }
-                let _ = finished.send(());
-            });
-        }
-        Tail { captured, done }
-    }
-
-    impl Tail {
-        /// What was read by `deadline`, or by the end of the stream.
-        fn finish(self, deadline: Instant) -> Captured {
-            let _ = self.done.recv_timeout(deadline.saturating_duration_since(Instant::now()));
-            let captured = self.captured.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            captured.clone()
-        }
+        (Some(status), seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 
     pub fn install_handler() {
@@ -327,16 +737,14 @@ mod unix {
             // SAFETY: `signals` and `signal` are valid for sigwait.
             while unsafe { libc::sigwait(&signals, &mut signal) } != 0 {}
             INTERRUPTED.store(true, Ordering::SeqCst);
-            for slot in &RUNNING {
-                let group = slot.load(Ordering::SeqCst);
-                if group > 0 {
-                    // SAFETY: kill has no memory-safety preconditions; a
-                    // registered group's leader is not reaped yet.
-                    unsafe { libc::kill(-group, libc::SIGKILL) };
-                }
-            }
-            for dir in SCRATCH.lock().unwrap_or_else(PoisonError::into_inner).iter() {
-                let _ = std::fs::remove_dir_all(dir);
+            // Every process the referee started, registered or not.
+            // SAFETY: getpid has no preconditions.
+            let referee = unsafe { libc::getpid() };
+            let children: Vec<libc::pid_t> =
+                processes().into_iter().filter(|&(_, parent, _)| parent == referee).map(|(pid, _, _)| pid).collect();
+            kill_trees(&children);
+            if let Some(root) = ROOT.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
+                let _ = std::fs::remove_dir_all(root);
             }
             eprintln!("\ninterrupted: the players' processes were killed");
             std::process::exit(128 + signal);

@@ -45,7 +45,8 @@ pub fn positions(record: &GameRecord) -> Result<Vec<Board>, String> {
 ///
 /// # Errors
 /// When the log cannot be read, has no such game, or the game's moves are
-/// not legal.
+/// not legal. Lines that are not game records are reported on stderr and
+/// skipped; games are counted without them.
 ///
 /// `rules`, when given, overrides the rules the log records (a log written
 /// before games had rules reads as Max-Connect4).
@@ -57,7 +58,11 @@ pub fn replay(
     out: &mut dyn Write,
 ) -> Result<(), Error> {
     std::fs::metadata(path).map_err(|source| Error::io("read", path, source))?;
-    let records = log::read(path)?;
+    let logged = log::read(path)?;
+    for warning in logged.warnings(path) {
+        eprintln!("{warning}");
+    }
+    let records = logged.games;
     let count = records.len();
     if count == 0 {
         return Err(Error::Replay(format!("{} holds no games", path.display())));

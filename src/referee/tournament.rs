@@ -6,7 +6,12 @@
 //! are not there yet, so an interrupted tournament loses at most the games
 //! that were in progress and plays none twice. To keep that fair, it refuses
 //! to resume with a player whose command, or with a depth or time limit,
-//! differs from what the logged games were played with.
+//! differs from what the logged games were played with. The log is locked
+//! while the tournament runs, so a second tournament in the same directory
+//! refuses to start instead of playing every game again.
+//!
+//! A game is named `OPENING+RED+GREEN`: `+` is not allowed in a player's
+//! name, so no two games share a name (or a folder of captured output).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -19,8 +24,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::chart;
 use super::game::{Game, Seat, Settings};
-use super::log::{self, Colour, GameRecord, Outcome};
+use super::log::{self, Colour, GameRecord, Log, Outcome};
 use super::player::PlayerSpec;
+use super::process::Containment;
+use super::sandbox::Isolation;
 use super::Error;
 use crate::board::{Board, Column};
 
@@ -59,6 +66,7 @@ pub struct TournamentOptions {
     /// Holds `games.jsonl`, `games.output/` and the standings.
     pub directory: PathBuf,
     pub settings: Settings,
+    pub isolation: Isolation,
 }
 
 impl TournamentOptions {
@@ -102,8 +110,17 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let seats = seats(&options.players)?;
     let log_path = options.log();
     let openings: Vec<String> = openings().into_iter().take(options.openings).collect();
-    let mut records = log::read(&log_path)?;
+    let mut log = Log::open(&log_path)?;
+    let logged = log.records()?;
+    for warning in logged.warnings(&log_path) {
+        eprintln!("{warning}");
+    }
+    let mut records = logged.games;
     check_settings(&records, &seats, options.settings)?;
+    let (containment, warning) = Containment::start(options.isolation, true)?;
+    if let Some(warning) = warning {
+        eprintln!("{warning}");
+    }
 
     let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
     let mut fixtures = Vec::new();
@@ -136,7 +153,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
             .expect("a valid progress template"),
     );
     bar.set_position((total - fixtures.len()) as u64);
-    let new = play_all(options, &seats, fixtures, &bar)?;
+    let new = play_all(options, &seats, fixtures, &containment, &mut log, &bar)?;
     bar.finish_and_clear();
     records.extend(new);
 
@@ -224,6 +241,11 @@ fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) ->
     Ok(())
 }
 
+/// A game's name: `OPENING+RED+GREEN`, unambiguous since names have no `+`.
+fn game_id(opening: &str, red: &str, green: &str) -> String {
+    format!("{opening}+{red}+{green}")
+}
+
 /// What identifies a tournament game: red, green and the opening.
 fn key(record: &GameRecord) -> Option<(String, String, String)> {
     Some((record.red.name.clone(), record.green.name.clone(), record.opening.clone()?))
@@ -235,10 +257,11 @@ fn play_all(
     options: &TournamentOptions,
     seats: &[Seat],
     fixtures: Vec<Fixture>,
+    containment: &Containment,
+    log: &mut Log,
     bar: &ProgressBar,
 ) -> Result<Vec<GameRecord>, Error> {
-    let log_path = options.log();
-    let output = log::output_directory(&log_path);
+    let output = log::output_directory(log.path());
     let queue = Mutex::new(fixtures.into_iter());
     let stop = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
@@ -254,7 +277,7 @@ fn play_all(
                         break;
                     };
                     let pair = [seats[fixture.red].clone(), seats[fixture.green].clone()];
-                    let id = format!("{}-{}-{}", fixture.opening, pair[0].side.name, pair[1].side.name);
+                    let id = game_id(&fixture.opening, &pair[0].side.name, &pair[1].side.name);
                     let game = Game {
                         output_directory: output.join(&id),
                         id,
@@ -262,6 +285,7 @@ fn play_all(
                         start: opening_board(&fixture.opening),
                         opening: Some(fixture.opening),
                         settings: options.settings,
+                        containment: Some(containment),
                     };
                     if sender.send(game.play(None)).is_err() {
                         break;
@@ -271,7 +295,7 @@ fn play_all(
         }
         drop(sender);
         for played in receiver {
-            match played.and_then(|record| log::append(&log_path, &record).map(|()| record).map_err(Error::from)) {
+            match played.and_then(|record| log.append(&record).map(|()| record).map_err(Error::from)) {
                 Ok(record) => {
                     bar.inc(1);
                     bar.println(describe(&record));

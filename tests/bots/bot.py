@@ -1,38 +1,50 @@
 #!/usr/bin/env python3
 """A one-move player for the referee's tests, misbehaving in a chosen way.
 
-Usage: bot.py BEHAVIOUR IN OUT [PIDFILE]
+Usage: bot.py BEHAVIOUR IN OUT [TAG]
 
 Reads the board file IN and writes its answer to OUT, like the one-move
 mode of any student's program, except as BEHAVIOUR says:
 
-  valid      plays the leftmost column with room
-  exit1      plays like valid, then exits with status 1
-  hang       never answers
-  hang-once  hangs if PIDFILE does not exist yet, else plays like valid
-  slow       sleeps 3 s, then plays like valid
-  crash      raises an exception before writing anything
-  garbage    writes text that is not a board
-  nothing    exits without writing anything
-  full       overwrites the top piece of the leftmost full column with its own
-  two        adds two pieces
-  change     plays like valid and also turns an opponent's piece into its own
-  turn       plays like valid but leaves the turn line naming itself
-  fork       starts a child that keeps running, then plays like valid
+  valid        plays the leftmost column with room
+  exit1        plays like valid, then exits with status 1
+  hang         never answers (after making the file `running` in its folder)
+  wait         makes the file `running` in its folder, waits until the file
+               TAG exists, then plays like valid
+  slow         sleeps 3 s, then plays like valid
+  crash        raises an exception before writing anything
+  garbage      writes text that is not a board
+  nothing      exits without writing anything
+  full         overwrites the top piece of the leftmost full column with its own
+  two          adds two pieces
+  change       plays like valid and also turns an opponent's piece into its own
+  turn         plays like valid but leaves the turn line naming itself
+  fork         starts a child that keeps running, then plays like valid
+  escape       starts a grandchild in a session of its own (double fork and
+               setsid) that keeps running and holds the output pipes, then
+               plays like valid
+  escape-hang  escapes like escape, then never answers
+  trap         plays like valid, then fills its own folder with directories,
+               pipes and links at the names the referee might use next
+  out-dir      makes OUT a directory
+  out-link     writes a valid board elsewhere and makes OUT a link to it
+  out-fifo     makes OUT a named pipe
+  link         plays like valid, and puts links to the file TAG at its input
+               and at every name the referee might give its next input
+  sabotage     plays like valid after removing every other player's folder
+               it can find and writing a file into the referee's folder
+  log          plays like valid after appending garbage to the file TAG and
+               to games.jsonl in the working directory of every ancestor
 
-Every process it starts (itself, or its child for fork) appends its pid to
-PIDFILE, so that a test can check that none outlives the turn.
+TAG, when given, is in the command line of every process the bot starts, so
+that a test can find them all (inside a sandbox a process cannot tell its
+own process id as the test sees it).
 """
 
 import os
+import shutil
 import sys
 import time
-
-
-def record_pid(pidfile):
-    if pidfile:
-        with open(pidfile, "a") as f:
-            f.write(f"{os.getpid()}\n")
 
 
 def read(path):
@@ -61,33 +73,52 @@ def play(rows, me, skip=0):
     rows[lowest_empty(rows, column)][column] = me
 
 
+def escape(told):
+    """Leaves a grandchild running in a session of its own, holding the
+    output pipes, and returns once it runs."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            os.write(told, b".")
+            time.sleep(3600)
+        os._exit(0)
+
+
+def around(outfile):
+    """The folder of OUT and the ply number the referee put in its name."""
+    folder, name = os.path.split(outfile)
+    return folder, int(name.split("-")[1].split(".")[0])
+
+
 def main():
     behaviour, infile, outfile = sys.argv[1:4]
-    pidfile = sys.argv[4] if len(sys.argv) > 4 else None
+    tag = sys.argv[4] if len(sys.argv) > 4 else None
     rows, me = read(infile)
     other = "2" if me == "1" else "1"
 
-    if behaviour == "hang-once" and pidfile and os.path.exists(pidfile):
-        behaviour = "valid"
-    if behaviour == "fork":
-        # The parent waits until the child has recorded its pid: otherwise
-        # the referee may kill the child first, and a test could not know
-        # how many children there were.
-        recorded, told = os.pipe()
-        if os.fork() == 0:
-            os.close(recorded)
-            record_pid(pidfile)
-            os.write(told, b".")
-            os.close(told)
-            time.sleep(3600)
-            os._exit(0)
-        os.close(told)
-        os.read(recorded, 1)
-        os.close(recorded)
-    else:
-        record_pid(pidfile)
+    if behaviour in ("fork", "escape", "escape-hang"):
+        # The parent waits until its descendant runs, so that the test knows
+        # it was there to be killed.
+        started, told = os.pipe()
+        if behaviour == "fork":
+            if os.fork() == 0:
+                os.write(told, b".")
+                time.sleep(3600)
+                os._exit(0)
+        else:
+            escape(told)
+        os.read(started, 1)
+        print(f"{behaviour}: a descendant is running", flush=True)
+        if behaviour == "escape-hang":
+            behaviour = "hang"
 
-    if behaviour in ("hang", "hang-once"):
+    if behaviour in ("wait", "hang"):
+        # Tells a test watching the player's folder that the bot runs.
+        open("running", "w").close()
+    if behaviour == "wait":
+        while not os.path.exists(tag):
+            time.sleep(0.02)
+    elif behaviour == "hang":
         time.sleep(3600)
     elif behaviour == "slow":
         time.sleep(3)
@@ -109,12 +140,66 @@ def main():
         play(rows, me, skip=1)
         write(outfile, rows, other)
         return
+    elif behaviour in ("out-dir", "out-link", "out-fifo"):
+        play(rows, me)
+        if behaviour == "out-dir":
+            os.mkdir(outfile)
+        elif behaviour == "out-link":
+            write("elsewhere.txt", rows, other)
+            os.symlink(os.path.abspath("elsewhere.txt"), outfile)
+        else:
+            os.mkfifo(outfile)
+        return
+    elif behaviour == "sabotage":
+        here = os.getcwd()
+        for top in {os.environ.get("TMPDIR", "/tmp"), "/tmp", os.path.dirname(here)}:
+            for root, folders, _ in os.walk(top):
+                for folder in folders:
+                    path = os.path.join(root, folder)
+                    if "maxconnect4" in path and not here.startswith(path) and path != here:
+                        shutil.rmtree(path, ignore_errors=True)
+        try:
+            with open(os.path.join(os.path.dirname(os.path.abspath(tag)), "sabotaged"), "w") as f:
+                f.write("sabotaged\n")
+        except OSError as error:
+            print(f"sabotage: {error}", flush=True)
 
     play(rows, me)
     if behaviour == "change":
         row, column = next((r, c) for r in range(6) for c in range(7) if rows[r][c] == other)
         rows[row][column] = me
     write(outfile, rows, me if behaviour == "turn" else other)
+
+    if behaviour == "trap":
+        folder, ply = around(outfile)
+        for later in range(ply + 1, 44):
+            for name in (f"in-{later:02}", f"out-{later:02}"):
+                os.mkdir(os.path.join(folder, f"{name}.txt"))
+                os.mkfifo(os.path.join(folder, f"{name}-fifo.txt"))
+                os.symlink("/", os.path.join(folder, f"{name}-link.txt"))
+    elif behaviour == "link":
+        folder, ply = around(outfile)
+        os.remove(infile)
+        os.symlink(tag, infile)
+        for later in range(ply + 1, 44):
+            for name in (f"in-{later:02}.txt", f"out-{later:02}.txt"):
+                os.symlink(tag, os.path.join(folder, name))
+    elif behaviour == "log":
+        targets = [tag]
+        pid = os.getppid()
+        while pid > 1:
+            targets.append(f"/proc/{pid}/cwd/games.jsonl")
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    pid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                break
+        for target in targets:
+            try:
+                with open(target, "a") as f:
+                    f.write("garbage from a player\n")
+            except OSError as error:
+                print(f"log: {target}: {error}", flush=True)
     if behaviour == "exit1":
         sys.exit(1)
 

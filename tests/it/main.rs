@@ -5,6 +5,8 @@
 mod arguments;
 mod board_file;
 mod classic;
+#[cfg(target_os = "linux")]
+mod containment;
 mod endgame;
 mod engine;
 mod fuzz;

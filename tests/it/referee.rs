@@ -7,41 +7,53 @@ use maxconnect4::board::Player;
 use maxconnect4::referee::log::{Colour, GameRecord, Outcome};
 use maxconnect4::referee::replay;
 
-use super::util::{assert_gone, bot, engine, maxconnect4, pids, read, records, shipped, write};
+use super::util::{assert_gone, bot, engine, maxconnect4, read, records, shipped, write};
 
 /// Column 1 is full with player 2's piece on top; player 1 is to move.
 const COLUMN_ONE_FULL: &str = "2000000\n1000000\n2000000\n1000000\n2000000\n1000000\n1\n";
 
-/// A finished match: its record, what the referee printed, and the pids
-/// the bot recorded.
+/// A finished match: its record, what the referee printed, and what each
+/// program printed (`games.output/1/red.txt` and `green.txt`).
 struct Played {
     record: GameRecord,
     stdout: String,
-    pids: Vec<i32>,
+    kept: [String; 2],
 }
 
-/// Plays `red` against `green` from the board `start` with a 0.5 s limit,
-/// in a fresh directory, expecting the referee itself to succeed.
-fn play(dir: &Path, red: &str, green: &str, start: &str) -> Played {
+/// A time limit no program of these tests comes near, even on a loaded
+/// machine: only the tests of the time limit itself use a short one.
+const GENEROUS: &str = "60";
+
+/// Plays `red` against `green` from the board `start` with a time limit of
+/// `timeout` seconds, in a fresh directory, expecting the referee itself to
+/// succeed.
+fn play_with(dir: &Path, red: &str, green: &str, start: &str, timeout: &str) -> Played {
     write(dir, "start.txt", start);
     let assert = maxconnect4(dir)
-        .args(["match", red, green, "--start", "start.txt", "--timeout", "0.5", "--depth", "2"])
+        .args(["match", red, green, "--start", "start.txt", "--timeout", timeout, "--depth", "2"])
         .assert()
         .success();
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     let mut logged = records(&dir.join("games.jsonl"));
     assert_eq!(logged.len(), 1, "one record per game");
-    let pid_file = dir.join("pids");
-    let pids = if pid_file.exists() { pids(&pid_file) } else { Vec::new() };
-    Played { record: logged.remove(0), stdout, pids }
+    let kept = ["red", "green"].map(|colour| {
+        std::fs::read_to_string(dir.join("games.output").join("1").join(format!("{colour}.txt"))).unwrap_or_default()
+    });
+    Played { record: logged.remove(0), stdout, kept }
+}
+
+fn play(dir: &Path, red: &str, green: &str, start: &str) -> Played {
+    play_with(dir, red, green, start, GENEROUS)
 }
 
 /// Plays the test bot `behaviour` as red, to move first, against `self`,
-/// and checks that red forfeits with `verdict` and a reason containing
-/// `reason`, that green wins, and that no process of the bot is left.
-fn check_forfeit(behaviour: &str, verdict: &str, reason: &str) -> Played {
+/// with a time limit of `timeout` seconds, and checks that red forfeits with
+/// `verdict` and a reason containing `reason`, that green wins, and that no
+/// process of the bot is left.
+fn check_forfeit_within(behaviour: &str, timeout: &str, verdict: &str, reason: &str) -> Played {
     let dir = tempfile::tempdir().unwrap();
-    let played = play(dir.path(), &bot(behaviour, Some(&dir.path().join("pids"))), "self", COLUMN_ONE_FULL);
+    let tag = dir.path().join("tag");
+    let played = play_with(dir.path(), &bot(behaviour, Some(&tag)), "self", COLUMN_ONE_FULL, timeout);
     let forfeit = played.record.forfeit.as_ref().unwrap_or_else(|| panic!("no forfeit:\n{}", played.stdout));
     assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Colour::Red, verdict), "{}", forfeit.reason);
     assert!(forfeit.reason.contains(reason), "expected '{reason}' in\n{}", forfeit.reason);
@@ -49,20 +61,25 @@ fn check_forfeit(behaviour: &str, verdict: &str, reason: &str) -> Played {
     assert_eq!(played.record.moves, "");
     assert!(played.stdout.contains(&format!("forfeits: {}", forfeit.reason)), "{}", played.stdout);
     assert!(played.stdout.contains("Winner: green (player 2, self)."), "{}", played.stdout);
-    assert_gone(&played.pids);
+    assert_gone(&tag);
     played
+}
+
+fn check_forfeit(behaviour: &str, verdict: &str, reason: &str) -> Played {
+    check_forfeit_within(behaviour, GENEROUS, verdict, reason)
 }
 
 #[test]
 fn a_bot_that_hangs_is_killed_at_the_time_limit() {
-    let played = check_forfeit("hang", "timeout", "timeout: no move within 0.5 s; the program was killed");
+    let played =
+        check_forfeit_within("hang", "0.5", "timeout", "timeout: no move within 0.5 s; the program was killed");
     let wall = played.record.turns[0].wall;
     assert!((0.5..2.0).contains(&wall), "killed after {wall} s");
 }
 
 #[test]
 fn a_move_written_after_the_time_limit_does_not_count() {
-    check_forfeit("slow", "timeout", "no move within 0.5 s");
+    check_forfeit_within("slow", "0.5", "timeout", "no move within 0.5 s");
 }
 
 #[test]
@@ -135,12 +152,13 @@ fn a_program_that_does_not_exist_fails_to_start() {
 #[test]
 fn a_forked_child_does_not_outlive_the_turn() {
     let dir = tempfile::tempdir().unwrap();
+    let tag = dir.path().join("tag");
     let nearly_full = read(&shipped("nearly_full.txt"));
-    let played = play(dir.path(), &bot("fork", Some(&dir.path().join("pids"))), "self", &nearly_full);
+    let played = play(dir.path(), &bot("fork", Some(&tag)), "self", &nearly_full);
     assert_eq!(played.record.forfeit, None, "forking is allowed; its moves count");
     assert_eq!(played.record.moves.len(), 4);
-    assert_eq!(played.pids.len(), 2, "one child per turn of the bot");
-    assert_gone(&played.pids);
+    assert_eq!(played.kept[0].matches("fork: a descendant is running").count(), 2, "one child per turn of the bot");
+    assert_gone(&tag);
 }
 
 #[test]

@@ -4,11 +4,10 @@
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::Stdio;
-use std::time::{Duration, Instant};
 
 use maxconnect4::referee::log::GameRecord;
 
-use super::util::{assert_gone, bot, engine, maxconnect4, pids, read, records};
+use super::util::{assert_gone, bot, engine, maxconnect4, read, records, wait_for_bot};
 
 /// The standings CSV as rows of cells, header first.
 fn standings(dir: &Path) -> Vec<Vec<String>> {
@@ -26,7 +25,7 @@ fn three_players_with_a_broken_bot() {
     let assert = maxconnect4(dir.path())
         .args(["tournament", "--player", "me=self", "--player", &format!("deep={}", engine(3))])
         .args(["--player", &format!("broken={}", bot("garbage", None))])
-        .args(["--openings", "2", "--jobs", "2", "--depth", "1", "--timeout", "5", "--out", "t"])
+        .args(["--openings", "2", "--jobs", "2", "--depth", "1", "--timeout", "60", "--out", "t"])
         .assert()
         .success()
         .stderr("");
@@ -124,16 +123,40 @@ fn a_resumed_tournament_plays_only_what_is_missing() {
     let stdout = run();
     assert!(stdout.contains("6 games, 6 already played."), "{stdout}");
     assert_eq!(read(&log), resumed, "a finished tournament plays nothing more");
+
+    // A line that is not a game record is reported and skipped, and its
+    // game played again.
+    let lines: Vec<&str> = resumed.lines().collect();
+    let lost = records(&log)[1].clone();
+    std::fs::write(&log, format!("{}\nnot a record\n{}\n", lines[0], lines[2..].join("\n"))).unwrap();
+    let assert = maxconnect4(dir.path())
+        .args(["tournament", "--player", "a=self", "--player", &format!("b={}", engine(2))])
+        .args(["--player", &format!("c={}", engine(1)), "--openings", "1", "--depth", "1"])
+        .assert()
+        .success();
+    let output = assert.get_output();
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(
+        stderr.starts_with(&format!(
+            "warning: {}, line 2: not a game record (",
+            Path::new("tournament/games.jsonl").display()
+        )),
+        "{stderr}"
+    );
+    assert!(String::from_utf8(output.stdout.clone()).unwrap().contains("6 games, 5 already played."));
+    let replayed = maxconnect4::referee::log::read(&log).unwrap();
+    assert_eq!(replayed.games.len(), 6);
+    assert_eq!(keys(&replayed.games[5..]), keys(std::slice::from_ref(&lost)), "the lost game is played again");
 }
 
 #[test]
 fn an_interrupted_tournament_kills_its_players_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let pid_file = dir.path().join("pids");
-    let c = format!("c={}", bot("hang-once", Some(&pid_file)));
+    let go = dir.path().join("go");
+    let c = format!("c={}", bot("wait", Some(&go)));
     let b = format!("b={}", engine(1));
     let args = ["tournament", "--player", "a=self", "--player", &b, "--player", &c, "--openings", "1"];
-    let args = [&args[..], &["--depth", "1", "--timeout", "30"]].concat();
+    let args = [&args[..], &["--depth", "1", "--timeout", "60"]].concat();
 
     // The players' scratch directories go here, to be checked afterwards.
     let scratch = tempfile::tempdir().unwrap();
@@ -141,19 +164,15 @@ fn an_interrupted_tournament_kills_its_players_and_resumes() {
     command.args(&args).current_dir(dir.path()).env("TMPDIR", scratch.path());
     let referee = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     // The first game, a against b, is played; the second, a against c,
-    // waits for c, which hangs.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !pid_file.exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(100));
+    // waits for c, which waits for the file `go`.
+    wait_for_bot(scratch.path());
     // SAFETY: sends SIGINT to the referee we started.
     unsafe { libc::kill(referee.id() as i32, libc::SIGINT) };
     let output = referee.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.ends_with("interrupted: the players' processes were killed\n"), "{stderr}");
-    assert_gone(&pids(&pid_file));
+    assert_gone(&go);
     let left: Vec<_> = std::fs::read_dir(scratch.path()).unwrap().collect();
     assert!(left.is_empty(), "scratch directories left behind: {left:?}");
     let log = dir.path().join("tournament").join("games.jsonl");
@@ -164,6 +183,7 @@ fn an_interrupted_tournament_kills_its_players_and_resumes() {
         "the game in progress is not logged"
     );
 
+    std::fs::write(&go, "").unwrap();
     maxconnect4(dir.path())
         .args(&args)
         .assert()
@@ -172,6 +192,48 @@ fn an_interrupted_tournament_kills_its_players_and_resumes() {
     let after = records(&log);
     assert_eq!(after[0], before[0]);
     assert_eq!(keys(&after).into_iter().collect::<HashSet<_>>().len(), 6, "nothing played twice");
+}
+
+#[test]
+fn names_with_dashes_give_every_game_its_own_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = maxconnect4(dir.path());
+    command.arg("tournament");
+    // Named OPENING-RED-GREEN, a-b against c and a against b-c would both be 44-a-b-c.
+    for name in ["a", "a-b", "b-c", "c"] {
+        command.args(["--player", &format!("{name}={}", bot("nothing", None))]);
+    }
+    command.args(["--openings", "1", "--jobs", "2", "--timeout", "60"]).assert().success();
+    let dir = dir.path().join("tournament");
+    let logged = records(&dir.join("games.jsonl"));
+    assert_eq!(logged.len(), 12);
+    let ids: HashSet<&str> = logged.iter().map(|record| record.id.as_str()).collect();
+    assert_eq!(ids.len(), 12, "{ids:?}");
+    assert!(ids.contains("44+a-b+c") && ids.contains("44+a+b-c"), "{ids:?}");
+    for record in &logged {
+        let kept = read(&dir.join("games.output").join(&record.id).join("red.txt"));
+        assert_eq!(kept.matches("=== move").count(), 1, "{}: one game's output", record.id);
+    }
+}
+
+#[test]
+fn two_tournaments_in_one_directory_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let go = dir.path().join("go");
+    let temp = tempfile::tempdir().unwrap();
+    let args = ["tournament", "--player", "a=self", "--openings", "1", "--depth", "1", "--timeout", "60"];
+    let waiting = format!("b={}", bot("wait", Some(&go)));
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_maxconnect4"));
+    first.args(args).args(["--player", &waiting]).current_dir(dir.path()).env("TMPDIR", temp.path());
+    let first = first.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    wait_for_bot(temp.path());
+    maxconnect4(dir.path()).args(args).args(["--player", &waiting]).assert().code(1).stderr(format!(
+        "error: the log {} is in use by another referee\n",
+        Path::new("tournament/games.jsonl").display()
+    ));
+    std::fs::write(&go, "").unwrap();
+    assert!(first.wait_with_output().unwrap().status.success());
+    assert_eq!(records(&dir.path().join("tournament").join("games.jsonl")).len(), 2, "each game once");
 }
 
 #[test]

@@ -83,12 +83,13 @@ pub fn assert_text(actual: &str, expected: &str) {
 }
 
 /// A command template running the test bot `tests/bots/bot.py` with
-/// `behaviour`, recording the pids of its processes in `pids` if given.
-pub fn bot(behaviour: &str, pids: Option<&Path>) -> String {
+/// `behaviour`, given `tag` (a path: a file the behaviour uses, and a mark
+/// in the command line of every process of the bot) if any.
+pub fn bot(behaviour: &str, tag: Option<&Path>) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("bots").join("bot.py");
     let mut words = vec![python().to_owned(), "-S".to_owned(), script.display().to_string(), behaviour.to_owned()];
     words.extend(["{in}", "{out}"].map(str::to_owned));
-    words.extend(pids.map(|path| path.display().to_string()));
+    words.extend(tag.map(|path| path.display().to_string()));
     shell_words::join(words)
 }
 
@@ -114,32 +115,60 @@ pub fn engine(depth: u32) -> String {
 
 /// The complete records of a game log.
 pub fn records(log: &Path) -> Vec<GameRecord> {
-    referee::log::read(log).unwrap_or_else(|error| panic!("{error}"))
+    let records = referee::log::read(log).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(records.skipped, [], "every line of {} is a game record", log.display());
+    records.games
 }
 
-/// The pids a test bot wrote to `path`.
-pub fn pids(path: &Path) -> Vec<i32> {
-    read(path).lines().map(|line| line.parse().unwrap()).collect()
-}
-
-/// Asserts that none of `pids` is still running (a zombie waiting for a
-/// parent that is not ours to reap counts as gone). SIGKILL is delivered at
-/// once but a process may take a moment to end, so this waits up to 2 s.
+/// The processes running now (not zombies) with `tag` in their command
+/// line, apart from `except`.
 #[cfg(unix)]
-#[track_caller]
-pub fn assert_gone(pids: &[i32]) {
-    assert!(!pids.is_empty(), "the bot recorded no pid");
-    let alive = |&pid: &i32| {
-        // SAFETY: signal 0 only checks that the process exists.
-        let exists = unsafe { libc::kill(pid, 0) } == 0;
+pub fn running(tag: &Path, except: Option<u32>) -> Vec<i32> {
+    let tag = tag.as_os_str().as_encoded_bytes();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<i32>().ok()) else { continue };
+        if except.is_some_and(|except| except as i32 == pid) {
+            continue;
+        }
+        let Ok(command) = std::fs::read(format!("/proc/{pid}/cmdline")) else { continue };
         let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
             .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')));
-        exists && !zombie
+        if !zombie && command.windows(tag.len()).any(|window| window == tag) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Asserts that no process with `tag` in its command line is running: the
+/// referee, which has returned, waited until every process of its players
+/// was gone.
+#[cfg(unix)]
+#[track_caller]
+pub fn assert_gone(tag: &Path) {
+    let left = running(tag, None);
+    assert!(left.is_empty(), "processes still running: {left:?}");
+}
+
+/// Waits until a bot that hangs or waits runs in a referee whose
+/// temporary directory is `temp`: such a bot makes the file `running` in
+/// its folder. Polls for an event that is sure to come; the deadline only
+/// turns a hang into a failure.
+#[track_caller]
+pub fn wait_for_bot(temp: &Path) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let started = || {
+        std::fs::read_dir(temp).into_iter().flatten().flatten().any(|referee| {
+            std::fs::read_dir(referee.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|player| player.path().join("running").exists())
+        })
     };
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
-    while pids.iter().any(alive) && std::time::Instant::now() < deadline {
+    while !started() {
+        assert!(std::time::Instant::now() < deadline, "the bot never started");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    let left: Vec<&i32> = pids.iter().filter(|pid| alive(pid)).collect();
-    assert!(left.is_empty(), "processes still running: {left:?}");
 }

@@ -1,0 +1,298 @@
+//! The referee's temporary files: one folder per referee, locked while it
+//! runs, holding a folder per player and the copy of this program that
+//! plays `self`.
+//!
+//! A player owns its folder and may leave anything there (directories,
+//! symbolic links, pipes), so the referee never trusts a path inside it:
+//! every file of a turn is made through a handle on the folder itself, under
+//! a fresh random name, never following a symbolic link, and an answer is
+//! read only from a regular file, bounded. A referee killed with `kill -9`
+//! cannot clean up; its folder's lock dies with it, and the next referee to
+//! start removes every unlocked folder of this kind it finds.
+
+use std::ffi::CString;
+use std::fs::File;
+use std::io::{self, Read as _, Write as _};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt as _;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Path, PathBuf};
+
+/// What every referee's folder in the temporary directory is called, before
+/// its random part.
+const ROOT_PREFIX: &str = "maxconnect4-referee-";
+
+/// The file in a referee's folder that it holds locked while it runs.
+const LOCK: &str = "lock";
+
+/// A referee's folder in the system's temporary directory, locked for as
+/// long as this value lives and removed when it is dropped.
+pub struct Root {
+    path: PathBuf,
+    /// Holds the `flock` that tells other referees this folder is in use.
+    _lock: File,
+}
+
+impl Root {
+    /// Removes the folders of dead referees, then makes and locks a new one.
+    ///
+    /// # Errors
+    /// When the folder or its lock cannot be made.
+    pub fn new() -> io::Result<Root> {
+        let temp = std::env::temp_dir();
+        remove_stale(&temp);
+        let path = tempfile::Builder::new().prefix(ROOT_PREFIX).tempdir_in(&temp)?.keep();
+        let lock = File::create(path.join(LOCK)).and_then(|file| lock(&file).map(|()| file));
+        match lock {
+            Ok(lock) => Ok(Root { path, _lock: lock }),
+            Err(error) => {
+                let _ = std::fs::remove_dir_all(&path);
+                Err(error)
+            }
+        }
+    }
+
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A copy of this program's executable in the folder, made now, so
+    /// that `self` keeps playing this build even if the file it was started
+    /// from is rebuilt or deleted. A hard link when the file is still there
+    /// and on the same file system (checked to be the same file), a copy of
+    /// the running image otherwise.
+    ///
+    /// # Errors
+    /// When neither can be made.
+    pub fn own_executable(&self) -> io::Result<PathBuf> {
+        let copy = self.path.join("maxconnect4");
+        let running = std::fs::metadata("/proc/self/exe")?;
+        let linked = std::env::current_exe()
+            .and_then(|path| std::fs::hard_link(path, &copy))
+            .and_then(|()| std::fs::metadata(&copy))
+            .is_ok_and(|linked| (linked.dev(), linked.ino()) == (running.dev(), running.ino()));
+        if !linked {
+            let _ = std::fs::remove_file(&copy);
+            std::fs::copy("/proc/self/exe", &copy)?;
+        }
+        Ok(copy)
+    }
+
+    /// A new empty folder for one player, its name starting with `prefix`.
+    ///
+    /// # Errors
+    /// When it cannot be made or opened.
+    pub fn player_dir(&self, prefix: &str) -> io::Result<ScratchDir> {
+        let path = tempfile::Builder::new().prefix(prefix).tempdir_in(&self.path)?.keep();
+        let handle = open_at(None, &path, libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW, 0)?;
+        Ok(ScratchDir { path, handle })
+    }
+}
+
+impl Drop for Root {
+    fn drop(&mut self) {
+        remove_all(&self.path);
+    }
+}
+
+/// Takes the exclusive lock on `file`, without waiting.
+///
+/// # Errors
+/// `WouldBlock` when another process holds it.
+pub fn lock(file: &File) -> io::Result<()> {
+    // SAFETY: flock on a valid descriptor has no memory-safety preconditions.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Removes every referee folder in `temp` whose lock nobody holds: its
+/// referee is dead. Folders not owned by this user, not plain directories
+/// or without a lock file are left alone.
+fn remove_stale(temp: &Path) {
+    let Ok(entries) = std::fs::read_dir(temp) else { return };
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    for entry in entries.flatten() {
+        if !entry.file_name().as_bytes().starts_with(ROOT_PREFIX.as_bytes()) {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(metadata) = std::fs::symlink_metadata(&path) else { continue };
+        if !metadata.is_dir() || metadata.uid() != me {
+            continue;
+        }
+        let Ok(handle) = open_at(None, &path.join(LOCK), libc::O_RDONLY | libc::O_NOFOLLOW, 0) else { continue };
+        if lock(&File::from(handle)).is_ok() {
+            remove_all(&path);
+        }
+    }
+}
+
+/// Removes a folder and everything in it, as far as it can: a player may
+/// have taken away its own permissions on what it made, so they are given
+/// back first. Never follows a symbolic link.
+fn remove_all(path: &Path) {
+    if std::fs::remove_dir_all(path).is_ok() {
+        return;
+    }
+    fn grant(path: &Path) {
+        let Ok(metadata) = std::fs::symlink_metadata(path) else { return };
+        if metadata.is_dir() {
+            use std::os::unix::fs::PermissionsExt as _;
+            let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700));
+            for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+                grant(&entry.path());
+            }
+        }
+    }
+    grant(path);
+    let _ = std::fs::remove_dir_all(path);
+}
+
+/// One player's folder, and a handle on it that stays on this folder
+/// whatever the player renames or replaces.
+pub struct ScratchDir {
+    path: PathBuf,
+    handle: OwnedFd,
+}
+
+impl ScratchDir {
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes `contents` to a new file named `PREFIX-RANDOM.txt` and returns
+    /// its name. The file is created, never opened if something is there
+    /// already, so no name the player prepared can redirect it.
+    ///
+    /// # Errors
+    /// When no new file can be made in the folder (the player may have
+    /// filled it, or taken away its permissions).
+    pub fn create(&self, prefix: &str, contents: &[u8]) -> io::Result<String> {
+        let mut last = io::Error::from(io::ErrorKind::AlreadyExists);
+        for _ in 0..16 {
+            let name = fresh_name(prefix)?;
+            let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW;
+            match open_at(Some(&self.handle), Path::new(&name), flags, 0o644) {
+                Ok(handle) => {
+                    File::from(handle).write_all(contents)?;
+                    return Ok(name);
+                }
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => last = error,
+                Err(error) => return Err(error),
+            }
+        }
+        Err(last)
+    }
+
+    /// A name `PREFIX-RANDOM.txt` that nothing in the folder has now.
+    ///
+    /// # Errors
+    /// When the folder cannot be looked at.
+    pub fn unused_name(&self, prefix: &str) -> io::Result<String> {
+        loop {
+            let name = fresh_name(prefix)?;
+            match open_at(Some(&self.handle), Path::new(&name), libc::O_PATH | libc::O_NOFOLLOW, 0) {
+                Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(name),
+                Err(error) => return Err(error),
+                Ok(_) => {}
+            }
+        }
+    }
+
+    /// The file `name` in the folder, up to `limit` bytes; none if there is
+    /// nothing of that name. Anything but a regular file (a directory, a
+    /// symbolic link, a pipe) is refused without being followed or waited on.
+    ///
+    /// # Errors
+    /// When it is not a regular file or cannot be read.
+    pub fn read(&self, name: &str, limit: u64) -> io::Result<Option<Vec<u8>>> {
+        let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK;
+        let file = match open_at(Some(&self.handle), Path::new(name), flags, 0) {
+            Ok(handle) => File::from(handle),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(error) if error.raw_os_error() == Some(libc::ELOOP) => {
+                return Err(io::Error::other("it is a symbolic link, not a regular file"))
+            }
+            Err(error) => return Err(error),
+        };
+        if !file.metadata()?.is_file() {
+            return Err(io::Error::other("it is not a regular file"));
+        }
+        let mut text = Vec::new();
+        file.take(limit).read_to_end(&mut text)?;
+        Ok(Some(text))
+    }
+
+    /// Removes the file `name` if it is there (never what a link points to).
+    pub fn remove(&self, name: &str) {
+        if let Ok(name) = CString::new(name) {
+            // SAFETY: a valid directory descriptor and C string.
+            unsafe { libc::unlinkat(self.handle.as_raw_fd(), name.as_ptr(), 0) };
+        }
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        remove_all(&self.path);
+    }
+}
+
+/// `PREFIX-` and twelve random hexadecimal digits, then `.txt`.
+fn fresh_name(prefix: &str) -> io::Result<String> {
+    let mut bytes = [0u8; 6];
+    // SAFETY: `bytes` is valid for writing its length.
+    let read = unsafe { libc::getrandom(bytes.as_mut_ptr().cast(), bytes.len(), 0) };
+    if read != 6 {
+        return Err(io::Error::last_os_error());
+    }
+    let digits: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+    Ok(format!("{prefix}-{digits}.txt"))
+}
+
+/// `openat(2)`: `path` relative to the folder `directory`, or as given.
+fn open_at(directory: Option<&OwnedFd>, path: &Path, flags: i32, mode: libc::mode_t) -> io::Result<OwnedFd> {
+    let name = CString::new(path.as_os_str().as_bytes()).map_err(io::Error::other)?;
+    let directory = directory.map_or(libc::AT_FDCWD, AsRawFd::as_raw_fd);
+    // SAFETY: a valid C string and directory descriptor; the result is a new
+    // descriptor we own, or -1.
+    let fd = unsafe { libc::openat(directory, name.as_ptr(), flags | libc::O_CLOEXEC, libc::c_uint::from(mode)) };
+    if fd < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        // SAFETY: `fd` was just opened and is owned by nobody else.
+        Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turn_files_ignore_what_the_player_left() {
+        let root = tempfile::tempdir().unwrap();
+        let handle = open_at(None, root.path(), libc::O_RDONLY | libc::O_DIRECTORY, 0).unwrap();
+        let dir = ScratchDir { path: root.path().join("gone-on-drop"), handle };
+        let name = dir.create("in-01", b"board").unwrap();
+        assert!(name.starts_with("in-01-") && name.ends_with(".txt"), "{name}");
+        assert_eq!(dir.read(&name, 3).unwrap(), Some(b"boa".to_vec()));
+        let target = root.path().join("target");
+        std::fs::write(&target, "keep").unwrap();
+        std::os::unix::fs::symlink(&target, root.path().join("link")).unwrap();
+        assert_eq!(dir.read("link", 10).unwrap_err().to_string(), "it is a symbolic link, not a regular file");
+        std::fs::create_dir(root.path().join("folder")).unwrap();
+        assert_eq!(dir.read("folder", 10).unwrap_err().to_string(), "it is not a regular file");
+        assert_eq!(dir.read("missing", 10).unwrap(), None);
+        dir.remove("link");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+        let unused = dir.unused_name("out-01").unwrap();
+        assert!(!root.path().join(unused).exists());
+    }
+}
