@@ -373,12 +373,8 @@ impl Engine {
             if let Some(entry) = self.table.probe(key) {
                 first = entry.best;
                 if entry.depth == depth {
-                    match entry.bound {
-                        Bound::Exact => return entry.value,
-                        Bound::Lower if entry.value >= beta => return entry.value,
-                        Bound::Lower => alpha = alpha.max(entry.value),
-                        Bound::Upper if entry.value <= alpha => return entry.value,
-                        Bound::Upper => beta = beta.min(entry.value),
+                    if let Some(value) = entry.cut_or_narrow(&mut alpha, &mut beta) {
+                        return value;
                     }
                 }
             }

@@ -35,6 +35,23 @@ pub struct Entry {
     pub best: Option<Column>,
 }
 
+impl Entry {
+    /// Applies the entry to a search's window `(alpha, beta)`: the value to
+    /// return at once when the entry settles the search, or else the window
+    /// narrowed by the entry's bound.
+    #[inline]
+    pub fn cut_or_narrow(&self, alpha: &mut Value, beta: &mut Value) -> Option<Value> {
+        match self.bound {
+            Bound::Exact => return Some(self.value),
+            Bound::Lower if self.value >= *beta => return Some(self.value),
+            Bound::Lower => *alpha = (*alpha).max(self.value),
+            Bound::Upper if self.value <= *alpha => return Some(self.value),
+            Bound::Upper => *beta = (*beta).min(self.value),
+        }
+        None
+    }
+}
+
 /// One entry in a word, zero when the slot is empty: bits 0-13 the value,
 /// 14-19 the depth, 20-21 the bound (0 for an empty slot), 22-24 the best
 /// column + 1 (0 for none), and from bit 25 the low bits of the key's

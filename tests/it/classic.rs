@@ -182,3 +182,37 @@ fn the_referee_ends_a_classic_game_at_the_first_four() {
     assert!(!Rules::Classic.is_over(&positions[positions.len() - 2]));
     assert!(record.moves.len() < 36, "{}", record.moves);
 }
+
+/// `solve --batch` on a benchmark set prints exactly its `MOVES SCORE` lines.
+fn check_benchmark_set(file: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/connect4-benchmarks").join(file);
+    let dir = tempfile::tempdir().unwrap();
+    let output = maxconnect4(dir.path()).args(["solve", "--rules", "classic", "--batch"]).arg(&path).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let expected = read(&path);
+    let found = String::from_utf8(output.stdout).unwrap();
+    for (line, (found, expected)) in (1..).zip(found.lines().zip(expected.lines())) {
+        assert_eq!(found, expected, "{file}, line {line}");
+    }
+    assert_eq!(found.lines().count(), 1000, "{file}");
+}
+
+#[test]
+fn the_end_easy_set_gets_its_published_scores() {
+    check_benchmark_set("Test_L3_R1");
+}
+
+#[test]
+fn the_middle_easy_set_gets_its_published_scores() {
+    check_benchmark_set("Test_L2_R1");
+}
+
+#[test]
+fn the_middle_medium_set_gets_its_published_scores() {
+    check_benchmark_set("Test_L2_R2");
+}
+
+#[test]
+fn the_begin_easy_set_gets_its_published_scores() {
+    check_benchmark_set("Test_L1_R1");
+}

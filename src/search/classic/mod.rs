@@ -25,6 +25,7 @@
 mod player;
 mod position;
 mod solver;
+mod work;
 
 pub use player::{ClassicPlayer, WIN_UNIT};
 pub use position::{mirror, Position};
@@ -36,6 +37,17 @@ use std::time::Duration;
 use crate::board::Board;
 use crate::search::table::TableTooLarge;
 use crate::search::{Limits, OutOfTime, SearchResult, Solution};
+
+/// The six public benchmark sets by name, and their files (see
+/// `../shared/data/connect4-benchmarks/README.md`).
+pub const BENCHMARK_SETS: [(&str, &str); 6] = [
+    ("End-Easy", "Test_L3_R1"),
+    ("Middle-Easy", "Test_L2_R1"),
+    ("Middle-Medium", "Test_L2_R2"),
+    ("Begin-Easy", "Test_L1_R1"),
+    ("Begin-Medium", "Test_L1_R2"),
+    ("Begin-Hard", "Test_L1_R3"),
+];
 
 /// What [`crate::search::Engine`] holds for classic rules: the player, and
 /// the solver, made (with its own table) the first time it is needed.

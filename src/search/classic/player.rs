@@ -13,11 +13,12 @@ use std::time::{Duration, Instant};
 
 use super::position::{column_of, Position, CELL_COUNT};
 use super::solver::win_now;
+use super::work::Work;
 use crate::bitboard::{column_cells, ALL_CELLS};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
 use crate::score::Value;
-use crate::search::table::{Bound, Entry, Table, TableTooLarge};
+use crate::search::table::{Bound, Entry, TableTooLarge};
 use crate::search::SearchResult;
 
 /// One point of the solver's score in the values this search returns; a
@@ -27,19 +28,12 @@ pub const WIN_UNIT: Value = 256;
 /// Above any value.
 const INFINITY: Value = WIN_UNIT * 64;
 
-/// The clock is read once every this many nodes.
-const CLOCK_INTERVAL: u64 = 4096;
-
 /// The table grows to one slot per this many nodes searched.
 const NODES_PER_SLOT: usize = 8;
 
 /// A depth-limited classic searcher with its own table.
 pub struct ClassicPlayer {
-    table: Table,
-    nodes: u64,
-    next_clock_check: u64,
-    deadline: Option<Instant>,
-    stopped: bool,
+    work: Work,
 }
 
 impl ClassicPlayer {
@@ -48,23 +42,17 @@ impl ClassicPlayer {
     /// # Errors
     /// When the memory cannot be had.
     pub fn new(hash_bytes: usize) -> Result<ClassicPlayer, TableTooLarge> {
-        Ok(ClassicPlayer {
-            table: Table::with_bytes(hash_bytes)?,
-            nodes: 0,
-            next_clock_check: 0,
-            deadline: None,
-            stopped: false,
-        })
+        Ok(ClassicPlayer { work: Work::new(hash_bytes, NODES_PER_SLOT)? })
     }
 
     /// Forgets everything learned.
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.work.table.clear();
     }
 
     /// Maps all the table's memory in now (for benchmarks).
     pub fn map_in_table(&mut self) {
-        self.table.map_in();
+        self.work.table.map_in();
     }
 
     /// Chooses a move by iterative deepening to `depth` plies (at least 1)
@@ -74,10 +62,9 @@ impl ClassicPlayer {
             return None;
         }
         let position = Position::of(board);
-        self.nodes = 1;
-        self.next_clock_check = CLOCK_INTERVAL;
-        self.stopped = false;
-        self.deadline = None;
+        // The first iteration runs without the clock, so there is always a move.
+        self.work.start(None);
+        self.work.nodes = 1;
         let moves = position.moves();
         let wins = position.winning_cells() & position.playable();
         if wins != 0 {
@@ -94,29 +81,27 @@ impl ClassicPlayer {
         let deadline = time_limit.map(|limit| Instant::now() + limit);
         let mut result = None;
         for iteration in 1..=depth.min(CELL_COUNT - moves).max(1) {
-            self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / NODES_PER_SLOT);
             let Some((column, value)) = self.root(&position, candidates, iteration) else { break };
             result = Some(SearchResult { column, value, nodes: 0, depth: iteration });
-            // The first iteration always finishes, so there is always a move.
-            self.deadline = deadline;
+            self.work.deadline = deadline;
             if value.abs() >= WIN_UNIT {
                 // The result is certain; deeper searches cannot change it.
                 break;
             }
         }
-        result.map(|result| SearchResult { nodes: self.nodes, ..result })
+        result.map(|result| SearchResult { nodes: self.work.nodes, ..result })
     }
 
     /// One iteration at the root over `candidates`: the best move and its
     /// value, or `None` if the time ran out.
     fn root(&mut self, position: &Position, candidates: u64, depth: u32) -> Option<(Column, Value)> {
-        let first = self.table.probe(position.key()).and_then(|entry| entry.best);
+        let first = self.work.table.probe(position.key()).and_then(|entry| entry.best);
         let ordered = ordered_moves(position, candidates, first);
         let mut best: Option<(Column, Value)> = None;
         for &cell in ordered.cells() {
             let alpha = best.map_or(-INFINITY, |(_, value)| value);
             let value = -self.negamax(&position.after(cell), depth - 1, -INFINITY, -alpha);
-            if self.stopped {
+            if self.work.stopped {
                 return None;
             }
             if value > alpha {
@@ -124,7 +109,7 @@ impl ClassicPlayer {
             }
         }
         let (column, value) = best?;
-        self.table.store(position.key(), Entry { value, bound: Bound::Exact, depth, best: Some(column) });
+        self.work.table.store(position.key(), Entry { value, bound: Bound::Exact, depth, best: Some(column) });
         Some((column, value))
     }
 
@@ -133,12 +118,7 @@ impl ClassicPlayer {
     /// result, `r <= alpha` means `v <= r`, `r >= beta` means `v >= r`, and
     /// in between `r == v`.
     fn negamax(&mut self, position: &Position, depth: u32, mut alpha: Value, beta: Value) -> Value {
-        self.nodes += 1;
-        if self.nodes >= self.next_clock_check {
-            self.next_clock_check = self.nodes + CLOCK_INTERVAL;
-            self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
-        }
-        if self.stopped {
+        if self.work.visit() {
             return 0;
         }
         let moves = position.moves();
@@ -154,7 +134,7 @@ impl ClassicPlayer {
         }
         let key = position.key();
         let mut first = None;
-        if let Some(entry) = self.table.probe(key) {
+        if let Some(entry) = self.work.table.probe(key) {
             first = entry.best;
             if entry.depth >= depth {
                 match entry.bound {
@@ -170,7 +150,7 @@ impl ClassicPlayer {
         let mut best_move = None;
         for &cell in ordered_moves(position, candidates, first).cells() {
             let value = -self.negamax(&position.after(cell), depth - 1, -beta, -alpha);
-            if self.stopped {
+            if self.work.stopped {
                 return 0;
             }
             if value > best {
@@ -189,7 +169,7 @@ impl ClassicPlayer {
         } else {
             Bound::Upper
         };
-        self.table.store(key, Entry { value: best, bound, depth, best: best_move });
+        self.work.table.store(key, Entry { value: best, bound, depth, best: best_move });
         best
     }
 }

@@ -1,0 +1,55 @@
+//! What both classic searches keep while they run: the table, the nodes
+//! visited, and the clock they stop by.
+
+use std::time::Instant;
+
+use crate::search::table::{Table, TableTooLarge};
+
+/// The clock is read, and the table grown, once every this many nodes.
+const CHECK_INTERVAL: u64 = 4096;
+
+/// A search's table, node count and deadline.
+pub(super) struct Work {
+    pub table: Table,
+    pub nodes: u64,
+    next_check: u64,
+    pub deadline: Option<Instant>,
+    /// Set once the deadline has passed; results found after are meaningless.
+    pub stopped: bool,
+    /// The table grows to one slot per this many nodes visited.
+    nodes_per_slot: usize,
+}
+
+impl Work {
+    pub fn new(hash_bytes: usize, nodes_per_slot: usize) -> Result<Work, TableTooLarge> {
+        Ok(Work {
+            table: Table::with_bytes(hash_bytes)?,
+            nodes: 0,
+            next_check: CHECK_INTERVAL,
+            deadline: None,
+            stopped: false,
+            nodes_per_slot,
+        })
+    }
+
+    /// Counts nodes from zero, until `deadline`.
+    pub fn start(&mut self, deadline: Option<Instant>) {
+        self.nodes = 0;
+        self.next_check = CHECK_INTERVAL;
+        self.deadline = deadline;
+        self.stopped = false;
+    }
+
+    /// Counts a node; now and then grows the table with the search and reads
+    /// the clock. Returns whether the search must stop.
+    #[inline]
+    pub fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_INTERVAL;
+            self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / self.nodes_per_slot);
+            self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+        }
+        self.stopped
+    }
+}
