@@ -4,7 +4,8 @@
 //! The core ([`bitboard`], [`lines`], [`board`], [`score`], [`search`], [`format`],
 //! [`display`]) does no I/O; [`modes`], [`report`], [`referee`], [`memory`] and the
 //! binary read and write files and the terminal, and the referee runs other
-//! programs.
+//! programs. [`protocol`] holds the arenas' protocols without I/O; `bot`
+//! ([`modes::bot`]) and [`serve`] put them on pipes and sockets.
 
 pub mod atomic;
 pub mod bitboard;
@@ -15,8 +16,10 @@ pub mod lines;
 pub mod memory;
 pub mod modes;
 pub mod plot;
+pub mod protocol;
 pub mod referee;
 pub mod report;
 pub mod rules;
 pub mod score;
 pub mod search;
+pub mod serve;

@@ -9,11 +9,16 @@ use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use maxconnect4::board::Board;
 
-use maxconnect4::modes::{self, FirstMove, SolveOptions, Source};
+use maxconnect4::modes::{self, bot, FirstMove, SolveOptions, Source};
+use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Limits};
+use maxconnect4::serve;
 use maxconnect4::{format, memory, report};
+
+/// The server's time per move when neither `--depth` nor `--time-limit` is given.
+const SERVE_TIME_LIMIT: Duration = Duration::from_secs(1);
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
 /// the number of four-in-a-rows of each colour.
@@ -128,6 +133,67 @@ enum Command {
     /// Describe the board file (also `maxconnect4 help format`).
     #[command(long_about = format::DESCRIPTION)]
     Format,
+    /// Serve the web arena's bot (POST /) and a page to play in the browser (GET /).
+    Serve {
+        /// The address and port to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        #[command(flatten)]
+        search: SearchOptions,
+        /// Searches running at once [default: the number of cores].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+        searches: Option<u16>,
+        /// The name answered to the arena's init.
+        #[arg(long, default_value = "maxconnect4")]
+        name: String,
+    },
+    /// Play as a bot in an arena that talks over standard input and output.
+    #[command(subcommand)]
+    Bot(BotCommand),
+}
+
+#[derive(Subcommand)]
+enum BotCommand {
+    /// The Connect 4 Moderator's bot: prints `p`, then one column 1-7 per move.
+    Moderator {
+        #[command(flatten)]
+        search: SearchOptions,
+        /// The game the moderator runs: classic or max.
+        #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
+        rules: Rules,
+    },
+    /// The coordinator's engine: name, isready, position, go, perft, quit.
+    Coordinator {
+        /// The name to answer `name` with.
+        #[arg(long, default_value = coordinator::DEFAULT_NAME)]
+        name: String,
+        /// The game the coordinator runs: classic or max.
+        #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
+        rules: Rules,
+    },
+}
+
+/// How long a bot searches: to a depth, or for a time.
+#[derive(Args)]
+struct SearchOptions {
+    /// Search this many plies, however long it takes.
+    #[arg(long, value_parser = parse_depth, conflicts_with = "time_limit")]
+    depth: Option<u32>,
+    /// Search this many seconds per move (to the end of the game at most).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+}
+
+impl SearchOptions {
+    /// The limits chosen, or a full-depth search for `default_time`.
+    fn limits(&self, default_time: Duration) -> Limits {
+        match (self.depth, self.time_limit) {
+            (Some(depth), _) => Limits { depth, time_limit: None },
+            (None, time_limit) => {
+                Limits { depth: bot::FULL_DEPTH, time_limit: Some(time_limit.unwrap_or(default_time)) }
+            }
+        }
+    }
 }
 
 /// The `--rules` option.
@@ -479,6 +545,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             tournament::run(&args.options(), &mut out)?;
         }
         Command::Format => writeln!(out, "{}", format::DESCRIPTION)?,
+        Command::Serve { addr, search, searches, name } => {
+            let searches =
+                searches.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+            let options = serve::Options { limits: search.limits(SERVE_TIME_LIMIT), searches, name };
+            serve::run(addr, options, &mut out)?;
+        }
+        Command::Bot(BotCommand::Moderator { search, rules }) => {
+            let limits = search.limits(bot::MODERATOR_TIME_LIMIT);
+            bot::moderator(rules, &limits, &mut io::stdin().lock(), &mut io::stdout().lock())?;
+        }
+        Command::Bot(BotCommand::Coordinator { name, rules }) => {
+            bot::coordinator(rules, name, &mut io::stdin().lock(), &mut io::stdout().lock(), &mut io::stderr())?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 
 mod analysis;
 mod bench;
+pub mod bot;
 mod interactive;
 mod one_move;
 

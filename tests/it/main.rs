@@ -4,6 +4,8 @@
 
 mod arguments;
 mod board_file;
+#[cfg(unix)]
+mod bots;
 mod classic;
 #[cfg(target_os = "linux")]
 mod containment;
@@ -12,6 +14,8 @@ mod engine;
 mod fuzz;
 mod interactive;
 mod one_move;
+#[cfg(unix)]
+mod page;
 mod properties;
 mod readme;
 #[cfg(unix)]
@@ -19,6 +23,8 @@ mod referee;
 #[cfg(unix)]
 mod replay;
 mod report;
+#[cfg(unix)]
+mod serve;
 #[cfg(unix)]
 mod tournament;
 mod util;

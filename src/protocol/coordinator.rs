@@ -1,0 +1,396 @@
+//! The coordinator's engine protocol (seed 001), a cousin of chess's UCI: one
+//! command a line to the engine, one answer a line back.
+//!
+//! | coordinator | engine |
+//! | ----------- | ------ |
+//! | `name` | the engine's name, `NAME-cXXXXXXX` |
+//! | `isready` | `readyok` |
+//! | `position startpos [MOVES]` | nothing: MOVES are digits 0-6 from the start, no search allowed |
+//! | `go ftime X stime Y` | `bestmove Z V`: column Z 0-6, V the evaluation after it; X and Y are the first and second player's milliseconds left |
+//! | `perft X` | `perft X Y`: Y positions at depth X, won positions not expanded |
+//! | `quit` | `quitting` |
+//!
+//! Tokens are separated by exactly one space on output: the real
+//! coordinator crashes on two. Input is read leniently (a trailing space, as
+//! the real coordinator sends after the moves, is ignored).
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::board::{Board, Column};
+use crate::rules::Rules;
+use crate::score::Value;
+
+/// The name a bot gives when none is chosen, in the seed's form.
+pub const DEFAULT_NAME: &str = "maxconnect4-c0000000";
+
+/// A line from the coordinator to an engine.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Command {
+    Name,
+    IsReady,
+    /// The moves from the start position, in order.
+    Position(Vec<Column>),
+    /// Milliseconds left to the first and to the second player.
+    Go {
+        first_ms: u64,
+        second_ms: u64,
+    },
+    Perft(u32),
+    Quit,
+}
+
+/// A line from an engine to the coordinator.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Response {
+    /// The engine's name: one or more words, the first not a keyword.
+    Name(String),
+    ReadyOk,
+    /// The column chosen and the evaluation after it, for the engine.
+    BestMove {
+        column: Column,
+        value: Value,
+    },
+    Perft {
+        depth: u32,
+        count: u64,
+    },
+    Quitting,
+}
+
+/// A line that is not a message of this protocol.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("unknown command '{0}'")]
+    UnknownCommand(String),
+    #[error("malformed '{keyword}' line '{line}': expected {expected}")]
+    Malformed { keyword: &'static str, line: String, expected: &'static str },
+    #[error("empty line")]
+    Empty,
+}
+
+const KEYWORDS: [&str; 4] = ["readyok", "bestmove", "perft", "quitting"];
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Name => f.write_str("name"),
+            Command::IsReady => f.write_str("isready"),
+            Command::Position(moves) if moves.is_empty() => f.write_str("position startpos"),
+            Command::Position(moves) => {
+                f.write_str("position startpos ")?;
+                moves.iter().try_for_each(|column| write!(f, "{}", column.index()))
+            }
+            Command::Go { first_ms, second_ms } => write!(f, "go ftime {first_ms} stime {second_ms}"),
+            Command::Perft(depth) => write!(f, "perft {depth}"),
+            Command::Quit => f.write_str("quit"),
+        }
+    }
+}
+
+impl fmt::Display for Response {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Response::Name(name) => f.write_str(name),
+            Response::ReadyOk => f.write_str("readyok"),
+            Response::BestMove { column, value } => write!(f, "bestmove {} {value}", column.index()),
+            Response::Perft { depth, count } => write!(f, "perft {depth} {count}"),
+            Response::Quitting => f.write_str("quitting"),
+        }
+    }
+}
+
+/// A column written 0-6.
+fn column(token: &str) -> Option<Column> {
+    match token.as_bytes() {
+        &[digit @ b'0'..=b'6'] => Column::from_index(usize::from(digit - b'0')),
+        _ => None,
+    }
+}
+
+impl FromStr for Command {
+    type Err = ParseError;
+
+    fn from_str(line: &str) -> Result<Command, ParseError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let malformed = |keyword, expected| ParseError::Malformed { keyword, line: line.trim().to_owned(), expected };
+        match words.as_slice() {
+            [] => Err(ParseError::Empty),
+            ["name"] => Ok(Command::Name),
+            ["isready"] => Ok(Command::IsReady),
+            ["quit"] => Ok(Command::Quit),
+            ["position", "startpos", moves @ ..] => moves
+                .iter()
+                .flat_map(|token| token.split_inclusive(|_| true))
+                .map(column)
+                .collect::<Option<Vec<Column>>>()
+                .map(Command::Position)
+                .ok_or_else(|| malformed("position", "'position startpos' and digits 0-6")),
+            ["position", ..] => Err(malformed("position", "'position startpos' and digits 0-6")),
+            ["go", "ftime", first, "stime", second] => match (first.parse(), second.parse()) {
+                (Ok(first_ms), Ok(second_ms)) => Ok(Command::Go { first_ms, second_ms }),
+                _ => Err(malformed("go", "'go ftime X stime Y' with X and Y whole milliseconds")),
+            },
+            ["go", ..] => Err(malformed("go", "'go ftime X stime Y' with X and Y whole milliseconds")),
+            ["perft", depth] => {
+                depth.parse().map(Command::Perft).map_err(|_| malformed("perft", "'perft X', X a depth"))
+            }
+            ["perft", ..] => Err(malformed("perft", "'perft X', X a depth")),
+            _ => Err(ParseError::UnknownCommand(line.trim().to_owned())),
+        }
+    }
+}
+
+impl FromStr for Response {
+    type Err = ParseError;
+
+    fn from_str(line: &str) -> Result<Response, ParseError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let malformed = |keyword, expected| ParseError::Malformed { keyword, line: line.trim().to_owned(), expected };
+        match words.as_slice() {
+            [] => Err(ParseError::Empty),
+            ["readyok"] => Ok(Response::ReadyOk),
+            ["quitting"] => Ok(Response::Quitting),
+            ["bestmove", z, v] => match (column(z), v.parse()) {
+                (Some(column), Ok(value)) => Ok(Response::BestMove { column, value }),
+                _ => Err(malformed("bestmove", "'bestmove Z V', Z a column 0-6 and V a whole number")),
+            },
+            ["perft", depth, count] => match (depth.parse(), count.parse()) {
+                (Ok(depth), Ok(count)) => Ok(Response::Perft { depth, count }),
+                _ => Err(malformed("perft", "'perft X Y' with whole numbers")),
+            },
+            [first, ..] if KEYWORDS.contains(first) => {
+                Err(malformed(KEYWORDS.iter().find(|keyword| *keyword == first).expect("a keyword"), "its arguments"))
+            }
+            _ => Ok(Response::Name(words.join(" "))),
+        }
+    }
+}
+
+/// What the engine computes, so the state machine can be driven without one.
+pub trait Think {
+    /// The best move on `board` (where the game is not over) within `time`,
+    /// and the evaluation after it for the mover.
+    fn best_move(&mut self, board: &Board, time: Duration) -> (Column, Value);
+    /// Perft under the engine's rules.
+    fn perft(&mut self, board: &Board, depth: u32) -> u64;
+}
+
+/// A command the engine cannot act on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    #[error("move {number} of the position, column {column}, is illegal: {why}")]
+    IllegalPosition { number: usize, column: usize, why: &'static str },
+    #[error("'go' on a finished game")]
+    GameOver,
+}
+
+/// The time to think about one move with `left` on the clock and `played`
+/// plies already played: the usable time (less a reserve for the pipes and
+/// the coordinator's bookkeeping) spread over half the mover's remaining
+/// moves, so early, harder moves get more and the clock is never run out.
+#[must_use]
+pub fn think_time(left: Duration, played: u32) -> Duration {
+    /// Kept back from every move's share: 100 ms (the coordinator's Java
+    /// round trip and the launcher) and 5% of the clock.
+    const RESERVE_FIXED: Duration = Duration::from_millis(100);
+    let usable = left.saturating_sub(RESERVE_FIXED + left / 20);
+    let moves_left = (crate::bitboard::CELLS as u32).saturating_sub(played).div_ceil(2).max(1);
+    usable / moves_left.div_ceil(2)
+}
+
+/// The engine's side of the protocol.
+#[derive(Clone, Debug)]
+pub struct Bot {
+    rules: Rules,
+    name: String,
+    board: Board,
+    played: u32,
+    quit: bool,
+}
+
+impl Bot {
+    /// An engine called `name` playing under `rules`, at the start position.
+    #[must_use]
+    pub fn new(rules: Rules, name: String) -> Bot {
+        Bot { rules, name, board: Board::empty(), played: 0, quit: false }
+    }
+
+    /// Whether `quit` has been answered: the engine should exit.
+    #[must_use]
+    pub const fn has_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Handles one line; returns the answer to print, if any.
+    ///
+    /// # Errors
+    /// A line that is not a command, an illegal position or `go` on a
+    /// finished game.
+    pub fn receive(&mut self, line: &str, think: &mut impl Think) -> Result<Option<Response>, BotError> {
+        Ok(match line.parse::<Command>()? {
+            Command::Name => Some(Response::Name(self.name.clone())),
+            Command::IsReady => Some(Response::ReadyOk),
+            Command::Position(moves) => {
+                let mut board = Board::empty();
+                for (index, &column) in moves.iter().enumerate() {
+                    let illegal = |why| BotError::IllegalPosition { number: index + 1, column: column.index(), why };
+                    if self.rules.is_over(&board) {
+                        return Err(illegal("the game was already over"));
+                    }
+                    board.try_play(column).map_err(|_| illegal("the column is full"))?;
+                }
+                self.board = board;
+                self.played = moves.len() as u32;
+                None
+            }
+            Command::Go { first_ms, second_ms } => {
+                if self.rules.is_over(&self.board) {
+                    return Err(BotError::GameOver);
+                }
+                let left = if self.played.is_multiple_of(2) { first_ms } else { second_ms };
+                let (column, value) =
+                    think.best_move(&self.board, think_time(Duration::from_millis(left), self.played));
+                Some(Response::BestMove { column, value })
+            }
+            Command::Perft(depth) => Some(Response::Perft { depth, count: think.perft(&self.board, depth) }),
+            Command::Quit => {
+                self.quit = true;
+                Some(Response::Quitting)
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Plays the leftmost column, valued by the time it was given in ms, and
+    /// counts perft by brute force under classic rules.
+    struct Leftmost;
+
+    impl Think for Leftmost {
+        fn best_move(&mut self, board: &Board, time: Duration) -> (Column, Value) {
+            (board.legal_columns().next().unwrap(), time.as_millis() as Value)
+        }
+        fn perft(&mut self, board: &Board, depth: u32) -> u64 {
+            crate::search::perft(Rules::Classic, board, depth) as u64
+        }
+    }
+
+    /// Feeds `lines` to one engine and checks each answer ("" for none,
+    /// "error: ..." for an error).
+    fn check(lines: &[&str], expected: &[&str]) {
+        let mut bot = Bot::new(Rules::Classic, DEFAULT_NAME.to_owned());
+        let answers: Vec<String> = lines
+            .iter()
+            .map(|line| match bot.receive(line, &mut Leftmost) {
+                Ok(answer) => answer.map(|answer| answer.to_string()).unwrap_or_default(),
+                Err(error) => format!("error: {error}"),
+            })
+            .collect();
+        assert_eq!(answers, expected, "lines {lines:?}");
+    }
+
+    #[test]
+    fn a_session() {
+        check(
+            &[
+                "name",
+                "isready",
+                "position startpos 0123456 ",
+                "isready",
+                "go ftime 120000 stime 120000",
+                "perft 2",
+                "quit",
+            ],
+            &["maxconnect4-c0000000", "readyok", "", "readyok", "bestmove 0 12655", "perft 2 49", "quitting"],
+        );
+        check(&["position startpos", "go ftime 1000 stime 5000"], &["", "bestmove 0 77"]);
+        check(&["position startpos 3", "go ftime 1000 stime 5000"], &["", "bestmove 0 422"]);
+    }
+
+    #[test]
+    fn bad_lines_are_errors() {
+        check(&["hello"], &["error: unknown command 'hello'"]);
+        check(&[""], &["error: empty line"]);
+        check(&["go ftime 1 stime"], &["error: malformed 'go' line 'go ftime 1 stime': expected 'go ftime X stime Y' with X and Y whole milliseconds"]);
+        check(
+            &["position startpos 7"],
+            &["error: malformed 'position' line 'position startpos 7': expected 'position startpos' and digits 0-6"],
+        );
+        check(
+            &["position startpos 0000000"],
+            &["error: move 7 of the position, column 0, is illegal: the column is full"],
+        );
+        check(
+            &["position startpos 01010101"],
+            &["error: move 8 of the position, column 1, is illegal: the game was already over"],
+        );
+        check(&["position startpos 0101010", "go ftime 5 stime 5"], &["", "error: 'go' on a finished game"]);
+        check(&["perft x"], &["error: malformed 'perft' line 'perft x': expected 'perft X', X a depth"]);
+    }
+
+    #[test]
+    fn the_clock_lasts_a_whole_game() {
+        // Using every move's whole share at 120 s per side leaves time at the end.
+        let mut left = Duration::from_secs(120);
+        for played in (0..42).step_by(2) {
+            let share = think_time(left, played);
+            assert!(share < left, "ply {played}: {share:?} of {left:?}");
+            left -= share;
+        }
+        assert!(left >= Duration::from_millis(100), "{left:?}");
+        assert!(think_time(Duration::from_secs(120), 0) >= Duration::from_secs(9));
+    }
+
+    fn command() -> impl Strategy<Value = Command> {
+        prop_oneof![
+            Just(Command::Name),
+            Just(Command::IsReady),
+            Just(Command::Quit),
+            proptest::collection::vec(0..7usize, 0..42)
+                .prop_map(|moves| Command::Position(moves.into_iter().map(|index| Column::ALL[index]).collect())),
+            (any::<u64>(), any::<u64>()).prop_map(|(first_ms, second_ms)| Command::Go { first_ms, second_ms }),
+            any::<u32>().prop_map(Command::Perft),
+        ]
+    }
+
+    fn response() -> impl Strategy<Value = Response> {
+        prop_oneof![
+            "[a-z][a-z0-9]{0,8}-c[0-9]{7}"
+                .prop_filter("not a keyword", |name| !KEYWORDS.contains(&name.as_str()))
+                .prop_map(Response::Name),
+            Just(Response::ReadyOk),
+            Just(Response::Quitting),
+            (0..7usize, any::<i32>())
+                .prop_map(|(index, value)| Response::BestMove { column: Column::ALL[index], value }),
+            (any::<u32>(), any::<u64>()).prop_map(|(depth, count)| Response::Perft { depth, count }),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn commands_round_trip(message in command()) {
+            prop_assert_eq!(message.to_string().parse::<Command>(), Ok(message));
+        }
+
+        #[test]
+        fn responses_round_trip(message in response()) {
+            let line = message.to_string();
+            prop_assert!(!line.contains("  "), "two spaces in {}", line);
+            prop_assert_eq!(line.parse::<Response>(), Ok(message));
+        }
+
+        #[test]
+        fn any_line_is_a_message_or_an_error(line in "[a-z0-9 ]{0,20}") {
+            let _ = line.parse::<Response>();
+            let _ = line.parse::<Command>();
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! The arenas' protocols, sans-IO: the messages of each, as one enum per
+//! direction that prints and parses the wire form, and the bot's side as a
+//! state machine fed lines and returning what to send.
+//!
+//! Three arenas in use today play classic Connect-4 with bots that speak
+//! something other than board files: a moderator that talks to a bot over
+//! standard input and output ([`moderator`]), a coordinator with a text
+//! protocol close to chess's UCI ([`coordinator`]) and a web arena that POSTs
+//! JSON to a bot's server ([`arena`]). Both the bot side (`maxconnect4 bot`,
+//! `maxconnect4 serve`) and the host side (the referee) use these types, so the
+//! two cannot disagree about the wire form. Nothing here reads a pipe or a
+//! socket: the process and network layers around it are thin and separate,
+//! and the tests drive the state machines directly.
+
+pub mod arena;
+pub mod coordinator;
+pub mod moderator;
+
+use crate::board::Board;
+use crate::rules::Rules;
+use crate::search::{Engine, Limits, SearchResult, TableTooLarge};
+
+/// The engine playing under one set of rules: what every bot front end asks
+/// for a move.
+pub struct Mover {
+    rules: Rules,
+    engine: Engine,
+}
+
+impl Mover {
+    /// The transposition table size of a bot: the engine's default.
+    pub const HASH_BYTES: usize = Engine::DEFAULT_HASH_BYTES;
+
+    /// An engine for `rules` with tables of `hash_bytes` at most.
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn new(rules: Rules, hash_bytes: usize) -> Result<Mover, TableTooLarge> {
+        Ok(Mover { rules, engine: Engine::for_rules(rules, hash_bytes)? })
+    }
+
+    /// The rules this mover plays by.
+    #[must_use]
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The move to play on `board` within `limits`, or `None` when the game
+    /// is over under the mover's rules.
+    ///
+    /// # Panics
+    /// When `limits.depth` is 0.
+    pub fn choose(&mut self, board: &Board, limits: &Limits) -> Option<SearchResult> {
+        if self.rules.is_over(board) {
+            return None;
+        }
+        self.engine.search(board, limits)
+    }
+
+    /// Perft under the mover's rules: move sequences of length `depth`, a
+    /// finished game not expanded (classic perft 8 from the start is
+    /// 5,673,234).
+    #[must_use]
+    pub fn perft(&self, board: &Board, depth: u32) -> u64 {
+        u64::try_from(crate::search::perft(self.rules, board, depth)).unwrap_or(u64::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(moves: &str) -> Board {
+        Board::from_moves(Rules::Max, moves).unwrap()
+    }
+
+    #[test]
+    fn classic_perft_stops_at_wins() {
+        let mover = Mover::new(Rules::Classic, 0).unwrap();
+        let counts: Vec<u64> = (0..=8).map(|depth| mover.perft(&Board::empty(), depth)).collect();
+        assert_eq!(counts, [1, 7, 49, 343, 2401, 16807, 117_649, 823_536, 5_673_234]);
+    }
+
+    #[test]
+    fn classic_takes_a_win_and_blocks_a_loss() {
+        let mut mover = Mover::new(Rules::Classic, 1 << 20).unwrap();
+        // Player 1 has three in column 1: it wins there.
+        assert_eq!(mover.choose(&after("121212"), &Limits::depth(2)).unwrap().column.number(), 1);
+        // Player 2, to move after 1-2-1-2-1 with three in column 1, blocks it.
+        assert_eq!(mover.choose(&after("12121"), &Limits::depth(2)).unwrap().column.number(), 1);
+        assert_eq!(mover.choose(&after("1212121"), &Limits::depth(2)), None);
+    }
+}

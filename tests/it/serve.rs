@@ -1,0 +1,262 @@
+//! `maxconnect4 serve` against scripted HTTP clients written here: the web
+//! arena's requests, a whole game, every kind of bad request, CORS, and 16
+//! clients at once.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+
+use maxconnect4::board::{Board, Column};
+use maxconnect4::protocol::arena::{PlayTurn, Request};
+use maxconnect4::rules::Rules;
+
+/// A running server, killed when dropped.
+pub struct Server {
+    child: Child,
+    pub addr: String,
+}
+
+impl Server {
+    pub fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_owned();
+        Server { child, addr }
+    }
+
+    /// Sends one request and returns the status, the headers (lowercase) and the body.
+    pub fn request(&self, method: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String, String) {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        let mut request = format!(
+            "{method} / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+            self.addr,
+            body.len()
+        );
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        stream.write_all(request.as_bytes()).unwrap();
+        // The server may answer a body over the limit before reading it all.
+        let _ = stream.write_all(body);
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let response = String::from_utf8(response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no body in {response:?}"));
+        let status = head.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap();
+        (status, head.to_lowercase(), body.to_owned())
+    }
+
+    pub fn post(&self, body: &str) -> (u16, String) {
+        let (status, _, body) = self.request("POST", &[("Content-Type", "application/json")], body.as_bytes());
+        (status, body)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The column in `{"play":N}`, checked to be a JSON number.
+fn played(body: &str) -> Column {
+    let value: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {body}"));
+    let index = value["play"].as_u64().unwrap_or_else(|| panic!("no numeric play in {body}"));
+    assert_eq!(value.as_object().unwrap().len(), 1, "{body}");
+    Column::from_index(index as usize).unwrap_or_else(|| panic!("column out of range in {body}"))
+}
+
+const SEED_TURN: &str = r#"{"game-id":"9916","action":"play-turn","game":"connectFour","players":2,"board":[["","","","","","",""],["","","","","","",""],["","","","","","",""],["","","","","","",""],["","","","","","",""],["","","","","","",""]],"you":"X","player-index":0}"#;
+
+#[test]
+fn the_arenas_requests_and_a_whole_game() {
+    let server = Server::start(&["--depth", "5"]);
+    let init = r#"{"game-id":"1126","action":"init","game":"connectFour","players":2,"board":"","player-index":0}"#;
+    assert_eq!(server.post(init), (200, r#"{"name":"maxconnect4"}"#.to_owned()));
+    assert_eq!(server.post(r#"{"action":"init","game":"connectfour"}"#), (200, r#"{"name":"maxconnect4"}"#.to_owned()));
+    let (status, body) = server.post(SEED_TURN);
+    assert_eq!(status, 200, "{body}");
+    played(&body);
+    let (status, body) = server.post(&SEED_TURN.replace(r#","player-index":0"#, "").replace(r#""players":2,"#, ""));
+    assert_eq!(status, 200, "{body}");
+
+    // The server plays O against a leftmost X, and wins.
+    let mut board = Board::empty();
+    while !Rules::Classic.is_over(&board) {
+        let column = if board.to_move().number() == 1 {
+            board.legal_columns().next().unwrap()
+        } else {
+            let mut turn = PlayTurn::new(&board, Rules::Classic);
+            turn.rules = None;
+            let (status, body) = server.post(&Request::PlayTurn(turn).to_string());
+            assert_eq!(status, 200, "{body}");
+            let column = played(&body);
+            assert!(board.can_play(column), "full column {column} in {body}");
+            column
+        };
+        board.play(column);
+    }
+    assert_eq!(board.to_move().number(), 1, "the server lost to the leftmost player");
+}
+
+/// Posts `body` and checks the status and the one-line JSON error.
+fn check(server: &Server, body: &str, status: u16, error: &str) {
+    let (actual, response) = server.post(body);
+    let expected = serde_json::json!({ "error": error }).to_string();
+    assert_eq!((actual, response.as_str()), (status, expected.as_str()), "body {body}");
+}
+
+#[test]
+fn bad_requests_get_a_4xx_with_a_json_error() {
+    let server = Server::start(&["--depth", "2"]);
+    let rows = |cells: &[&str]| -> String {
+        let mut rows: Vec<String> = cells.iter().map(|row| (*row).to_owned()).collect();
+        rows.resize(6, r#"["","","","","","",""]"#.to_owned());
+        format!(r#"{{"action":"play-turn","game":"connectFour","board":[{}],"you":"O"}}"#, rows.join(","))
+    };
+    check(&server, "", 400, "not JSON: EOF while parsing a value at line 1 column 0");
+    check(&server, "{\"action\":", 400, "not JSON: EOF while parsing a value at line 1 column 10");
+    check(
+        &server,
+        r#"[1,2]"#,
+        400,
+        "not a request: invalid type: integer `1`, expected variant identifier at line 1 column 2",
+    );
+    check(
+        &server,
+        r#"{"action":"play-turn","board":"","you":"X"}"#,
+        400,
+        "not a request: invalid type: string \"\", expected a sequence",
+    );
+    check(
+        &server,
+        r#"{"action":"init","game":"chess"}"#,
+        400,
+        "not a request: unknown variant `chess`, expected `connectFour` or `connectfour`",
+    );
+    check(
+        &server,
+        &rows(&[r#"["X","Y","","","","",""]"#]),
+        400,
+        "not a request: unknown symbol \"Y\" on the board: expected \"\", \"X\" or \"O\"",
+    );
+    check(
+        &server,
+        &rows(&[]).replace("\"O\"", "\"Z\""),
+        400,
+        "not a request: unknown variant `Z`, expected one of `X`, `0`, `O`",
+    );
+    check(
+        &server,
+        &rows(&[r#"["X","","","","","",""]"#, r#"["","X","","","","",""]"#]),
+        422,
+        "X has 2 pieces and O 0; X moves first, so X has as many as O or one more",
+    );
+    check(
+        &server,
+        &rows(&[r#"["X","","","","","",""]"#, r#"["","O","","","","",""]"#]).replace("\"you\":\"O\"", "\"you\":\"X\""),
+        422,
+        "the board is not a position of a game: the piece in column 2, row 2 floats above an empty cell",
+    );
+    check(
+        &server,
+        &rows(&[r#"["X","","","","","",""]"#]).replace("\"you\":\"O\"", "\"you\":\"X\""),
+        422,
+        "it is O's turn, not X's",
+    );
+    check(
+        &server,
+        &rows(&[
+            r#"["X","O","","","","",""]"#,
+            r#"["X","O","","","","",""]"#,
+            r#"["X","O","","","","",""]"#,
+            r#"["X","","","","","",""]"#,
+        ]),
+        422,
+        "the game is already over under classic rules",
+    );
+    let mut full = Board::empty();
+    while !full.is_full() {
+        let column = full.legal_columns().next().unwrap();
+        full.play(column);
+    }
+    let full = Request::PlayTurn(PlayTurn::new(&full, Rules::Max)).to_string();
+    check(&server, &full, 422, "the board is full");
+    check(
+        &server,
+        &SEED_TURN.replace("\"you\":\"X\"", "\"you\":\"X\",\"depth\":0"),
+        422,
+        "depth 0 is out of range: expected 1 to 42",
+    );
+    check(
+        &server,
+        &SEED_TURN.replace("\"you\":\"X\"", "\"you\":\"X\",\"time-limit\":60"),
+        422,
+        "time-limit 60 is out of range: expected more than 0 and at most 10 seconds",
+    );
+    let huge = format!("{{\"action\":\"init\",\"pad\":\"{}\"}}", "x".repeat(maxconnect4::serve::BODY_LIMIT));
+    check(&server, &huge, 413, "payload too large");
+    let (status, _, body) = server.request("PUT", &[], b"");
+    assert_eq!((status, body.as_str()), (405, r#"{"error":"method not allowed"}"#));
+    let (status, _, body) = server.request("POST", &[], &[0xff, 0xfe]);
+    assert_eq!((status, body.as_str()), (400, r#"{"error":"not JSON: the body is not UTF-8"}"#));
+    // The server is still there and well.
+    assert_eq!(server.post(SEED_TURN).0, 200);
+}
+
+#[test]
+fn cors_lets_the_arenas_page_call_the_bot() {
+    let server = Server::start(&["--depth", "2"]);
+    let (status, head, _) = server.request(
+        "OPTIONS",
+        &[
+            ("Origin", "http://arena.example"),
+            ("Access-Control-Request-Method", "POST"),
+            ("Access-Control-Request-Headers", "content-type"),
+        ],
+        b"",
+    );
+    assert_eq!(status, 200);
+    assert!(head.contains("access-control-allow-origin: *"), "{head}");
+    assert!(head.contains("access-control-allow-methods:") && head.contains("post"), "{head}");
+    let (status, head, _) = server.request("POST", &[("Origin", "http://arena.example")], SEED_TURN.as_bytes());
+    assert_eq!(status, 200);
+    assert!(head.contains("access-control-allow-origin: *"), "{head}");
+}
+
+#[test]
+fn sixteen_clients_at_once_are_all_answered() {
+    let server = Server::start(&["--depth", "6", "--searches", "2"]);
+    std::thread::scope(|scope| {
+        for client in 0..16usize {
+            let server = &server;
+            scope.spawn(move || {
+                let mut board = Board::empty();
+                for step in 0..4 {
+                    board.play(Column::ALL[(client + step) % 7]);
+                    if Rules::Classic.is_over(&board) {
+                        break;
+                    }
+                    let (status, body) =
+                        server.post(&Request::PlayTurn(PlayTurn::new(&board, Rules::Classic)).to_string());
+                    assert_eq!(status, 200, "client {client}: {body}");
+                    board.play(played(&body));
+                }
+            });
+        }
+    });
+}
