@@ -615,14 +615,14 @@ struct MatchArgs {
     start_moves: Option<String>,
     #[command(flatten)]
     settings: SettingsArgs,
+    #[command(flatten)]
+    isolation: IsolationArgs,
     /// The log to append the game to; the programs' output goes in LOG's name with .output.
     #[arg(long, value_name = "FILE", default_value = "games.jsonl")]
     log: PathBuf,
     /// Print only the result, not the board after every move.
     #[arg(long)]
     quiet: bool,
-    #[command(flatten)]
-    isolation: IsolationArgs,
 }
 
 impl MatchArgs {
@@ -670,6 +670,8 @@ struct TournamentArgs {
     players: Vec<(String, String)>,
     #[command(flatten)]
     settings: SettingsArgs,
+    #[command(flatten)]
+    isolation: IsolationArgs,
     /// How many of the 49 two-ply openings to play, central ones first.
     #[arg(long, value_name = "N", default_value_t = 49, value_parser = parse_openings)]
     openings: u16,
@@ -679,8 +681,6 @@ struct TournamentArgs {
     /// The directory for the games' log, their output and the standings.
     #[arg(long, value_name = "DIR", default_value = "tournament")]
     out: PathBuf,
-    #[command(flatten)]
-    isolation: IsolationArgs,
 }
 
 impl TournamentArgs {

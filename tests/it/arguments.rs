@@ -107,6 +107,8 @@ fn options_come_in_the_same_order_in_every_subcommand() {
         "--timeout",
         "--budget",
         "--hash",
+        "--no-sandbox",
+        "--network",
         "--openings",
         "--jobs",
         "--out",
