@@ -452,6 +452,22 @@ impl Cli {
             Command::Bench { hash, .. } => *hash = sized_table(*hash, "bench")?,
             _ => {}
         }
+        // A move string is an argument like any other: a bad one is a usage error.
+        let moves = match &self.command {
+            Command::OneMove { moves: Some(moves), rules, .. } => Some(("one-move", "--moves", moves, rules.rules)),
+            Command::Perft { moves: Some(moves), rules, .. } => Some(("perft", "--moves", moves, rules.rules)),
+            Command::Solve { moves: Some(moves), rules, .. } => Some(("solve", "--moves", moves, rules.rules)),
+            Command::Match(args) => {
+                args.start_moves.as_ref().map(|moves| ("match", "--start-moves", moves, args.settings.rules.rules))
+            }
+            _ => None,
+        };
+        if let Some((subcommand, option, moves, rules)) = moves {
+            if let Err(error) = Board::from_moves(rules, moves) {
+                let message = format!("invalid value '{}' for '{option} <MOVES>': {error}", moves.escape_debug());
+                return Err(Cli::argument_error(subcommand, message));
+            }
+        }
         if let Command::Tournament(args) = &self.command {
             let mut names = std::collections::HashSet::new();
             if let Some((name, _)) = args.players.iter().find(|(name, _)| !names.insert(name)) {

@@ -50,13 +50,15 @@ fn solve_and_perft_take_move_strings() {
 
 #[test]
 fn bad_move_strings_name_the_move() {
-    check_error(&["solve", "--rules", "classic", "--moves", "44x"], 1, "move 3 is 'x', not a column 1-7");
-    check_error(&["perft", "--moves", "1111111", "1"], 1, "move 7 plays column 1, which is full");
+    // A move string is an argument: a bad one is a usage error (exit 2).
+    check_error(&["solve", "--rules", "classic", "--moves", "44x"], 2, "move 3 is 'x', not a column 1-7");
+    check_error(&["perft", "--moves", "1111111", "1"], 2, "move 7 plays column 1, which is full");
     check_error(
         &["solve", "--rules", "classic", "--moves", "12121213"],
-        1,
+        2,
         "move 8 plays column 3 after the game ended: player 1 has four in a row",
     );
+    check_error(&["match", "self", "self", "--start-moves", "88"], 2, "move 1 is '8', not a column 1-7");
     check_error(&["solve", "--rules", "chess", "--moves", "4"], 2, "unknown rules 'chess'");
     check_error(&["solve", "--moves", "4", "--weak"], 2, "--weak needs --rules classic");
 }

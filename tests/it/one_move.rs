@@ -286,9 +286,9 @@ fn stopping_interactive_mode_at_any_point_leaves_no_temporary_file() {
 #[test]
 fn a_move_string_with_control_characters_is_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
-    maxconnect4(dir.path())
-        .args(["one-move", "--moves", "4\n\u{1b}[2J", "out.txt", "3"])
-        .assert()
-        .code(1)
-        .stderr("error: bad move string '4\\n\\u{1b}[2J': move 2 is '\\n', not a column 1-7\n");
+    maxconnect4(dir.path()).args(["one-move", "--moves", "4\n\u{1b}[2J", "out.txt", "3"]).assert().code(2).stderr(
+        predicates::str::starts_with(
+            "error: invalid value '4\\n\\u{1b}[2J' for '--moves <MOVES>': move 2 is '\\n', not a column 1-7\n\nUsage: ",
+        ),
+    );
 }
