@@ -360,7 +360,7 @@ fn whole<T: Copy + Into<u64> + TryFrom<u64>>(text: &str, least: T, most: T, unit
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse().and_then(check_usage).and_then(Cli::validate) {
+    let cli = match Cli::try_parse().and_then(Cli::validate) {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
@@ -371,45 +371,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// The checks clap cannot make: one-move's positional arguments, which
-/// depend on `--moves`, and `--weak`, which only classic rules have.
-fn check_usage(cli: Cli) -> Result<Cli, clap::Error> {
-    let subcommand = match &cli.command {
-        Command::OneMove { .. } => "one-move",
-        _ => "solve",
-    };
-    let error = |kind, message: &str| {
-        let mut command = Cli::command();
-        command.build();
-        Err(command.find_subcommand_mut(subcommand).expect("the subcommand exists").error(kind, message))
-    };
-    match &cli.command {
-        Command::OneMove { args, moves, .. } => {
-            let wanted = if moves.is_some() { 2 } else { 3 };
-            if args.len() != wanted {
-                let message = if moves.is_some() {
-                    "with --moves, give only OUTPUT and DEPTH"
-                } else {
-                    "expected INPUT OUTPUT DEPTH (or --moves MOVES OUTPUT DEPTH)"
-                };
-                return error(clap::error::ErrorKind::WrongNumberOfValues, message);
-            }
-            let depth = args[wanted - 1].to_string_lossy();
-            if let Err(message) = parse_depth(&depth) {
-                return error(
-                    clap::error::ErrorKind::ValueValidation,
-                    &format!("invalid value '{depth}' for '<DEPTH>': {message}"),
-                );
-            }
-        }
-        Command::Solve { weak: true, rules, .. } if rules.rules != Rules::Classic => {
-            return error(clap::error::ErrorKind::ArgumentConflict, "--weak needs --rules classic");
-        }
-        _ => {}
-    }
-    Ok(cli)
 }
 
 /// Prints a command-line error with the usage of the subcommand it concerns
@@ -445,6 +406,30 @@ impl Cli {
     /// Checks what depends on more than one argument, as clap checks each
     /// one, so that every argument error is a usage error.
     fn validate(mut self) -> Result<Cli, clap::Error> {
+        use clap::error::ErrorKind::{ArgumentConflict, ValueValidation, WrongNumberOfValues};
+        match &self.command {
+            // One-move's positional arguments depend on `--moves`.
+            Command::OneMove { args, moves, .. } => {
+                let wanted = if moves.is_some() { 2 } else { 3 };
+                if args.len() != wanted {
+                    let message = if moves.is_some() {
+                        "with --moves, give only OUTPUT and DEPTH"
+                    } else {
+                        "expected INPUT OUTPUT DEPTH (or --moves MOVES OUTPUT DEPTH)"
+                    };
+                    return Err(Cli::usage_error("one-move", WrongNumberOfValues, message.to_owned()));
+                }
+                let depth = args[wanted - 1].to_string_lossy();
+                if let Err(message) = parse_depth(&depth) {
+                    let message = format!("invalid value '{depth}' for '<DEPTH>': {message}");
+                    return Err(Cli::usage_error("one-move", ValueValidation, message));
+                }
+            }
+            Command::Solve { weak: true, rules, .. } if rules.rules != Rules::Classic => {
+                return Err(Cli::usage_error("solve", ArgumentConflict, "--weak needs --rules classic".to_owned()));
+            }
+            _ => {}
+        }
         match &mut self.command {
             Command::OneMove { engine, .. } => engine.hash = sized_table(engine.hash, "one-move")?,
             Command::Interactive { engine, .. } => engine.hash = sized_table(engine.hash, "interactive")?,
@@ -483,12 +468,17 @@ impl Cli {
         Ok(self)
     }
 
-    /// A usage error of `subcommand`, rendered as clap renders its own.
+    /// An invalid value given to `subcommand`, as clap reports its own.
     fn argument_error(subcommand: &str, message: String) -> clap::Error {
+        Cli::usage_error(subcommand, clap::error::ErrorKind::ValueValidation, message)
+    }
+
+    /// A usage error of `subcommand` of `kind`, rendered as clap renders its own.
+    fn usage_error(subcommand: &str, kind: clap::error::ErrorKind, message: String) -> clap::Error {
         let mut command = Cli::command();
         command.build();
         let subcommand = command.find_subcommand_mut(subcommand).expect("the subcommand exists");
-        subcommand.error(clap::error::ErrorKind::ValueValidation, message)
+        subcommand.error(kind, message)
     }
 }
 
