@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use maxconnect4::modes::{self, FirstMove};
+use maxconnect4::modes::{self, EngineSettings, FirstMove};
 use maxconnect4::referee::{self, game::Rules, process, replay, tournament};
 use maxconnect4::report;
 use maxconnect4::search::{Engine, Limits};
@@ -58,18 +58,16 @@ enum Command {
     Solve {
         /// The board file to solve.
         file: PathBuf,
-        /// Transposition table size in MB.
-        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
-        hash: usize,
+        #[command(flatten)]
+        table: TableOptions,
         /// Give up after this many seconds.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         time_limit: Option<Duration>,
     },
     /// Search a fixed set of positions and report the speed in nodes per second.
     Bench {
-        /// Transposition table size in MB.
-        #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
-        hash: usize,
+        #[command(flatten)]
+        table: TableOptions,
     },
     /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
     Report {
@@ -104,14 +102,33 @@ struct EngineOptions {
     /// deepest search finished (DEPTH still caps the depth).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
-    /// Transposition table size in MB (0 for none).
-    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
-    hash: usize,
+    #[command(flatten)]
+    table: TableOptions,
 }
 
 impl EngineOptions {
     fn limits(&self, depth: u32) -> Limits {
         Limits { depth, time_limit: self.time_limit }
+    }
+}
+
+/// The table and the threads sharing it: `--hash` and `--threads`.
+#[derive(Args)]
+struct TableOptions {
+    /// Transposition table size in MB (0 for none).
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+    hash: usize,
+    /// Threads searching together [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+}
+
+impl TableOptions {
+    fn settings(&self) -> EngineSettings {
+        EngineSettings {
+            hash_bytes: megabytes(self.hash),
+            threads: self.threads.map_or_else(modes::default_threads, usize::from),
+        }
     }
 }
 
@@ -179,7 +196,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     let mut out = anstream::stdout();
     match cli.command {
         Command::OneMove { input, output, depth, engine } => {
-            modes::one_move(&input, &output, &engine.limits(depth), megabytes(engine.hash), &mut out)
+            modes::one_move(&input, &output, &engine.limits(depth), &engine.table.settings(), &mut out)
         }
         Command::Interactive { input, next, depth, engine } => {
             let first = match next {
@@ -187,13 +204,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 Next::HumanNext => FirstMove::Human,
             };
             let limits = engine.limits(depth);
-            modes::interactive(&input, first, &limits, megabytes(engine.hash), &mut io::stdin().lock(), &mut out)
+            let settings = engine.table.settings();
+            modes::interactive(&input, first, &limits, &settings, &mut io::stdin().lock(), &mut out)
         }
         Command::Perft { depth, file } => modes::perft(depth, file.as_deref(), &mut out),
-        Command::Solve { file, hash, time_limit } => {
-            modes::solve(&file, megabytes(hash), time_limit, &mut out, &mut anstream::stderr())
+        Command::Solve { file, table, time_limit } => {
+            modes::solve(&file, &table.settings(), time_limit, &mut out, &mut anstream::stderr())
         }
-        Command::Bench { hash } => modes::bench(megabytes(hash), &mut out),
+        Command::Bench { table } => modes::bench(&table.settings(), &mut out),
         Command::Report { positions, max_depth, out: dir, budget } => {
             let command = report::command_line(std::env::args().skip(1));
             report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)

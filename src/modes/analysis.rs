@@ -2,13 +2,13 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
-use super::{cpu_and_rate, read_board_file};
+use super::{cpu_and_rate, progress, read_board_file, EngineSettings};
 use crate::board::Board;
-use crate::search::{self, Engine};
+use crate::search;
 
 /// Reads `file`, or gives the empty board when there is none.
 fn board_or_empty(file: Option<&Path>) -> anyhow::Result<Board> {
@@ -37,14 +37,17 @@ pub fn perft(depth: u32, file: Option<&Path>, out: &mut dyn Write) -> anyhow::Re
 /// When `file` cannot be read or parsed, or the time limit runs out.
 pub fn solve(
     file: &Path,
-    hash_bytes: usize,
+    settings: &EngineSettings,
     time_limit: Option<Duration>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let board = read_board_file(file)?.board;
-    let start = cpu_time::ThreadTime::now();
-    let solution = Engine::try_new(hash_bytes)?.solve(&board, time_limit).with_context(|| {
+    let mut engine = settings.engine()?;
+    let start = cpu_time::ProcessTime::now();
+    let wall = Instant::now();
+    let progress = engine.progress();
+    let solution = progress::while_searching(&progress, || engine.solve(&board, time_limit)).with_context(|| {
         format!(
             "gave up solving {} ({} empty cells); positions with fewer empty cells solve much faster",
             file.display(),
@@ -57,10 +60,12 @@ pub fn solve(
     writeln!(out, "value {} best {best}", solution.value)?;
     writeln!(
         err,
-        "Solved {} empty cells: {} nodes in {}.",
+        "Solved {} empty cells: {} nodes in {} ({:.3} s elapsed, {} threads).",
         board.empty_cells(),
         solution.nodes,
-        cpu_and_rate(solution.nodes, cpu)
+        cpu_and_rate(solution.nodes, cpu),
+        wall.elapsed().as_secs_f64(),
+        settings.threads,
     )?;
     Ok(())
 }

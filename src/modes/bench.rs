@@ -4,9 +4,11 @@
 
 use std::io::Write;
 
-use super::cpu_and_rate;
+use std::time::{Duration, Instant};
+
+use super::{cpu_and_rate, progress, EngineSettings};
 use crate::format;
-use crate::search::{Engine, Limits};
+use crate::search::Limits;
 
 /// The workload: a name, a board file (as text), and the depth, or `None`
 /// to solve it exactly.
@@ -19,22 +21,27 @@ pub const BENCH_POSITIONS: [(&str, &str, Option<u32>); 6] = [
     ("endgame, 20 empty", "0011000\n0012001\n0022002\n0221001\n0221002\n1111202\n1\n", None),
 ];
 
-/// Searches every bench position with a fresh table of `hash_bytes` and
-/// prints each one's figures and the total.
+/// Searches every bench position with a fresh table, with an engine set up
+/// as `settings`, and prints each one's figures and the total: nodes, CPU
+/// time of all threads, and the time elapsed, which is what more threads
+/// shorten.
 ///
 /// # Errors
-/// When writing to `out` fails.
-pub fn bench(hash_bytes: usize, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut engine = Engine::try_new(hash_bytes)?;
+/// When the table's memory cannot be had or writing to `out` fails.
+pub fn bench(settings: &EngineSettings, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut engine = settings.engine()?;
     // The bench measures the search, not the operating system mapping memory in.
     engine.map_in_table();
     let mut total_nodes = 0;
-    let mut total_cpu = std::time::Duration::ZERO;
+    let mut total_cpu = Duration::ZERO;
+    let mut total_wall = Duration::ZERO;
+    let progress = engine.progress();
     for (name, text, depth) in BENCH_POSITIONS {
         let board = format::parse(text.as_bytes()).expect("bench positions are valid").board;
         engine.clear();
-        let start = cpu_time::ThreadTime::now();
-        let (nodes, what) = match depth {
+        let start = cpu_time::ProcessTime::now();
+        let wall = Instant::now();
+        let (nodes, what) = progress::while_searching(&progress, || match depth {
             Some(depth) => {
                 let result = engine.search(&board, &Limits::depth(depth)).expect("bench positions are not full");
                 (result.nodes, format!("depth {depth}, column {}", result.column))
@@ -43,12 +50,25 @@ pub fn bench(hash_bytes: usize, out: &mut dyn Write) -> anyhow::Result<()> {
                 let solution = engine.solve(&board, None).expect("no time limit");
                 (solution.nodes, format!("solved, value {}", solution.value))
             }
-        };
+        });
         let cpu = start.elapsed();
+        let wall = wall.elapsed();
         total_nodes += nodes;
         total_cpu += cpu;
-        writeln!(out, "{name:<18} {what:<22} {nodes:>10} nodes  {}", cpu_and_rate(nodes, cpu))?;
+        total_wall += wall;
+        writeln!(
+            out,
+            "{name:<18} {what:<22} {nodes:>10} nodes  {}, {:.3} s elapsed",
+            cpu_and_rate(nodes, cpu),
+            wall.as_secs_f64()
+        )?;
     }
-    writeln!(out, "bench: {total_nodes} nodes in {}", cpu_and_rate(total_nodes, total_cpu))?;
+    writeln!(
+        out,
+        "bench: {total_nodes} nodes in {}, {:.3} s elapsed, {} threads",
+        cpu_and_rate(total_nodes, total_cpu),
+        total_wall.as_secs_f64(),
+        settings.threads
+    )?;
     Ok(())
 }

@@ -7,11 +7,11 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use super::{read_board_file, save_board, think};
+use super::{read_board_file, save_board, think, EngineSettings};
 use crate::board::{Board, Column};
 use crate::display;
 use crate::format::{BoardFile, LineEnding};
-use crate::search::{Engine, Limits};
+use crate::search::Limits;
 
 /// Who makes the next move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ const HUMAN_FILE: &str = "human.txt";
 /// Plays a game from the board in `input` (an empty board if there is no such
 /// file) until the board is full, the person's input ends, or they quit.
 /// The computer plays whichever side `first` and the file's turn line give it,
-/// searching within `limits` with a table of `hash_bytes`.
+/// searching within `limits` with an engine set up as `settings`.
 ///
 /// # Errors
 /// When `input` exists but cannot be read or parsed, a board cannot be saved,
@@ -36,7 +36,7 @@ pub fn interactive(
     input: &Path,
     first: FirstMove,
     limits: &Limits,
-    hash_bytes: usize,
+    settings: &EngineSettings,
     human: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -50,7 +50,7 @@ pub fn interactive(
         FirstMove::Computer => board.to_move(),
         FirstMove::Human => board.to_move().other(),
     };
-    let mut engine = Engine::try_new(hash_bytes)?;
+    let mut engine = settings.engine()?;
     writeln!(out, "The computer is player {}, you are player {}.", computer.number(), computer.other().number())?;
 
     loop {

@@ -5,6 +5,7 @@ mod analysis;
 mod bench;
 mod interactive;
 mod one_move;
+mod progress;
 
 pub use analysis::{perft, solve};
 pub use bench::{bench, BENCH_POSITIONS};
@@ -20,7 +21,34 @@ use anyhow::Context as _;
 use crate::atomic;
 use crate::board::Board;
 use crate::format::{self, BoardFile, LineEnding};
-use crate::search::{Engine, Limits, SearchResult};
+use crate::search::{Engine, Limits, SearchResult, TableTooLarge};
+
+/// How the engine of a mode is set up: `--hash` and `--threads`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// The most memory the transposition table may use.
+    pub hash_bytes: usize,
+    /// Threads searching together.
+    pub threads: usize,
+}
+
+impl EngineSettings {
+    /// An engine with these settings.
+    ///
+    /// # Errors
+    /// When the table's memory cannot be had.
+    pub fn engine(&self) -> Result<Engine, TableTooLarge> {
+        let mut engine = Engine::try_new(self.hash_bytes)?;
+        engine.set_threads(self.threads);
+        Ok(engine)
+    }
+}
+
+/// The number of threads when `--threads` is not given: one per core.
+#[must_use]
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
 
 /// Reads and parses a board file; errors name the file and the line.
 ///
@@ -47,10 +75,14 @@ struct Thought {
 }
 
 /// Chooses a move on `board` (which must not be full) within `limits`,
-/// timing the search in CPU time of this thread.
+/// timing the search in CPU time of all its threads. On a terminal, a
+/// search that will plainly take long is announced on stderr first, and a
+/// long one shows its progress there.
 fn think(engine: &mut Engine, board: &Board, limits: &Limits) -> Thought {
-    let start = cpu_time::ThreadTime::now();
-    let result = engine.search(board, limits).expect("the board is not full");
+    progress::warn_if_long(engine, board, limits, &mut io::stderr());
+    let start = cpu_time::ProcessTime::now();
+    let progress = engine.progress();
+    let result = progress::while_searching(&progress, || engine.search(board, limits).expect("the board is not full"));
     Thought { result, cpu: start.elapsed() }
 }
 

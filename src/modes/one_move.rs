@@ -4,12 +4,12 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{read_board_file, save_board, think};
+use super::{read_board_file, save_board, think, EngineSettings};
 use crate::display;
-use crate::search::{Engine, Limits};
+use crate::search::Limits;
 
 /// Reads `input`, prints the board, and unless the game is over chooses a
-/// move with a search within `limits` using a table of `hash_bytes`, prints
+/// move with a search within `limits` by an engine set up as `settings`, prints
 /// the new board and writes it to `output` in the same format. A finished
 /// game leaves `output` untouched.
 ///
@@ -19,12 +19,12 @@ pub fn one_move(
     input: &Path,
     output: &Path,
     limits: &Limits,
-    hash_bytes: usize,
+    settings: &EngineSettings,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let file = read_board_file(input)?;
     let mut board = file.board;
-    let mut engine = Engine::try_new(hash_bytes)?;
+    let mut engine = settings.engine()?;
     write!(out, "{}", display::board_and_score(&board))?;
     if board.is_full() {
         writeln!(out, "The game is over: {}", display::result_sentence(&board))?;
