@@ -10,11 +10,29 @@ out=reports/FIGURES.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# CPU seconds (user + system) and peak resident memory of one command.
+# CPU seconds (user + system), peak resident memory and wall-clock seconds
+# of one command.
 measure() {
-  /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-  read -r user sys peak <"$tmp/time"
+  /usr/bin/time -f '%U %S %M %e' -o "$tmp/time" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  read -r user sys peak wall <"$tmp/time"
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+}
+
+# The smaller of two numbers.
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
+
+# Wall-clock speed-up from 1 to 2 threads of one command (its arguments
+# after the binary): the two runs interleaved, ROUNDS times, best of each.
+ROUNDS=${ROUNDS:-3}
+speedup() {
+  local one="" two=""
+  for _ in $(seq "$ROUNDS"); do
+    measure "$bin" "$@" --threads 1
+    one=$(min "$wall" "$one")
+    measure "$bin" "$@" --threads 2
+    two=$(min "$wall" "$two")
+  done
+  echo "| \`maxconnect4 ${*//$tmp\//} --threads N\` | $one | $two | $(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.2f", a / b }') |"
 }
 
 {
@@ -39,7 +57,7 @@ measure() {
     "one-move input_files/input2.txt $tmp/out.txt 10" \
     "one-move input_files/input1.txt $tmp/out.txt 14"; do
     # shellcheck disable=SC2086
-    measure "$bin" $command
+    measure "$bin" $command --threads 1
     shown=${command//$tmp\//}
     echo "| \`maxconnect4 $shown\` | $cpu | $((peak / 1024)) | $(grep -E '^(perft|Searched)' "$tmp/stdout" | head -1) |"
   done
@@ -48,11 +66,27 @@ measure() {
   echo
   echo "| position | empty cells | result | CPU s | peak memory MB |"
   echo "| --- | ---: | --- | ---: | ---: |"
-  for file in input_files/solve/*.txt; do
-    measure "$bin" solve "$file"
+  for file in input_files/solve/*.txt input_files/input2.txt; do
+    measure "$bin" solve "$file" --threads 1
     empty=$(head -6 "$file" | tr -cd 0 | wc -c)
     echo "| \`$file\` | $empty | $(cat "$tmp/stdout") | $cpu | $((peak / 1024)) |"
   done
+  echo
+  echo "## Threads"
+  echo
+  echo "Seconds elapsed with one and with two threads, best of $ROUNDS runs each,"
+  echo "interleaved; load average before: $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo
+  echo "| command | 1 thread s | 2 threads s | speed-up |"
+  echo "| --- | ---: | ---: | ---: |"
+  speedup bench
+  speedup one-move input_files/input1.txt "$tmp/out.txt" 18
+  speedup one-move input_files/input2.txt "$tmp/out.txt" 18
+  for file in input_files/solve/empty28_*.txt; do
+    speedup solve "$file"
+  done
+  echo
+  echo "Load average after: $(cut -d' ' -f1-3 /proc/loadavg)."
 } >"$tmp/figures.md"
 mv "$tmp/figures.md" "$out"
 echo "wrote $out"

@@ -12,8 +12,13 @@
 //! - entries from other depths only say which move to try first.
 //!
 //! Threads search together by sharing the table ("lazy SMP"): each runs the
-//! same search, and what one stores cuts or orders the others' searches.
-//! The first thread to finish gives the answer and stops the rest. Since
+//! same search, in the same order, and what one stores cuts the others'
+//! searches, so they leapfrog each other through the tree rather than
+//! repeat it. The first thread to finish gives the answer and stops the
+//! rest. Measured by nodes: two threads visit 1.0 to 1.05 times the nodes
+//! of one on `solve` at 28 empty cells and on `one-move` at depth 17 and
+//! 18, the helper doing 40 to 45% of them; giving the helper the root moves
+//! in another order made that 1.4 to 1.6 times. Since
 //! every entry is a true bound whoever stored it, every thread finds the
 //! same value; the move is then made the same for any number of threads
 //! (see [`Engine::search`]).
@@ -368,7 +373,7 @@ impl Engine {
         work: impl Fn(&mut Searcher) -> Option<T> + Sync,
     ) -> (Option<T>, u64) {
         let finished = AtomicBool::new(false);
-        let run = |helper: usize| {
+        let run = || {
             let mut searcher = Searcher {
                 table: &self.table,
                 nodes: 0,
@@ -378,7 +383,6 @@ impl Engine {
                 finished: &finished,
                 progress: &self.progress,
                 stopped: false,
-                helper,
             };
             let result = work(&mut searcher).filter(|_| !searcher.stopped);
             if result.is_some() {
@@ -388,12 +392,11 @@ impl Engine {
             (result, searcher.nodes)
         };
         if self.threads == 1 || nodes < HELPERS_MIN_NODES {
-            return run(0);
+            return run();
         }
         std::thread::scope(|scope| {
-            let run = &run;
-            let helpers: Vec<_> = (1..self.threads).map(|helper| scope.spawn(move || run(helper))).collect();
-            let (mut result, mut nodes) = run(0);
+            let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
+            let (mut result, mut nodes) = run();
             for helper in helpers {
                 let (found, searched) = helper.join().expect("a search thread never panics");
                 nodes += searched;
@@ -426,9 +429,6 @@ struct Searcher<'a> {
     /// The time ran out or another thread finished: the search's results
     /// are meaningless from then on.
     stopped: bool,
-    /// 0 for the thread whose search counts when all finish together;
-    /// helpers count from 1.
-    helper: usize,
 }
 
 impl Searcher<'_> {
@@ -444,12 +444,7 @@ impl Searcher<'_> {
         let key = board.key();
         let first = self.table.probe(key).and_then(|entry| entry.best);
         let mut best: Option<(Column, Value)> = None;
-        let mut moves: Vec<Column> = first.into_iter().chain(Searcher::ordered_moves(board, depth, first)).collect();
-        // Helpers take the moves in another order, so that they search
-        // what the first thread has not reached yet.
-        let rotation = self.helper % moves.len();
-        moves.rotate_left(rotation);
-        for column in moves {
+        for column in first.into_iter().chain(Searcher::ordered_moves(board, depth, first)) {
             let child = board.after(column);
             let value = match best {
                 None => -self.negamax(&child, depth - 1, -INFINITY, INFINITY),
