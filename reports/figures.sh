@@ -42,11 +42,14 @@ speedup() {
   echo "with $(rustc --version), on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
   echo "($(nproc) cores). CPU times are whole-process user + system seconds from"
   echo "\`/usr/bin/time\`, start-up included; \`bench\` reports its own search time."
+  echo "Every command runs on one thread (\`--threads 1\`) except in the threads section."
+  echo "Load average when it started: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the"
+  echo "machine slows every figure and, above all, the speed-up from a second thread)."
   echo
   echo "## bench"
   echo
   echo '```text'
-  "$bin" bench
+  "$bin" bench --threads 1
   echo '```'
   echo
   echo "## Single commands"
@@ -54,10 +57,10 @@ speedup() {
   echo "| command | CPU s | peak memory MB | output |"
   echo "| --- | ---: | ---: | --- |"
   for command in "perft 11" \
-    "one-move input_files/input2.txt $tmp/out.txt 10" \
-    "one-move input_files/input1.txt $tmp/out.txt 14"; do
+    "one-move input_files/input2.txt $tmp/out.txt 10 --threads 1" \
+    "one-move input_files/input1.txt $tmp/out.txt 14 --threads 1"; do
     # shellcheck disable=SC2086
-    measure "$bin" $command --threads 1
+    measure "$bin" $command
     shown=${command//$tmp\//}
     echo "| \`maxconnect4 $shown\` | $cpu | $((peak / 1024)) | $(grep -E '^(perft|Searched)' "$tmp/stdout" | head -1) |"
   done
