@@ -709,13 +709,7 @@ fn parse_entrant(text: &str) -> Result<(String, String), String> {
         .split_once('=')
         .map(|(name, template)| (name.trim(), template))
         .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())?;
-    let usable = name.chars().next().is_some_and(|first| first.is_ascii_alphanumeric() || first == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-    if !usable {
-        return Err(format!(
-            "'{name}' cannot be a player's name: use letters, digits, '-', '_' and '.', not '-' or '.' first"
-        ));
-    }
+    tournament::check_name(name)?;
     if parse_player(template)? == PlayerSpec::Human {
         return Err("a tournament has no human players: give `self` or a command template".to_owned());
     }

@@ -183,6 +183,22 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     Ok(standings)
 }
 
+/// Whether `name` can name a tournament player: letters, digits, `-`, `_`
+/// and `.`, not starting with `-` or `.`, so that it is a safe file name and
+/// never holds the `+` that joins names in a game's id.
+///
+/// # Errors
+/// Says why the name cannot be used.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let usable = name.chars().next().is_some_and(|first| first.is_ascii_alphanumeric() || first == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if usable {
+        Ok(())
+    } else {
+        Err(format!("'{name}' cannot be a player's name: use letters, digits, '-', '_' and '.', not '-' or '.' first"))
+    }
+}
+
 /// The seats for `players`, whose names must be distinct and usable as
 /// file names, and which must not be people.
 fn seats(players: &[(String, String)]) -> Result<Vec<Seat>, Error> {
@@ -192,14 +208,7 @@ fn seats(players: &[(String, String)]) -> Result<Vec<Seat>, Error> {
     let mut names = HashSet::new();
     let mut seats = Vec::new();
     for (name, command) in players {
-        let usable = !name.is_empty()
-            && !name.starts_with(['.', '-'])
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-        if !usable {
-            return Err(Error::Tournament(format!(
-                "'{name}' cannot be a player's name: use letters, digits, '-', '_' and '.', not first"
-            )));
-        }
+        check_name(name).map_err(Error::Tournament)?;
         if !names.insert(name.clone()) {
             return Err(Error::Tournament(format!("two players are named '{name}'")));
         }
