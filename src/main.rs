@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use maxconnect4::board::Board;
+use maxconnect4::board::{Board, Column};
 
 use maxconnect4::modes::{self, bot, FirstMove, SolveOptions, Source};
 use maxconnect4::protocol::coordinator;
@@ -323,9 +323,10 @@ fn parse_game(text: &str) -> Result<u32, String> {
     })
 }
 
-/// How many openings a tournament plays: 1 to the 49 there are.
+/// How many openings a tournament plays: up to the 49 there are; 0 for the
+/// empty board alone.
 fn parse_openings(text: &str) -> Result<u16, String> {
-    whole(text, 1, 49, "openings").map_err(|error| error.to_string())
+    whole(text, 0, 49, "openings").map_err(|error| error.to_string())
 }
 
 /// How many games a tournament plays at once.
@@ -579,11 +580,14 @@ struct SettingsArgs {
     /// Seconds a program has for each move (a person has no limit).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
+    /// Seconds each program has for the whole game, beside --timeout per move; running out forfeits.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    clock: Option<Duration>,
 }
 
 impl SettingsArgs {
     fn settings(&self) -> Settings {
-        Settings { rules: self.rules.rules, depth: self.depth, timeout: self.timeout }
+        Settings { rules: self.rules.rules, depth: self.depth, timeout: self.timeout, clock: self.clock }
     }
 }
 
@@ -636,11 +640,14 @@ impl MatchArgs {
         let settings = self.settings.settings();
         let start = match (self.start, self.start_moves) {
             (Some(path), _) => referee::Start::File(path),
-            (None, Some(moves)) => referee::Start::Board(
+            (None, Some(moves)) => {
                 Board::from_moves(settings.rules, &moves)
-                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?,
-            ),
-            (None, None) => referee::Start::Board(Board::empty()),
+                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?;
+                let columns =
+                    moves.bytes().filter_map(|digit| Column::from_number(usize::from(digit.wrapping_sub(b'0'))));
+                referee::Start::Moves(columns.collect())
+            }
+            (None, None) => referee::Start::Moves(Vec::new()),
         };
         Ok(referee::MatchOptions {
             red: self.red,
