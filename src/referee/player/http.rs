@@ -7,8 +7,8 @@
 //! whole answer, and an answer is read up to [`ANSWER_LIMIT`]; a refused
 //! connection, a timeout, a status other than 2xx, a body that is not JSON
 //! or a `play` that is not a playable column forfeits. Plain HTTP only: the
-//! referee has no TLS. A play-turn also names the rules and half the turn's
-//! time as `time-limit`, which the arena's bots ignore and `serve` honours.
+//! referee has no TLS. A play-turn also names the `rules`, which the arena's
+//! bots ignore and `serve` honours.
 
 use std::time::{Duration, Instant};
 
@@ -97,7 +97,6 @@ impl Http {
     fn turn(&mut self, ask: &Ask<'_>) -> Result<crate::board::Column, Forfeit> {
         let mut request = PlayTurn::new(ask.board, self.settings.rules);
         request.envelope.game_id = Some(serde_json::Value::String(self.game_id.clone()));
-        request.time_limit = Some(ask.time.as_secs_f64() / 2.0);
         let (status, body) =
             self.post(&Request::PlayTurn(request).to_string(), ask.time).map_err(|failure| match failure {
                 Failure::TimedOut => ask.out_of_time(),
@@ -119,10 +118,11 @@ impl Competitor for Http {
             // The arena does not check the answer to `init` (a blank page
             // will do), but a bot it cannot reach cannot play.
             let init = Request::init(&self.game_id, self.colour.player()).to_string();
-            match self.post(&init, self.settings.timeout) {
+            let startup = super::STARTUP.max(self.settings.timeout);
+            match self.post(&init, startup) {
                 Ok(_) | Err(Failure::TooLarge) => self.initialised = true,
                 Err(Failure::TimedOut) => {
-                    let seconds = self.settings.timeout.as_secs_f64();
+                    let seconds = startup.as_secs_f64();
                     return Ok(Turn::lost(Forfeit::FailedToStart(format!("no answer to init within {seconds} s"))));
                 }
                 Err(Failure::Unreachable(reason)) => {

@@ -241,6 +241,12 @@ impl Template {
     }
 }
 
+/// How long a bot has to get ready when the game starts (a moderator bot's
+/// `p`, a coordinator engine's `name` and `readyok`, a web bot's answer to
+/// `init`), when the timeout per move is shorter: a Java bot in the sandbox
+/// on a loaded machine takes seconds to start. Not counted on its clock.
+pub const STARTUP: Duration = Duration::from_secs(30);
+
 /// What a player is asked on its turn.
 pub struct Ask<'a> {
     pub board: &'a Board,
@@ -332,32 +338,32 @@ pub fn seat<'a>(game: &'a Game<'a>, colour: Colour, base: &Path) -> Result<Box<d
         return Err(Error::Clash(format!("{}: {reason}", game.seats[colour.index()].side.name)));
     }
     let captures = Captures::new(game.output_directory.join(format!("{}.txt", colour.name())));
-    let contained = |kind: &str| -> Result<(&'a super::process::Containment, super::scratch::ScratchDir), Error> {
+    let contained = || -> Result<(&'a super::process::Containment, super::scratch::ScratchDir), Error> {
         let containment = game.containment.ok_or(super::process::ContainError::Unsupported)?;
         let directory = containment
-            .player_dir(&format!("{}-{kind}", colour.name()))
+            .player_dir(&format!("{}-", colour.name()))
             .map_err(|source| Error::io("create a player's folder in", &std::env::temp_dir(), source))?;
         Ok((containment, directory))
     };
     Ok(match spec {
         PlayerSpec::Human => Box::new(human::Human),
         PlayerSpec::Engine => {
-            let (containment, directory) = contained("")?;
+            let (containment, directory) = contained()?;
             Box::new(program::Program::engine(containment, directory, game.settings, captures)?)
         }
         PlayerSpec::Command(template) => {
-            let (containment, directory) = contained("")?;
+            let (containment, directory) = contained()?;
             Box::new(program::Program::new(containment, directory, template.clone(), game.settings, captures))
         }
         PlayerSpec::Moderator(template) => {
-            let (containment, directory) = contained("")?;
+            let (containment, directory) = contained()?;
             let conversation = pipe::Conversation::start(containment, template, game.settings.depth, directory, base);
-            Box::new(moderator::Moderator::new(conversation, colour, game.settings.timeout, captures))
+            Box::new(moderator::Moderator::new(conversation, colour, STARTUP.max(game.settings.timeout), captures))
         }
         PlayerSpec::Coordinator(template) => {
-            let (containment, directory) = contained("")?;
+            let (containment, directory) = contained()?;
             let conversation = pipe::Conversation::start(containment, template, game.settings.depth, directory, base);
-            Box::new(coordinator::Coordinator::new(conversation, game.settings.timeout, captures))
+            Box::new(coordinator::Coordinator::new(conversation, STARTUP.max(game.settings.timeout), captures))
         }
         PlayerSpec::Http(url) => Box::new(http::Http::new(url, &game.id, colour, game.settings, captures)),
     })

@@ -80,11 +80,12 @@ impl Moderator {
 
     fn turn(&mut self, ask: &Ask<'_>) -> Result<crate::board::Column, Forfeit> {
         let deadline = Instant::now() + ask.time;
-        if let Some(text) = self.conversation.unasked() {
-            return Err(Forfeit::Garbage(format!("it printed '{}' when no move was asked", shortened(&text))));
-        }
-        // The opponent's last move; on red's first turn the seat asked.
+        // The opponent's last move; on red's first turn the seat asked, and
+        // the answer may be there already.
         if let Some(&column) = ask.history.and_then(<[_]>::last) {
+            if let Some(text) = self.conversation.unasked() {
+                return Err(Forfeit::Garbage(format!("it printed '{}' when no move was asked", shortened(&text))));
+            }
             self.conversation.send(&ToBot::Column(column)).map_err(|silence| super::pipe::forfeit(silence, ask))?;
         }
         let column = match self.next(deadline).map_err(|silence| super::pipe::forfeit(silence, ask))? {
