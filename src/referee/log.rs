@@ -418,6 +418,7 @@ mod tests {
             rules: Rules::Classic,
             depth: 3,
             timeout: 1.5,
+            clock: Some(30.0),
             start: encode_board(&Board::empty()),
             opening: None,
             moves: "4".to_owned(),
@@ -434,6 +435,7 @@ mod tests {
                 wall: 0.25,
                 cpu: Some(0.125),
                 ending: None,
+                clock: Some(29.75),
             }],
         }
     }
@@ -472,6 +474,15 @@ mod tests {
         assert_eq!(read(&path).unwrap().games, [record("1")]);
         log.append(&record("2")).unwrap();
         assert_eq!(log.records().unwrap().games, [record("1"), record("2")]);
+        // Each game's moves, from the opening, on a line of the moves file.
+        let moves = moves_file(&path);
+        assert_eq!(moves, dir.path().join("sub").join("games.moves"));
+        assert_eq!(std::fs::read_to_string(&moves).unwrap(), "4\n4\n");
+        let mut opened = record("3");
+        opened.opening = Some("44".to_owned());
+        std::fs::write(&moves, "4\n4\n12").unwrap();
+        log.append(&opened).unwrap();
+        assert_eq!(std::fs::read_to_string(&moves).unwrap(), "4\n4\n444\n", "an unfinished line is cut");
 
         std::fs::write(&path, format!("{text}not json\n{text}")).unwrap();
         let records = read(&path).unwrap();
