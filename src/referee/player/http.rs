@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::moderator::shortened;
+use super::pipe::shortened;
 use super::{Ask, Captures, Competitor, End, Turn};
 use crate::protocol::arena::{self, PlayTurn, Request};
 use crate::referee::game::{Console, Settings};

@@ -358,12 +358,14 @@ pub fn seat<'a>(game: &'a Game<'a>, colour: Colour, base: &Path) -> Result<Box<d
         PlayerSpec::Moderator(template) => {
             let (containment, directory) = contained()?;
             let conversation = pipe::Conversation::start(containment, template, game.settings.depth, directory, base);
-            Box::new(moderator::Moderator::new(conversation, colour, STARTUP.max(game.settings.timeout), captures))
+            let protocol = moderator::Moderator(colour);
+            Box::new(pipe::Bot::new(protocol, conversation, STARTUP.max(game.settings.timeout), captures))
         }
         PlayerSpec::Coordinator(template) => {
             let (containment, directory) = contained()?;
             let conversation = pipe::Conversation::start(containment, template, game.settings.depth, directory, base);
-            Box::new(coordinator::Coordinator::new(conversation, STARTUP.max(game.settings.timeout), captures))
+            let protocol = coordinator::Coordinator;
+            Box::new(pipe::Bot::new(protocol, conversation, STARTUP.max(game.settings.timeout), captures))
         }
         PlayerSpec::Http(url) => Box::new(http::Http::new(url, &game.id, colour, game.settings, captures)),
     })

@@ -6,135 +6,70 @@
 //! at a time, with [`protocol::moderator`]'s messages. Its protocol has no
 //! start position, so it plays from the empty board only.
 
-use std::time::{Duration, Instant};
+use std::fmt::Display;
+use std::time::Instant;
 
-use super::pipe::{Conversation, Silence};
-use super::{Ask, Captures, Competitor, End, Turn};
+use super::pipe::{failed_to_start, forfeit, nothing_unasked, one_answer, Conversation, Protocol, Silence};
+use super::{Ask, End};
+use crate::board::Column;
 use crate::protocol::moderator::{self as protocol, FromBot, ToBot};
-use crate::referee::game::Console;
 use crate::referee::log::Colour;
 use crate::referee::verdict::{self, Forfeit};
-use crate::referee::Error;
 
-/// How long a bot has to exit by itself after the end code before it is
-/// killed (the seed expects it to exit, without penalty if it does not).
-pub const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// `moderator:COMMAND`, playing `colour`.
+pub struct Moderator(pub Colour);
 
-/// `moderator:COMMAND`.
-pub struct Moderator {
-    conversation: Conversation,
-    colour: Colour,
-    /// How long it has to say `p` (and `?`) when the game starts.
-    startup: Duration,
-    seated: bool,
-    captures: Captures,
+/// The next message from the bot, one non-blank character, as printed and
+/// as read.
+fn next(talk: &mut Conversation, deadline: Instant) -> Result<(String, Option<FromBot>), Silence> {
+    let character = talk.answer(deadline, |pending, _| {
+        let Some(start) = pending.iter().position(|byte| !byte.is_ascii_whitespace()) else {
+            pending.clear();
+            return None;
+        };
+        let taken: Vec<u8> = pending.drain(..=start).skip(start).collect();
+        Some(String::from_utf8_lossy(&taken).into_owned())
+    })?;
+    talk.heard(&character);
+    let message = character.parse().ok();
+    Ok((character, message))
 }
 
-impl Moderator {
-    #[must_use]
-    pub const fn new(conversation: Conversation, colour: Colour, startup: Duration, captures: Captures) -> Moderator {
-        Moderator { conversation, colour, startup, seated: false, captures }
-    }
-
-    /// Waits for the next message from the bot, one non-blank character.
-    fn next(&mut self, deadline: Instant) -> Result<(String, Result<FromBot, protocol::ParseError>), Silence> {
-        let character = self.conversation.answer(deadline, |pending, _| {
-            let start = pending.iter().position(|byte| !byte.is_ascii_whitespace());
-            let Some(start) = start else {
-                pending.clear();
-                return None;
-            };
-            let taken: Vec<u8> = pending.drain(..=start).skip(start).collect();
-            Some(String::from_utf8_lossy(&taken).into_owned())
-        })?;
-        self.conversation.heard(&character);
-        let message = character.parse();
-        Ok((character, message))
-    }
-
-    /// Says where the bot sits and waits for its `p` (and `?` as green).
-    fn seat(&mut self) -> Result<(), Forfeit> {
-        let deadline = Instant::now() + self.startup;
-        let expect = |moderator: &mut Moderator, wanted: FromBot| match moderator.next(deadline) {
-            Ok((_, Ok(message))) if message == wanted => Ok(()),
+impl Protocol for Moderator {
+    /// `p`, the seat, and `?` from green.
+    fn greet(&mut self, talk: &mut Conversation, deadline: Instant) -> Result<(), Forfeit> {
+        let startup = deadline.saturating_duration_since(Instant::now());
+        let expect = |talk: &mut Conversation, wanted: FromBot| match next(talk, deadline) {
+            Ok((_, Some(message))) if message == wanted => Ok(()),
             Ok((text, _)) => Err(Forfeit::FailedToStart(format!("it printed '{text}' where '{wanted}' was due"))),
-            Err(Silence::Deadline) => Err(Forfeit::FailedToStart(format!(
-                "it printed no '{wanted}' within {} s",
-                moderator.startup.as_secs_f64()
-            ))),
-            Err(Silence::Gone(how)) => Err(Forfeit::FailedToStart(format!("{how} before printing '{wanted}'"))),
-            Err(Silence::Flood) => Err(Forfeit::FailedToStart(format!("it printed too much before '{wanted}'"))),
+            Err(silence) => Err(failed_to_start(silence, startup, &wanted.to_string())),
         };
-        expect(self, FromBot::Ready)?;
-        let gone = |silence| match silence {
-            Silence::Gone(how) => Forfeit::FailedToStart(how),
-            _ => Forfeit::FailedToStart("it cannot be told its seat".to_owned()),
-        };
-        self.conversation.send(&ToBot::seat(self.colour.player())).map_err(gone)?;
-        if self.colour == Colour::Green {
-            expect(self, FromBot::Waiting)?;
+        expect(talk, FromBot::Ready)?;
+        talk.send(&ToBot::seat(self.0.player())).map_err(|silence| failed_to_start(silence, startup, "p"))?;
+        if self.0 == Colour::Green {
+            expect(talk, FromBot::Waiting)?;
         }
-        self.seated = true;
         Ok(())
     }
 
-    fn turn(&mut self, ask: &Ask<'_>) -> Result<crate::board::Column, Forfeit> {
+    fn turn(&mut self, talk: &mut Conversation, ask: &Ask<'_>) -> Result<Column, Forfeit> {
         let deadline = Instant::now() + ask.time;
         // The opponent's last move; on red's first turn the seat asked, and
         // the answer may be there already.
         if let Some(&column) = ask.history.and_then(<[_]>::last) {
-            if let Some(text) = self.conversation.unasked() {
-                return Err(Forfeit::Garbage(format!("it printed '{}' when no move was asked", shortened(&text))));
-            }
-            self.conversation.send(&ToBot::Column(column)).map_err(|silence| super::pipe::forfeit(silence, ask))?;
+            nothing_unasked(talk)?;
+            talk.send(&ToBot::Column(column)).map_err(|silence| forfeit(silence, ask))?;
         }
-        let column = match self.next(deadline).map_err(|silence| super::pipe::forfeit(silence, ask))? {
-            (_, Ok(FromBot::Move(column))) => column,
+        let column = match next(talk, deadline).map_err(|silence| forfeit(silence, ask))? {
+            (_, Some(FromBot::Move(column))) => column,
             (text, _) => return Err(Forfeit::Garbage(format!("expected a column 1-7, got '{text}'"))),
         };
-        if let Some(text) = self.conversation.unasked() {
-            return Err(Forfeit::Garbage(format!(
-                "it answered {column} and then '{}'; one move a turn",
-                shortened(&text)
-            )));
-        }
+        one_answer(talk, &column.to_string())?;
         verdict::judge_column(ask.board, column)
     }
-}
 
-impl Competitor for Moderator {
-    fn play(&mut self, ask: &Ask<'_>, _: Option<&mut Console<'_>>) -> Result<Turn, Error> {
-        if let Some(reason) = self.conversation.failed() {
-            return Ok(Turn::lost(Forfeit::FailedToStart(reason.to_owned())));
-        }
-        if !self.seated {
-            if let Err(forfeit) = self.seat() {
-                return Ok(Turn::lost(forfeit));
-            }
-        }
-        let started = Instant::now();
-        let result = self.turn(ask);
-        Ok(Turn { result, wall: started.elapsed(), cpu: None, ending: None })
-    }
-
-    fn finish(&mut self, end: End) -> Result<(), Error> {
-        let mut grace = None;
-        if !end.forfeited && self.seated {
-            let code = end.outcome.map_or(protocol::End::Error, protocol::End::of);
-            if self.conversation.send(&ToBot::End(code)).is_ok() {
-                grace = Some(Instant::now() + EXIT_GRACE);
-            }
-        }
-        self.conversation.finish(grace, &mut self.captures)
-    }
-}
-
-/// What a bot printed, cut for a verdict.
-#[must_use]
-pub fn shortened(text: &str) -> String {
-    const LIMIT: usize = 40;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}...", text[..cut].escape_debug()),
-        None => text.escape_debug().to_string(),
+    /// The end code: who won, or `0` when the opponent forfeited.
+    fn goodbye(&self, end: End) -> Box<dyn Display> {
+        Box::new(ToBot::End(end.outcome.map_or(protocol::End::Error, protocol::End::of)))
     }
 }

@@ -15,9 +15,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::program::{describe, section, shown, CAPTURE_LIMIT};
-use super::{Captures, Substitution, Template};
+use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
+use crate::board::Column;
+use crate::referee::game::Console;
 use crate::referee::process::{Captured, Contained, Containment, Progress, Stream};
 use crate::referee::scratch::ScratchDir;
+use crate::referee::verdict::Forfeit;
 use crate::referee::Error;
 
 /// The most a bot may print without completing an answer: answers are a few
@@ -221,8 +224,7 @@ impl Conversation {
 
 /// The forfeit of a bot that gave no answer on its turn.
 #[must_use]
-pub fn forfeit(silence: Silence, ask: &super::Ask<'_>) -> crate::referee::verdict::Forfeit {
-    use crate::referee::verdict::Forfeit;
+pub fn forfeit(silence: Silence, ask: &Ask<'_>) -> Forfeit {
     match silence {
         Silence::Deadline => ask.out_of_time(),
         Silence::Gone(how) => Forfeit::NoOutput(format!("{how} without answering")),
@@ -243,5 +245,117 @@ pub fn next_line(pending: &mut Vec<u8>, closed: bool) -> Option<String> {
         if !text.is_empty() {
             return Some(text);
         }
+    }
+}
+
+/// What differs between the protocols of bots on standard input and output.
+pub trait Protocol {
+    /// The exchange when the game starts, within `deadline`; a failure is
+    /// a failure to start.
+    ///
+    /// # Errors
+    /// Why the bot cannot play.
+    fn greet(&mut self, talk: &mut Conversation, deadline: Instant) -> Result<(), Forfeit>;
+
+    /// One move.
+    ///
+    /// # Errors
+    /// Why the bot forfeits.
+    fn turn(&mut self, talk: &mut Conversation, ask: &Ask<'_>) -> Result<Column, Forfeit>;
+
+    /// The message that ends the game for the bot.
+    fn goodbye(&self, end: End) -> Box<dyn Display>;
+}
+
+/// A bot on standard input and output speaking protocol `P`.
+pub struct Bot<P> {
+    protocol: P,
+    conversation: Conversation,
+    /// How long it has for the greeting.
+    startup: Duration,
+    greeted: bool,
+    captures: Captures,
+}
+
+/// How long a bot has to exit by itself after the game's last message
+/// before it is killed (the moderator expects bots to exit, without penalty
+/// if they do not).
+pub const GOODBYE_GRACE: Duration = Duration::from_millis(500);
+
+impl<P: Protocol> Bot<P> {
+    #[must_use]
+    pub const fn new(protocol: P, conversation: Conversation, startup: Duration, captures: Captures) -> Bot<P> {
+        Bot { protocol, conversation, startup, greeted: false, captures }
+    }
+}
+
+impl<P: Protocol> Competitor for Bot<P> {
+    fn play(&mut self, ask: &Ask<'_>, _: Option<&mut Console<'_>>) -> Result<Turn, Error> {
+        if let Some(reason) = self.conversation.failed() {
+            return Ok(Turn::lost(Forfeit::FailedToStart(reason.to_owned())));
+        }
+        if !self.greeted {
+            let deadline = Instant::now() + self.startup;
+            if let Err(forfeit) = self.protocol.greet(&mut self.conversation, deadline) {
+                return Ok(Turn::lost(forfeit));
+            }
+            self.greeted = true;
+        }
+        let started = Instant::now();
+        let result = self.protocol.turn(&mut self.conversation, ask);
+        Ok(Turn { result, wall: started.elapsed(), cpu: None, ending: None })
+    }
+
+    fn finish(&mut self, end: End) -> Result<(), Error> {
+        let mut grace = None;
+        if !end.forfeited && self.greeted && self.conversation.send(&*self.protocol.goodbye(end)).is_ok() {
+            grace = Some(Instant::now() + GOODBYE_GRACE);
+        }
+        self.conversation.finish(grace, &mut self.captures)
+    }
+}
+
+/// The forfeit of a bot that fails its greeting.
+#[must_use]
+pub fn failed_to_start(silence: Silence, startup: Duration, wanted: &str) -> Forfeit {
+    Forfeit::FailedToStart(match silence {
+        Silence::Deadline => format!("it printed no '{wanted}' within {} s", startup.as_secs_f64()),
+        Silence::Gone(how) => format!("{how} before printing '{wanted}'"),
+        Silence::Flood => format!("it printed too much before '{wanted}'"),
+    })
+}
+
+/// A bot's answer that was not asked for, if it printed one: a turn starts
+/// with none pending.
+///
+/// # Errors
+/// The forfeit for it.
+pub fn nothing_unasked(talk: &mut Conversation) -> Result<(), Forfeit> {
+    match talk.unasked() {
+        Some(text) => Err(Forfeit::Garbage(format!("it printed '{}' when no move was asked", shortened(&text)))),
+        None => Ok(()),
+    }
+}
+
+/// After an answer, nothing more: a second answer forfeits.
+///
+/// # Errors
+/// The forfeit for a second answer.
+pub fn one_answer(talk: &mut Conversation, answered: &str) -> Result<(), Forfeit> {
+    match talk.unasked() {
+        Some(text) => {
+            Err(Forfeit::Garbage(format!("it answered {answered} and then '{}'; one move a turn", shortened(&text))))
+        }
+        None => Ok(()),
+    }
+}
+
+/// What a bot printed, cut for a verdict.
+#[must_use]
+pub fn shortened(text: &str) -> String {
+    const LIMIT: usize = 40;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}...", text[..cut].escape_debug()),
+        None => text.escape_debug().to_string(),
     }
 }
