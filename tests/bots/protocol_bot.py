@@ -3,7 +3,7 @@
 protocol (seed 000) or the coordinator's (seed 001), misbehaving on its first
 move in a chosen way.
 
-Usage: protocol_bot.py moderator|coordinator BEHAVIOUR [DELAY]
+Usage: protocol_bot.py moderator|coordinator BEHAVIOUR [DELAY | TAG]
 
 It always plays the leftmost column with room, except as BEHAVIOUR says:
 
@@ -19,7 +19,8 @@ It always plays the leftmost column with room, except as BEHAVIOUR says:
   full    always plays the first column, full or not
 
 What it is sent, one line each, goes to stderr (which the referee keeps),
-so a test can check the messages; it exits at the end code or `quit`.
+so a test can check the messages; it exits at the end code or `quit`. TAG,
+any word, is only there for a test to find the bot's processes by.
 """
 
 import os
@@ -27,7 +28,7 @@ import sys
 import time
 
 PROTOCOL, BEHAVIOUR = sys.argv[1], sys.argv[2]
-DELAY = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
+DELAY = float(sys.argv[3]) if BEHAVIOUR == "slow" else 0.0
 heights = [0] * 7
 
 

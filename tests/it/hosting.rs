@@ -13,7 +13,7 @@ use maxconnect4::protocol::arena::{Request, Response};
 use maxconnect4::referee::log::{Colour, GameRecord, Outcome};
 
 use super::serve::Server;
-use super::util::{bot, maxconnect4, protocol_bot, read, records};
+use super::util::{assert_gone, bot, maxconnect4, protocol_bot, read, records};
 
 /// A time limit no bot of these tests comes near, even on a loaded
 /// machine: only the tests of time limits use a short one.
@@ -112,9 +112,17 @@ fn coordinator_engines_play_whole_games_told_the_moves_and_the_clocks() {
     assert!(record.turns.iter().all(|turn| turn.clock.is_none()));
 }
 
+/// A bot of `protocol` that misbehaves as `behaviour` says, marked with
+/// `tag`, and then checks that none of its processes is left.
+fn tagged(protocol: &str, behaviour: &str, tag: &Path) -> String {
+    protocol_bot(protocol, &[behaviour, &tag.display().to_string()])
+}
+
 #[test]
 fn bad_moderator_bots_forfeit_with_a_reason() {
-    let moderator = |behaviour: &str| protocol_bot("moderator", &[behaviour]);
+    let tag = tempfile::tempdir().unwrap();
+    let tag = tag.path().join("moderator-tag");
+    let moderator = |behaviour: &str| tagged("moderator", behaviour, &tag);
     check_forfeit(&moderator("exit"), &[], "no-output", "it ended (exit status 3) without answering");
     // In the sandbox, bubblewrap holds the bot's output open: a bot that
     // closes it is silent until its time is up. Without, it is seen at once.
@@ -130,11 +138,14 @@ fn bad_moderator_bots_forfeit_with_a_reason() {
     let record = check_forfeit(&moderator("full"), &[], "illegal-move", "column 1 is full");
     assert_eq!(record.moves, "111111");
     check_forfeit("moderator:./no-such-bot", &[], "failed-to-start", "no-such-bot");
+    assert_gone(&tag);
 }
 
 #[test]
 fn bad_coordinator_engines_forfeit_with_a_reason() {
-    let engine = |behaviour: &str| protocol_bot("coordinator", &[behaviour]);
+    let tag = tempfile::tempdir().unwrap();
+    let tag = tag.path().join("coordinator-tag");
+    let engine = |behaviour: &str| tagged("coordinator", behaviour, &tag);
     check_forfeit(&engine("exit"), &[], "no-output", "it ended (exit status 3) without answering");
     check_forfeit(&engine("close"), &["--no-sandbox"], "no-output", "it closed its standard output without answering");
     check_forfeit(&engine("flood"), &[], "unparseable", "it printed more than 64 KiB without an answer");
@@ -146,19 +157,23 @@ fn bad_coordinator_engines_forfeit_with_a_reason() {
         "expected 'bestmove Z V' after 'go ftime 60000 stime 60000', got 'hello'",
     );
     check_forfeit(&engine("full"), &[], "illegal-move", "column 1 is full");
+    assert_gone(&tag);
 }
 
 #[test]
 fn a_bot_that_hangs_loses_on_time_and_is_stopped() {
+    let tag = tempfile::tempdir().unwrap();
+    let tag = tag.path().join("hang-tag");
     for protocol in ["moderator", "coordinator"] {
         let record = check_forfeit(
-            &protocol_bot(protocol, &["hang"]),
+            &tagged(protocol, "hang", &tag),
             &["--timeout", "0.5"],
             "timeout",
             "timeout: no move within 0.5 s",
         );
         assert!((0.5..5.0).contains(&record.turns[0].wall), "{protocol}: {}", record.turns[0].wall);
     }
+    assert_gone(&tag);
 }
 
 #[test]
