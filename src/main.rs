@@ -124,7 +124,7 @@ enum Command {
         #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
         out: PathBuf,
     },
-    /// Referee one game between two players: `self`, `human` or a command.
+    /// Referee one game between two players: `self`, `human`, a command or an arena's bot.
     Match(MatchArgs),
     /// Show a logged game move by move.
     Replay(ReplayArgs),
@@ -611,7 +611,8 @@ impl IsolationArgs {
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// Player 1: `self`, `human`, or a command with {in}, {out} and optionally {depth}.
+    /// Player 1: `self`, `human`, a command with {in}, {out} and optionally {depth},
+    /// or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
     #[arg(value_parser = parse_match_player)]
     red: String,
     /// Player 2, given the same way.
@@ -678,14 +679,15 @@ struct ReplayArgs {
 
 #[derive(clap::Args)]
 struct TournamentArgs {
-    /// A player as NAME=COMMAND, COMMAND being `self` or a command template; two or more.
+    /// A player as NAME=COMMAND, COMMAND being `self`, a command template or an arena's
+    /// bot (`moderator:COMMAND`, `coordinator:COMMAND`, `http:URL`); two or more.
     #[arg(long = "player", value_name = "NAME=TEMPLATE", required = true, value_parser = parse_entrant)]
     players: Vec<(String, String)>,
     #[command(flatten)]
     settings: SettingsArgs,
     #[command(flatten)]
     isolation: IsolationArgs,
-    /// How many of the 49 two-ply openings to play, central ones first.
+    /// How many of the 49 two-ply openings to play, central ones first (0: the empty board only).
     #[arg(long, value_name = "N", default_value_t = 49, value_parser = parse_openings)]
     openings: u16,
     /// Games to play at the same time.
@@ -718,7 +720,7 @@ fn parse_entrant(text: &str) -> Result<(String, String), String> {
         .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())?;
     tournament::check_name(name)?;
     if parse_player(template)? == PlayerSpec::Human {
-        return Err("a tournament has no human players: give `self` or a command template".to_owned());
+        return Err("a tournament has no human players: give `self`, a command template or a bot".to_owned());
     }
     Ok((name.to_owned(), template.to_owned()))
 }

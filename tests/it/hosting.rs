@@ -331,12 +331,14 @@ fn this_program_plays_itself_over_every_protocol() {
     let moderator = format!("moderator:{exe} bot moderator --depth 2");
     let coordinator = format!("coordinator:{exe} bot coordinator");
     let http = format!("http://{}/", server.addr);
-    // The coordinator engine thinks for its share of a 4 s clock.
-    check_game(&moderator, &coordinator, "classic", &["--clock", "4"]);
+    // The coordinator engine spreads its 10 s clock over its moves.
+    check_game(&moderator, &coordinator, "classic", &["--clock", "10"]);
     check_game(&http, &moderator, "classic", &[]);
     let moderator = format!("moderator:{exe} bot moderator --depth 2 --rules max");
     let coordinator = format!("coordinator:{exe} bot coordinator --rules max");
-    check_game(&coordinator, &http, "max", &["--clock", "6"]);
+    // Told 5 s a side, it thinks about half a second a move, well inside
+    // the 5 s a move.
+    check_game(&coordinator, &http, "max", &["--timeout", "5"]);
     check_game(&moderator, "self", "max", &[]);
 }
 
