@@ -359,3 +359,27 @@ pub fn shortened(text: &str) -> String {
         None => text.escape_debug().to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Takes every line `next_line` finds in `output`, as if the bot had
+    /// ended (`closed`) or not.
+    fn check(output: &str, closed: bool, expected: &[&str], left: &str) {
+        let mut pending = output.as_bytes().to_vec();
+        let lines: Vec<String> = std::iter::from_fn(|| next_line(&mut pending, closed)).collect();
+        assert_eq!(lines, expected, "output {output:?}");
+        assert_eq!(String::from_utf8(pending).unwrap(), left, "output {output:?}");
+    }
+
+    #[test]
+    fn lines_are_taken_whole_and_blank_ones_skipped() {
+        check("readyok\r\n\n  bestmove 3 0 \nbest", false, &["readyok", "bestmove 3 0"], "best");
+        check("bestmove 3 0", false, &[], "bestmove 3 0");
+        check("\n\nbestmove 3 0", true, &["bestmove 3 0"], "");
+        check("\n \n", true, &[], "");
+        assert_eq!(shortened("a\tb"), "a\\tb");
+        assert_eq!(shortened(&"x".repeat(100)), format!("{}...", "x".repeat(40)));
+    }
+}
