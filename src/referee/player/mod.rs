@@ -1,5 +1,6 @@
-//! Who plays a side, behind one interface: [`Competitor::play`] is given the
-//! position (and, when known, the moves from the empty board), the rules and
+//! Who plays a side, behind one interface: a player is seated with the
+//! game's settings (its rules among them), then [`Competitor::play`] is
+//! given the position (and, when known, the moves from the empty board) and
 //! the turn's time, and returns a column or a forfeit, whatever the player
 //! is: our own engine (`self`), a person at the terminal (`human`), a
 //! one-move program run from a command template ([`program`]), a Connect 4
@@ -282,8 +283,7 @@ pub struct Turn {
     pub wall: Duration,
     /// The CPU time of a program run for this turn alone.
     pub cpu: Option<Duration>,
-    /// How a program run for this turn ended, or how a bot ended when it
-    /// ended on this turn.
+    /// How a program run for this turn alone ended.
     pub ending: Option<String>,
 }
 
