@@ -52,6 +52,11 @@ impl Http {
             .max_redirects(0)
             // The bot is the URL given, never a proxy between.
             .proxy(None)
+            // A fresh connection per request: a connection kept from the
+            // last turn may have been closed by the bot since, and a request
+            // lost on it would cost the bot the game.
+            .max_idle_connections(0)
+            .max_idle_connections_per_host(0)
             .build()
             .new_agent();
         Http {
