@@ -74,12 +74,13 @@ fn check_game(red: &str, green: &str, rules: &str, args: &[&str]) -> (GameRecord
     (record, kept)
 }
 
-/// The end code a moderator bot is sent after `record`'s game, as it notes it.
+/// The end code a moderator bot is sent after `record`'s game, as the
+/// exchange the referee keeps shows it.
 fn end_code(record: &GameRecord) -> &'static str {
     match record.result {
-        Outcome::Red => "got -1\n",
-        Outcome::Green => "got -2\n",
-        Outcome::Draw => "got -3\n",
+        Outcome::Red => "> -1\n",
+        Outcome::Green => "> -2\n",
+        Outcome::Draw => "> -3\n",
     }
 }
 
@@ -103,7 +104,7 @@ fn coordinator_engines_play_whole_games_told_the_moves_and_the_clocks() {
         red.contains("got name\ngot isready\ngot position startpos\ngot isready\ngot go ftime 100000 stime 100000\n"),
         "{red}"
     );
-    assert!(red.contains("got quit\n"), "{red}");
+    assert!(red.contains("> quit\n"), "{red}");
     assert_eq!(record.clock, Some(100.0));
     assert!(record.turns.iter().all(|turn| turn.clock.is_some_and(|left| left <= 100.0)));
     let (record, [_, green]) = check_game(&bot("valid", None), &valid, "max", &[]);
