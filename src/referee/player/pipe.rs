@@ -154,7 +154,7 @@ impl Conversation {
         let Ok(process) = &mut self.process else { return Progress::Ended };
         let (pending, stderr) = (&mut self.pending, &mut self.stderr);
         process.poll(Some(deadline), &mut |stream, bytes| match stream {
-            Stream::Stdout => pending.extend_from_slice(bytes),
+            Stream::Stdout => keep(pending, bytes),
             Stream::Stderr => stderr.push(bytes, CAPTURE_LIMIT),
         })
     }
@@ -186,7 +186,7 @@ impl Conversation {
     fn stop(&mut self, process: Contained) -> crate::referee::process::Stopped {
         let (pending, stderr) = (&mut self.pending, &mut self.stderr);
         let stopped = process.stop(&mut |stream, bytes| match stream {
-            Stream::Stdout => pending.extend_from_slice(bytes),
+            Stream::Stdout => keep(pending, bytes),
             Stream::Stderr => stderr.push(bytes, CAPTURE_LIMIT),
         });
         self.exchange.push(
@@ -220,6 +220,14 @@ impl Conversation {
         }
         captures.append(&text)
     }
+}
+
+/// Adds `bytes` to the unread output, up to just over [`LINE_LIMIT`]: more
+/// is a flood, whatever follows, and a bot that floods while it is given
+/// time to exit cannot fill the referee's memory.
+fn keep(pending: &mut Vec<u8>, bytes: &[u8]) {
+    let room = (LINE_LIMIT + 1).saturating_sub(pending.len());
+    pending.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
 /// The forfeit of a bot that gave no answer on its turn.
