@@ -114,50 +114,51 @@ fn coordinator_engines_play_whole_games_told_the_moves_and_the_clocks() {
 }
 
 /// A bot of `protocol` that misbehaves as `behaviour` says, marked with
-/// `tag`, and then checks that none of its processes is left.
+/// `tag` so that a test can see that none of its processes is left.
 fn tagged(protocol: &str, behaviour: &str, tag: &Path) -> String {
     protocol_bot(protocol, &[behaviour, &tag.display().to_string()])
 }
 
 #[test]
-fn bad_moderator_bots_forfeit_with_a_reason() {
-    let tag = tempfile::tempdir().unwrap();
-    let tag = tag.path().join("moderator-tag");
-    let moderator = |behaviour: &str| tagged("moderator", behaviour, &tag);
-    check_forfeit(&moderator("exit"), &[], "no-output", "it ended (exit status 3) without answering");
+fn bad_bots_on_pipes_forfeit_with_a_reason() {
+    // Each behaviour, the further arguments of the match, the verdict, and
+    // part of the reason for a moderator bot and for a coordinator engine.
     // In the sandbox, bubblewrap holds the bot's output open: a bot that
     // closes it is silent until its time is up. Without, it is seen at once.
-    check_forfeit(
-        &moderator("close"),
-        &["--no-sandbox"],
-        "no-output",
-        "it closed its standard output without answering",
-    );
-    check_forfeit(&moderator("flood"), &[], "unparseable", "it answered 4 and then '4444");
-    check_forfeit(&moderator("two"), &[], "unparseable", "it answered 1 and then '1'; one move a turn");
-    check_forfeit(&moderator("word"), &[], "unparseable", "expected a column 1-7, got 'h'");
-    let record = check_forfeit(&moderator("full"), &[], "illegal-move", "column 1 is full");
-    assert_eq!(record.moves, "111111");
-    check_forfeit("moderator:./no-such-bot", &[], "failed-to-start", "no-such-bot");
-    assert_gone(&tag);
-}
-
-#[test]
-fn bad_coordinator_engines_forfeit_with_a_reason() {
-    let tag = tempfile::tempdir().unwrap();
-    let tag = tag.path().join("coordinator-tag");
-    let engine = |behaviour: &str| tagged("coordinator", behaviour, &tag);
-    check_forfeit(&engine("exit"), &[], "no-output", "it ended (exit status 3) without answering");
-    check_forfeit(&engine("close"), &["--no-sandbox"], "no-output", "it closed its standard output without answering");
-    check_forfeit(&engine("flood"), &[], "unparseable", "it printed more than 64 KiB without an answer");
-    check_forfeit(&engine("two"), &[], "unparseable", "it answered bestmove 0 and then 'bestmove 0 0'");
-    check_forfeit(
-        &engine("word"),
-        &[],
-        "unparseable",
-        "expected 'bestmove Z V' after 'go ftime 60000 stime 60000', got 'hello'",
-    );
-    check_forfeit(&engine("full"), &[], "illegal-move", "column 1 is full");
+    let cases: [(&str, &[&str], &str, [&str; 2]); 6] = [
+        ("exit", &[], "no-output", ["it ended (exit status 3) without answering"; 2]),
+        ("close", &["--no-sandbox"], "no-output", ["it closed its standard output without answering"; 2]),
+        (
+            "flood",
+            &[],
+            "unparseable",
+            ["it answered 4 and then '4444", "it printed more than 64 KiB without an answer"],
+        ),
+        (
+            "two",
+            &[],
+            "unparseable",
+            ["it answered 1 and then '1'; one move a turn", "it answered bestmove 0 and then 'bestmove 0 0'"],
+        ),
+        (
+            "word",
+            &[],
+            "unparseable",
+            [
+                "expected a column 1-7, got 'h'",
+                "expected 'bestmove Z V' after 'go ftime 60000 stime 60000', got 'hello'",
+            ],
+        ),
+        ("full", &[], "illegal-move", ["column 1 is full"; 2]),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let tag = dir.path().join("tag");
+    for (index, protocol) in ["moderator", "coordinator"].into_iter().enumerate() {
+        for &(behaviour, args, verdict, reasons) in &cases {
+            check_forfeit(&tagged(protocol, behaviour, &tag), args, verdict, reasons[index]);
+        }
+        check_forfeit(&format!("{protocol}:./no-such-bot"), &[], "failed-to-start", "no-such-bot");
+    }
     assert_gone(&tag);
 }
 
