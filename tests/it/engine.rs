@@ -178,3 +178,21 @@ fn the_deep_bench_positions_are_the_shipped_files() {
         assert_eq!(board, shipped_board, "{name} is not {file}");
     }
 }
+
+/// `solve` prints the same value and best columns whatever `--threads`.
+#[test]
+fn solve_prints_the_same_solution_whatever_the_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["solve/empty24_b.txt", "solve/empty24_e.txt", "solve/empty26_a.txt"] {
+        let file = shipped(name);
+        let outputs: Vec<String> = ["1", "2", "4"]
+            .iter()
+            .map(|threads| {
+                let args = ["solve", file.to_str().unwrap(), "--threads", threads];
+                let assert = maxconnect4(dir.path()).args(args).assert().success();
+                String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+            })
+            .collect();
+        assert!(outputs.iter().all(|output| *output == outputs[0]), "{name}: {outputs:?}");
+    }
+}
