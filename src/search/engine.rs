@@ -622,55 +622,65 @@ impl Searcher<'_> {
                 }
                 alpha = alpha.max(best);
             }
-            // With other threads searching, a move one of them is searching
-            // already is put off until the others are done (see `busy`).
-            let busy = self.busy.filter(|_| depth >= busy::MIN_DEPTH);
-            let listed = busy.is_some_and(|busy| busy.enter(key));
-            let mut moves = Searcher::ordered_moves(board, depth, first);
-            let (mut put_off, mut put_off_len, mut coming_back) = (0, 0, false);
-            loop {
-                let Some(column) = moves.next() else {
-                    if put_off == 0 || coming_back {
-                        break;
+            let moves = Searcher::ordered_moves(board, depth, first);
+            // One move searched: the principal variation search, which gives
+            // up the node at once when the search is stopped.
+            macro_rules! search {
+                ($column:expr, $cut:lifetime) => {{
+                    let column = $column;
+                    let child = board.after(column);
+                    // Principal variation search: once a move has been searched,
+                    // the others are only tested, with a null window, for being
+                    // better; only one that is gets a full search.
+                    let mut value = if best_move.is_some() && alpha + 1 < beta {
+                        -self.negamax(&child, depth - 1, -alpha - 1, -alpha)
+                    } else {
+                        -self.negamax(&child, depth - 1, -beta, -alpha)
+                    };
+                    if best_move.is_some() && alpha < value && value < beta && !self.stopped {
+                        value = -self.negamax(&child, depth - 1, -beta, -alpha);
                     }
-                    (moves, coming_back) = (Moves(put_off), true);
-                    continue;
-                };
-                if let Some(busy) = busy.filter(|_| best_move.is_some() && !coming_back) {
-                    if busy.contains(board.key_after(column)) {
-                        put_off |= (column.index() as u64 + 1) << put_off_len;
-                        put_off_len += 4;
-                        continue;
+                    if self.stopped {
+                        return 0;
                     }
-                }
-                let child = board.after(column);
-                // Principal variation search: once a move has been searched,
-                // the others are only tested, with a null window, for being
-                // better; only one that is gets a full search.
-                let mut value = if best_move.is_some() && alpha + 1 < beta {
-                    -self.negamax(&child, depth - 1, -alpha - 1, -alpha)
-                } else {
-                    -self.negamax(&child, depth - 1, -beta, -alpha)
-                };
-                if best_move.is_some() && alpha < value && value < beta && !self.stopped {
-                    value = -self.negamax(&child, depth - 1, -beta, -alpha);
-                }
-                if self.stopped {
-                    return 0;
-                }
-                if value > best {
-                    best = value;
-                    best_move = Some(column);
-                    if value > alpha {
-                        alpha = value;
-                        if alpha >= beta {
-                            break;
+                    if value > best {
+                        best = value;
+                        best_move = Some(column);
+                        if value > alpha {
+                            alpha = value;
+                            if alpha >= beta {
+                                break $cut;
+                            }
                         }
                     }
+                }};
+            }
+            let Some(busy) = self.busy.filter(|_| depth >= busy::MIN_DEPTH) else {
+                for column in moves {
+                    search!(column, 'moves);
+                }
+                break 'moves;
+            };
+            // With other threads searching, a move one of them is searching
+            // already is put off until the others are done (see `busy`).
+            let listed = busy.enter(key);
+            'listed: {
+                let mut put_off = Moves(0);
+                let mut put_off_len = 0;
+                for column in moves {
+                    if best_move.is_some() && busy.contains(board.key_after(column)) {
+                        put_off.0 |= (column.index() as u64 + 1) << put_off_len;
+                        put_off_len += 4;
+                    } else {
+                        search!(column, 'listed);
+                    }
+                }
+                for column in put_off {
+                    search!(column, 'listed);
                 }
             }
             if listed {
-                busy.expect("listed").leave(key);
+                busy.leave(key);
             }
         }
 
