@@ -7,7 +7,7 @@ use maxconnect4::board::{Board, Column, Player};
 use maxconnect4::score::POINT;
 use maxconnect4::search::{alpha_beta, minimax, Engine};
 
-use super::util::Rng;
+use super::util::{engines_with_threads, Rng};
 
 /// The board as a plain grid: `cells[row][column]`, row 0 at the bottom,
 /// 0 empty, 1 and 2 the players.
@@ -128,14 +128,7 @@ fn solve_agrees_with_the_brute_force() {
 #[test]
 fn solve_gives_the_same_solution_whatever_the_threads() {
     let mut rng = Rng::new(7);
-    let mut engines: Vec<Engine> = [1, 2, 4]
-        .into_iter()
-        .map(|threads| {
-            let mut engine = Engine::new(1 << 22);
-            engine.set_threads(threads);
-            engine
-        })
-        .collect();
+    let mut engines = engines_with_threads(&[1, 2, 4]);
     // Against the brute force where it is quick, against one thread where
     // there are enough empty cells for the helper threads to join in.
     for moves in [30, 32, 34] {

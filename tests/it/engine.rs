@@ -4,7 +4,7 @@
 use maxconnect4::search::{alpha_beta, Engine, Limits};
 use predicates::prelude::*;
 
-use super::util::{maxconnect4, shipped, Rng};
+use super::util::{engines_with_threads, maxconnect4, shipped, Rng};
 
 /// The engine's value equals plain alpha-beta's at every depth 1 to 6 on
 /// random positions, whatever the table size, and so does its move: the
@@ -44,14 +44,7 @@ fn the_table_never_changes_a_value() {
 #[test]
 fn threads_change_no_fixed_depth_result() {
     let mut rng = Rng::new(13);
-    let mut engines: Vec<Engine> = [1, 2, 4]
-        .into_iter()
-        .map(|threads| {
-            let mut engine = Engine::new(1 << 22);
-            engine.set_threads(threads);
-            engine
-        })
-        .collect();
+    let mut engines = engines_with_threads(&[1, 2, 4]);
     for _ in 0..16 {
         let moves = rng.below(24);
         let board = rng.position(moves);
