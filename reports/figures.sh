@@ -11,6 +11,31 @@ out=reports/FIGURES.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# Seconds elapsed of each position of `bench --deep` with one and with two
+# threads: ROUNDS runs of each, interleaved, the best of each kept; a table
+# row per position and one for the total, with the speed-up.
+ROUNDS=${ROUNDS:-3}
+thread_speedups() {
+  for _ in $(seq "$ROUNDS"); do
+    for threads in 1 2; do
+      "$bin" bench --deep --threads "$threads" | sed "s/^/$threads /" >>"$tmp/deep"
+    done
+  done
+  awk '
+    { threads = $1; elapsed = $(NF - 2) }
+    / s elapsed$/ { name = $2; for (i = 3; i <= NF && $i !~ /^(depth|solved)/; i++) name = name " " $i }
+    /^[12] bench:/ { name = "total"; elapsed = $(NF - 4) }
+    { key = name SUBSEP threads
+      if (!(key in best) || elapsed < best[key]) best[key] = elapsed
+      if (!(name in seen)) { seen[name] = 1; order[++n] = name } }
+    END {
+      for (i = 1; i <= n; i++) {
+        one = best[order[i], 1]; two = best[order[i], 2]
+        printf "| %s | %.3f | %.3f | %.2f |\n", order[i], one, two, one / two
+      }
+    }' "$tmp/deep"
+}
+
 # CPU seconds (user + system) and peak resident memory of one command.
 measure() {
   /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
@@ -25,11 +50,14 @@ measure() {
   echo "with $(rustc --version), on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
   echo "($(nproc) cores). CPU times are whole-process user + system seconds from"
   echo "\`/usr/bin/time\`, start-up included; \`bench\` reports its own search time."
+  echo "Every command runs on one thread (\`--threads 1\`) except in the threads section."
+  echo "Load average when it started: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the"
+  echo "machine slows every figure and, above all, the speed-up from a second thread)."
   echo
   echo "## bench"
   echo
   echo '```text'
-  "$bin" bench
+  "$bin" bench --threads 1
   echo '```'
   echo
   echo "## Single commands"
@@ -37,8 +65,8 @@ measure() {
   echo "| command | CPU s | peak memory MB | output |"
   echo "| --- | ---: | ---: | --- |"
   for command in "perft 11" \
-    "one-move input_files/input2.txt $tmp/out.txt 10" \
-    "one-move input_files/input1.txt $tmp/out.txt 14"; do
+    "one-move input_files/input2.txt $tmp/out.txt 10 --threads 1" \
+    "one-move input_files/input1.txt $tmp/out.txt 14 --threads 1"; do
     # shellcheck disable=SC2086
     measure "$bin" $command
     shown=${command//$tmp\//}
@@ -50,10 +78,22 @@ measure() {
   echo "| position | empty cells | result | CPU s | peak memory MB |"
   echo "| --- | ---: | --- | ---: | ---: |"
   for file in input_files/solve/*.txt; do
-    measure "$bin" solve "$file"
+    measure "$bin" solve "$file" --threads 1
     empty=$(head -6 "$file" | tr -cd 0 | wc -c)
     echo "| \`$file\` | $empty | $(cat "$tmp/stdout") | $cpu | $((peak / 1024)) |"
   done
+  echo
+  echo "## Threads"
+  echo
+  echo "\`maxconnect4 bench --deep --threads N\` (one-move to depth 18, solves from 28 empty"
+  echo "cells): seconds elapsed with one and with two threads, best of $ROUNDS runs each,"
+  echo "interleaved; load average before: $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo
+  echo "| position | 1 thread s | 2 threads s | speed-up |"
+  echo "| --- | ---: | ---: | ---: |"
+  thread_speedups
+  echo
+  echo "Load average after: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo
   echo "## Classic solver: the public benchmark sets"
   echo

@@ -22,6 +22,18 @@ pub const BENCH_POSITIONS: [(&str, &str, Option<u32>); 6] = [
     ("endgame, 20 empty", "0011000\n0012001\n0022002\n0221001\n0221002\n1111202\n1\n", None),
 ];
 
+/// The deep workload (`bench --deep`), the searches the speed-up from more
+/// threads is measured on: one-move searches to depth 18 and solves from 28
+/// empty cells (`input_files/input1.txt`, `input2.txt`,
+/// `solve/empty28_a.txt` and `empty28_c.txt`), a few seconds each on one
+/// thread.
+pub const DEEP_BENCH_POSITIONS: [(&str, &str, Option<u32>); 4] = [
+    ("empty board", "0000000\n0000000\n0000000\n0000000\n0000000\n0000000\n1\n", Some(18)),
+    ("input2", "0000000\n0000000\n0200000\n0100002\n0200111\n1100222\n1\n", Some(18)),
+    ("empty28_a", "0000000\n0012000\n0021000\n0012000\n0121000\n2212001\n1\n", None),
+    ("empty28_c", "0000000\n0012000\n0022000\n0021000\n0021000\n1111202\n1\n", None),
+];
+
 /// The classic workload: a name, a move string, and the depth, or `None`
 /// to solve it exactly (two positions of the Middle-Medium benchmark set, see
 /// `reports/FIGURES.md`).
@@ -33,10 +45,11 @@ pub const CLASSIC_BENCH_POSITIONS: [(&str, &str, Option<u32>); 5] = [
     ("middle-medium 3", "2531276566711153", None),
 ];
 
-/// The positions of the workload for `rules`, with their names and depths.
-fn positions(rules: Rules) -> Vec<(&'static str, Board, Option<u32>)> {
+/// The positions of the workload for `rules` (the deep one if `deep`),
+/// with their names and depths.
+fn positions(rules: Rules, deep: bool) -> Vec<(&'static str, Board, Option<u32>)> {
     match rules {
-        Rules::Max => BENCH_POSITIONS
+        Rules::Max => (if deep { &DEEP_BENCH_POSITIONS[..] } else { &BENCH_POSITIONS[..] })
             .iter()
             .map(|&(name, text, depth)| {
                 (name, format::parse(text.as_bytes()).expect("bench positions are valid").board, depth)
@@ -51,14 +64,15 @@ fn positions(rules: Rules) -> Vec<(&'static str, Board, Option<u32>)> {
     }
 }
 
-/// Searches every bench position of `rules` with a fresh table, with an
+/// Searches every bench position of `rules` (of the deep workload if
+/// `deep`, for Max-Connect4) with a fresh table, with an
 /// engine set up as `settings`, and prints each one's figures and the
 /// total: nodes, CPU time of all threads, and the time elapsed, which is
 /// what more threads shorten.
 ///
 /// # Errors
 /// When the table's memory cannot be had or writing to `out` fails.
-pub fn bench(rules: Rules, settings: &EngineSettings, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn bench(rules: Rules, deep: bool, settings: &EngineSettings, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut engine = settings.engine(rules)?;
     // The bench measures the search, not the operating system mapping memory in.
     engine.map_in_table();
@@ -66,7 +80,7 @@ pub fn bench(rules: Rules, settings: &EngineSettings, out: &mut dyn Write) -> an
     let mut total_cpu = Duration::ZERO;
     let mut total_wall = Duration::ZERO;
     let progress = engine.progress();
-    for (name, board, depth) in positions(rules) {
+    for (name, board, depth) in positions(rules, deep) {
         engine.clear();
         let start = cpu_time::ProcessTime::now();
         let wall = Instant::now();

@@ -10,7 +10,7 @@ mod progress;
 
 pub use analysis::SolveOptions;
 pub use analysis::{perft, solve, solve_batch};
-pub use bench::{bench, BENCH_POSITIONS, CLASSIC_BENCH_POSITIONS};
+pub use bench::{bench, BENCH_POSITIONS, CLASSIC_BENCH_POSITIONS, DEEP_BENCH_POSITIONS};
 pub use interactive::{ask_column, interactive, FirstMove};
 pub use one_move::one_move;
 

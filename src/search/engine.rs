@@ -13,12 +13,11 @@
 //!
 //! Threads search together by sharing the table ("lazy SMP"): each runs the
 //! same search, in the same order, and what one stores cuts the others'
-//! searches, so they leapfrog each other through the tree rather than
-//! repeat it. The first thread to finish gives the answer and stops the
-//! rest. Measured by nodes: two threads visit 1.0 to 1.05 times the nodes
-//! of one on `solve` at 28 empty cells and on `one-move` at depth 17 and
-//! 18, the helper doing 40 to 45% of them; giving the helper the root moves
-//! in another order made that 1.4 to 1.6 times. Since
+//! searches. So that threads running at the same moment do not all search
+//! the same move, a thread that reaches a move another thread is searching
+//! puts it off until its other moves are done (see [`super::busy`]; one
+//! thread searching alone never looks there, so its nodes never change).
+//! The first thread to finish gives the answer and stops the rest. Since
 //! every entry is a true bound whoever stored it, every thread finds the
 //! same value; the move is then made the same for any number of threads
 //! (see [`Engine::search`]).
@@ -29,6 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::busy::{self, Busy};
 use super::classic::Classic;
 use super::table::{Bound, Entry, Table, TableTooLarge};
 use super::SearchResult;
@@ -155,6 +155,8 @@ const HELPERS_MIN_NODES: u64 = 50_000;
 pub struct Engine {
     table: Table,
     threads: usize,
+    /// The positions the threads are searching, when there are several.
+    busy: Busy,
     progress: Arc<Progress>,
     /// Under classic rules, the searches of [`super::classic`], which
     /// [`search`](Engine::search) and [`solve`](Engine::solve) hand over to.
@@ -182,7 +184,13 @@ impl Engine {
     /// # Errors
     /// When the memory cannot be had.
     pub fn try_new(hash_bytes: usize) -> Result<Engine, TableTooLarge> {
-        Ok(Engine { table: Table::with_bytes(hash_bytes)?, threads: 1, progress: Arc::default(), classic: None })
+        Ok(Engine {
+            table: Table::with_bytes(hash_bytes)?,
+            threads: 1,
+            busy: Busy::new(),
+            progress: Arc::default(),
+            classic: None,
+        })
     }
 
     /// Searches with `threads` threads from now on (at least one). One
@@ -413,9 +421,11 @@ impl Engine {
         work: impl Fn(&mut Searcher) -> Option<T> + Sync,
     ) -> (Option<T>, u64) {
         let finished = AtomicBool::new(false);
+        let alone = self.threads == 1 || nodes < HELPERS_MIN_NODES;
         let run = || {
             let mut searcher = Searcher {
                 table: &self.table,
+                busy: (!alone).then_some(&self.busy),
                 nodes: 0,
                 reported: 0,
                 next_clock_check: 0,
@@ -431,9 +441,10 @@ impl Engine {
             searcher.report_progress();
             (result, searcher.nodes)
         };
-        if self.threads == 1 || nodes < HELPERS_MIN_NODES {
+        if alone {
             return run();
         }
+        self.busy.clear();
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
             let (mut result, mut nodes) = run();
@@ -463,6 +474,8 @@ struct Solving {
 /// with the other threads.
 struct Searcher<'a> {
     table: &'a Table,
+    /// The positions the threads are searching; `None` when searching alone.
+    busy: Option<&'a Busy>,
     nodes: u64,
     /// The nodes already added to `progress`.
     reported: u64,
@@ -610,32 +623,64 @@ impl Searcher<'_> {
                 alpha = alpha.max(best);
             }
             let moves = Searcher::ordered_moves(board, depth, first);
-            for column in moves {
-                let child = board.after(column);
-                // Principal variation search: once a move has been searched,
-                // the others are only tested, with a null window, for being
-                // better; only one that is gets a full search.
-                let mut value = if best_move.is_some() && alpha + 1 < beta {
-                    -self.negamax(&child, depth - 1, -alpha - 1, -alpha)
-                } else {
-                    -self.negamax(&child, depth - 1, -beta, -alpha)
-                };
-                if best_move.is_some() && alpha < value && value < beta && !self.stopped {
-                    value = -self.negamax(&child, depth - 1, -beta, -alpha);
-                }
-                if self.stopped {
-                    return 0;
-                }
-                if value > best {
-                    best = value;
-                    best_move = Some(column);
-                    if value > alpha {
-                        alpha = value;
-                        if alpha >= beta {
-                            break;
+            // One move searched: the principal variation search, which gives
+            // up the node at once when the search is stopped.
+            macro_rules! search {
+                ($column:expr, $cut:lifetime) => {{
+                    let column = $column;
+                    let child = board.after(column);
+                    // Principal variation search: once a move has been searched,
+                    // the others are only tested, with a null window, for being
+                    // better; only one that is gets a full search.
+                    let mut value = if best_move.is_some() && alpha + 1 < beta {
+                        -self.negamax(&child, depth - 1, -alpha - 1, -alpha)
+                    } else {
+                        -self.negamax(&child, depth - 1, -beta, -alpha)
+                    };
+                    if best_move.is_some() && alpha < value && value < beta && !self.stopped {
+                        value = -self.negamax(&child, depth - 1, -beta, -alpha);
+                    }
+                    if self.stopped {
+                        return 0;
+                    }
+                    if value > best {
+                        best = value;
+                        best_move = Some(column);
+                        if value > alpha {
+                            alpha = value;
+                            if alpha >= beta {
+                                break $cut;
+                            }
                         }
                     }
+                }};
+            }
+            let Some(busy) = self.busy.filter(|_| depth >= busy::MIN_DEPTH) else {
+                for column in moves {
+                    search!(column, 'moves);
                 }
+                break 'moves;
+            };
+            // With other threads searching, a move one of them is searching
+            // already is put off until the others are done (see `busy`).
+            let listed = busy.enter(key);
+            'listed: {
+                let mut put_off = Moves(0);
+                let mut put_off_len = 0;
+                for column in moves {
+                    if best_move.is_some() && busy.contains(board.key_after(column)) {
+                        put_off.0 |= (column.index() as u64 + 1) << put_off_len;
+                        put_off_len += 4;
+                    } else {
+                        search!(column, 'listed);
+                    }
+                }
+                for column in put_off {
+                    search!(column, 'listed);
+                }
+            }
+            if listed {
+                busy.leave(key);
             }
         }
 

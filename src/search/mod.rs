@@ -18,6 +18,7 @@
 //! [`evaluate`]: crate::score::evaluate
 
 mod alpha_beta;
+mod busy;
 pub mod classic;
 mod engine;
 mod minimax;

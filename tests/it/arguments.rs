@@ -52,6 +52,7 @@ fn whole_numbers_are_bounded_and_named() {
     check(&["perft", "99999999999"], "too large");
     check(&["one-move", "in.txt", "out.txt", "3", "--hash", "99999999999999999999"], "'--hash <MB>': too large");
     check(&["bench", "--hash", "-5"], "unexpected argument '-5'");
+    check(&["bench", "--rules", "classic", "--deep"], "--deep needs --rules max");
     for mode in [
         &["one-move", "in.txt", "out.txt", "3"][..],
         &["interactive", "in.txt", "human-next", "3"],

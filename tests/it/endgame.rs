@@ -7,7 +7,7 @@ use maxconnect4::board::{Board, Column, Player};
 use maxconnect4::score::POINT;
 use maxconnect4::search::{alpha_beta, minimax, Engine};
 
-use super::util::Rng;
+use super::util::{engines_with_threads, Rng};
 
 /// The board as a plain grid: `cells[row][column]`, row 0 at the bottom,
 /// 0 empty, 1 and 2 the players.
@@ -126,23 +126,29 @@ fn solve_agrees_with_the_brute_force() {
 }
 
 #[test]
-fn solve_gives_the_same_solution_with_two_threads() {
+fn solve_gives_the_same_solution_whatever_the_threads() {
     let mut rng = Rng::new(7);
-    let mut one = Engine::new(1 << 22);
-    let mut two = Engine::new(1 << 22);
-    two.set_threads(2);
+    let mut engines = engines_with_threads(&[1, 2, 4]);
     // Against the brute force where it is quick, against one thread where
-    // there are enough empty cells for the helper thread to join in.
+    // there are enough empty cells for the helper threads to join in.
     for moves in [30, 32, 34] {
-        check_solution(&rng.position(moves), &mut two);
+        let board = rng.position(moves);
+        for engine in &mut engines[1..] {
+            check_solution(&board, engine);
+        }
     }
     for moves in [18, 19, 20, 21, 22] {
         let board = rng.position(moves);
-        one.clear();
-        two.clear();
-        let (expected, found) = (one.solve(&board, None).unwrap(), two.solve(&board, None).unwrap());
         let text = maxconnect4::format::write(&board, Default::default());
-        assert_eq!((found.value, found.best), (expected.value, expected.best), "{text}");
+        let solutions: Vec<_> = engines
+            .iter_mut()
+            .map(|engine| {
+                engine.clear();
+                let solution = engine.solve(&board, None).unwrap();
+                (solution.value, solution.best)
+            })
+            .collect();
+        assert!(solutions.iter().all(|solution| *solution == solutions[0]), "{solutions:?}\n{text}");
     }
 }
 

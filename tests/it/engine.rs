@@ -4,7 +4,7 @@
 use maxconnect4::search::{alpha_beta, Engine, Limits};
 use predicates::prelude::*;
 
-use super::util::{maxconnect4, shipped, Rng};
+use super::util::{engines_with_threads, maxconnect4, shipped, Rng};
 
 /// The engine's value equals plain alpha-beta's at every depth 1 to 6 on
 /// random positions, whatever the table size, and so does its move: the
@@ -39,18 +39,12 @@ fn the_table_never_changes_a_value() {
 
 /// Threads change no result of a search to a fixed depth: over many
 /// positions, at depths deep enough for the helper threads to join in, two
-/// and three threads find the value and the move one thread finds (which
+/// and four threads find the value and the move one thread finds (which
 /// the tests above hold to plain alpha-beta's).
 #[test]
 fn threads_change_no_fixed_depth_result() {
     let mut rng = Rng::new(13);
-    let mut engines: Vec<Engine> = (1..=3)
-        .map(|threads| {
-            let mut engine = Engine::new(1 << 22);
-            engine.set_threads(threads);
-            engine
-        })
-        .collect();
+    let mut engines = engines_with_threads(&[1, 2, 4]);
     for _ in 0..16 {
         let moves = rng.below(24);
         let board = rng.position(moves);
@@ -165,4 +159,33 @@ fn the_bench_node_total_is_pinned() {
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     let total = stdout.lines().last().unwrap();
     assert!(total.starts_with("bench: 3314234 nodes in "), "{stdout}");
+}
+
+/// `bench --deep` searches the shipped positions it names.
+#[test]
+fn the_deep_bench_positions_are_the_shipped_files() {
+    let files = ["input1.txt", "input2.txt", "solve/empty28_a.txt", "solve/empty28_c.txt"];
+    for ((name, text, _), file) in maxconnect4::modes::DEEP_BENCH_POSITIONS.iter().zip(files) {
+        let shipped_board = maxconnect4::modes::read_board_file(&shipped(file)).unwrap().board;
+        let board = maxconnect4::format::parse(text.as_bytes()).unwrap().board;
+        assert_eq!(board, shipped_board, "{name} is not {file}");
+    }
+}
+
+/// `solve` prints the same value and best columns whatever `--threads`.
+#[test]
+fn solve_prints_the_same_solution_whatever_the_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["solve/empty24_b.txt", "solve/empty24_e.txt", "solve/empty26_a.txt"] {
+        let file = shipped(name);
+        let outputs: Vec<String> = ["1", "2", "4"]
+            .iter()
+            .map(|threads| {
+                let args = ["solve", file.to_str().unwrap(), "--threads", threads];
+                let assert = maxconnect4(dir.path()).args(args).assert().success();
+                String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+            })
+            .collect();
+        assert!(outputs.iter().all(|output| *output == outputs[0]), "{name}: {outputs:?}");
+    }
 }

@@ -18,6 +18,8 @@ mod interactive;
 mod one_move;
 #[cfg(unix)]
 mod page;
+#[cfg(unix)]
+mod progress;
 mod properties;
 mod readme;
 #[cfg(target_os = "linux")]

@@ -182,3 +182,15 @@ pub fn wait_for_bot(temp: &Path) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// Engines with 4 MiB tables searching with each number of `threads`.
+pub fn engines_with_threads(threads: &[usize]) -> Vec<maxconnect4::search::Engine> {
+    threads
+        .iter()
+        .map(|&threads| {
+            let mut engine = maxconnect4::search::Engine::new(1 << 22);
+            engine.set_threads(threads);
+            engine
+        })
+        .collect()
+}
