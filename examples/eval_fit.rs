@@ -85,12 +85,10 @@ fn main() -> anyhow::Result<()> {
         weights.iter().map(|weight| format!("{:.1}", weight * f64::from(POINT))).collect::<Vec<_>>().join(" ")
     };
     println!("Fitted weights in 32nds, before rounding: {}", in_32nds(&weights));
-    let with_playable = fit(&samples, with_playable_threats, |_| true);
-    println!("With playable threats: {}", in_32nds(&with_playable));
     let engine = |board: &Board| evaluation(board, &constant);
     println!(
-        "The engine's features fitted on all the data, rounded to 32nds and kept between 0 and a point: \
-         error {:.3} on all, {:.3} on the solved positions (today's: {:.3} and {:.3}).",
+        "The engine's weights (its features fitted on all the data, rounded to 32nds and kept between 0 and a \
+         point): error {:.3} on all, {:.3} on the solved positions (today's: {:.3} and {:.3}).",
         rms_error(&samples, &engine, false).0,
         rms_error(&samples, &engine, false).1,
         rms_error(&samples, &hand, false).0,
@@ -104,7 +102,7 @@ fn main() -> anyhow::Result<()> {
 /// What the windows short of complete add to the score so far in the
 /// evaluation with `weights`, in points, for player 1.
 fn evaluation(board: &Board, weights: &Weights) -> f64 {
-    f64::from(features::weigh(board, weights, board.to_move())) / f64::from(POINT) - score(board)
+    f64::from(features::weigh(board, weights)) / f64::from(POINT) - score(board)
 }
 
 fn usage() -> ! {
@@ -201,12 +199,14 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
         let pivot = (column..n).max_by(|&i, &j| a[i][column].abs().total_cmp(&a[j][column].abs())).expect("rows left");
         a.swap(column, pivot);
         b.swap(column, pivot);
-        for row in column + 1..n {
-            let factor = a[row][column] / a[column][column];
-            for k in column..n {
-                a[row][k] -= factor * a[column][k];
+        let (above, below) = a.split_at_mut(column + 1);
+        let pivot_row = &above[column];
+        for (offset, row) in below.iter_mut().enumerate() {
+            let factor = row[column] / pivot_row[column];
+            for (entry, pivot_entry) in row[column..].iter_mut().zip(&pivot_row[column..]) {
+                *entry -= factor * pivot_entry;
             }
-            b[row] -= factor * b[column];
+            b[column + 1 + offset] -= factor * b[column];
         }
     }
     let mut x = vec![0.0; n];
@@ -224,8 +224,8 @@ fn designs() -> Vec<(&'static str, Design)> {
         ("+ each player's windows weighed apart", by_owner),
         ("+ threat parity: a three's empty cell on an odd or an even row", by_threat_parity),
         ("+ twos by the rows of their empty cells (both odd, both even, mixed)", by_class),
-        ("+ who moves next (weights per player to move): the engine's set", engine_design),
-        ("+ playable threats (a three whose empty cell can be played now)", with_playable_threats),
+        ("+ who moves next (weights per player to move)", by_class_per_mover),
+        ("+ playable threats the player to move takes or blocks: the engine's set", engine_design),
         ("+ centre control (pieces in column 4)", with_centre),
         ("+ a constant per player to move (the tempo)", with_tempo),
     ]
@@ -279,34 +279,25 @@ fn per_mover(board: &Board, x: Vec<f64>) -> Vec<f64> {
     }
 }
 
-/// The classes of [`features::count`], per player to move: the layout of
-/// [`Weights`].
-fn engine_design(board: &Board) -> Vec<f64> {
+/// The classes of [`features::count`], per player to move.
+fn by_class_per_mover(board: &Board) -> Vec<f64> {
     per_mover(board, by_class(board))
 }
 
-/// Each player's threats whose empty cell is playable now, by the row's
-/// parity: player 1's on odd rows, on even rows, then player 2's, negated.
-fn playable_threats(board: &Board) -> Vec<f64> {
-    let mut threats = [[0.0; 2]; 2];
-    for window in features::windows(board) {
-        let empty = window.cells & !board.occupied() & board.playable_cells();
-        for player in Player::BOTH {
-            if window.pieces[player.index()] == 3 && empty != 0 {
-                threats[player.index()][usize::from(empty & features::ODD_ROWS == 0)] += 1.0;
-            }
-        }
-    }
-    vec![threats[0][0], threats[0][1], -threats[1][0], -threats[1][1]]
-}
-
-fn with_playable_threats(board: &Board) -> Vec<f64> {
-    [engine_design(board), per_mover(board, playable_threats(board))].concat()
+/// The engine's features, in the order of [`Weights`]: the classes per
+/// player to move, then [`features::playable_threats`] per player to move.
+fn engine_design(board: &Board) -> Vec<f64> {
+    let mover = board.to_move();
+    let threats =
+        features::playable_threats(board.pieces(mover), board.pieces(mover.other()), board.playable_cells(), mover);
+    // For player 1: the player to move's gain, negated when it is player 2's.
+    let sign = if mover == Player::One { 1.0 } else { -1.0 };
+    [by_class_per_mover(board), per_mover(board, threats.map(|count| sign * f64::from(count)).to_vec())].concat()
 }
 
 fn with_centre(board: &Board) -> Vec<f64> {
     let centre = |player: Player| f64::from((board.pieces(player) & column_cells(3)).count_ones());
-    [with_playable_threats(board), per_mover(board, vec![centre(Player::One) - centre(Player::Two)])].concat()
+    [engine_design(board), per_mover(board, vec![centre(Player::One) - centre(Player::Two)])].concat()
 }
 
 fn with_tempo(board: &Board) -> Vec<f64> {
@@ -314,26 +305,38 @@ fn with_tempo(board: &Board) -> Vec<f64> {
 }
 
 /// Weights in points, in [`engine_design`]'s order, as the engine's
-/// constant: in 32nds, for the window's owner, between 0 and a point.
+/// constant: in 32nds, each window worth between 0 and a point to its owner
+/// (a playable threat's weight within what its window's weight leaves).
 fn to_constant(weights: &[f64]) -> Weights {
-    let mut constant = [[[0; CLASSES]; 2]; 2];
+    let in_32nds = |weight: f64| (weight * f64::from(POINT)).round() as Value;
+    let mut constant = Weights { windows: [[[0; CLASSES]; 2]; 2], playable: [[0; 2]; 2] };
     for mover in 0..2 {
         for owner in 0..2 {
             for class in Class::ALL {
                 let weight = weights[mover * 2 * CLASSES + owner * CLASSES + class.index()];
-                constant[mover][owner][class.index()] = ((weight * f64::from(POINT)).round() as Value).clamp(0, POINT);
+                constant.windows[mover][owner][class.index()] = in_32nds(weight).clamp(0, POINT);
             }
         }
+    }
+    for mover in Player::BOTH {
+        // The threats on the rows parity gives the opponent.
+        let class = if mover == Player::One { Class::ThreeOnEvenRow } else { Class::ThreeOnOddRow };
+        let windows = constant.windows[mover.index()];
+        let [take, block] = [0, 1].map(|i| in_32nds(weights[4 * CLASSES + 2 * mover.index() + i]));
+        constant.playable[mover.index()] = [
+            take.clamp(0, POINT - windows[mover.index()][class.index()]),
+            block.clamp(0, windows[mover.other().index()][class.index()]),
+        ];
     }
     constant
 }
 
 fn rust_constant(weights: &Weights) -> String {
-    let mut text = String::from("pub const WEIGHTS: Weights = [\n");
-    for (mover, by_owner) in weights.iter().enumerate() {
-        let _ = writeln!(text, "    // Player {} to move: player 1's windows, then player 2's.", mover + 1);
-        let _ = writeln!(text, "    [{:?}, {:?}],", by_owner[0], by_owner[1]);
+    let mut text = String::from("pub const WEIGHTS: Weights = Weights {\n    windows: [\n");
+    for (mover, by_owner) in weights.windows.iter().enumerate() {
+        let _ = writeln!(text, "        // Player {} to move: player 1's windows, then player 2's.", mover + 1);
+        let _ = writeln!(text, "        [{:?}, {:?}],", by_owner[0], by_owner[1]);
     }
-    text.push_str("];");
+    let _ = write!(text, "    ],\n    playable: {:?},\n}};", weights.playable);
     text
 }

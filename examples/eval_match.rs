@@ -5,8 +5,9 @@
 //!
 //! The evaluation is compiled in (its weights fill the board's line tables),
 //! so two evaluations are two executables: build the old one from the
-//! revision to compare with, for example
-//! `git worktree add /tmp/old main && cargo build --release --manifest-path /tmp/old/Cargo.toml`.
+//! revision to compare with, for example `git archive 3cbb54a | tar -x -C
+//! /tmp/old && cargo build --release --manifest-path /tmp/old/Cargo.toml`
+//! (the hand-set evaluation; `reports/eval_match.md` has the figures).
 //!
 //! Run: `cargo run --release --example eval_match -- NEW OLD OUT DEPTH...`,
 //! with NEW and OLD the two executables and OUT the directory for the

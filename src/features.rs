@@ -20,7 +20,7 @@
 //! figures. [`count`] counts the classes window by window, for the fit and for
 //! the tests; the search reads the same sums from [`crate::lines`].
 
-use crate::bitboard::{cell, HEIGHT, WIDTH};
+use crate::bitboard::{cell, completing_cells, ALL_CELLS, HEIGHT, WIDTH};
 use crate::board::{Board, Player};
 use crate::score::{Value, POINT};
 
@@ -89,25 +89,70 @@ pub const ODD_ROWS: u64 = {
     cells
 };
 
-/// For the player to move (by index), then the window's owner (by index),
-/// then the class: what an open window is worth to its owner, in
-/// `POINT`ths of a point.
-pub type Weights = [[[Value; CLASSES]; 2]; 2];
+/// What the evaluation gives each feature, in `POINT`ths of a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// For the player to move (by index), then the window's owner (by
+    /// index), then the class: what an open window is worth to its owner.
+    pub windows: [[[Value; CLASSES]; 2]; 2],
+    /// For the player to move (by index): what a playable threat on the rows
+    /// that parity gives the opponent (see [`playable_threats`]) is worth to
+    /// the player to move beyond its window's weight, when it is theirs (they
+    /// take it now) and when it is the opponent's (they block it now).
+    pub playable: [[Value; 2]; 2],
+}
 
 /// The evaluation before the fit, kept to compare with: 1, 4 and 12 per 32
 /// for one, two and three pieces, whoever owns the window and moves.
-pub const HAND_SET: Weights = [[[1, 4, 4, 4, 12, 12]; 2]; 2];
+pub const HAND_SET: Weights = Weights { windows: [[[1, 4, 4, 4, 12, 12]; 2]; 2], playable: [[0; 2]; 2] };
 
-/// The evaluation's weights. Fitted by least squares, per player to move, to
-/// the final score differences of 24 000 positions (`cargo run --release
-/// --example eval_data -- 1500 1`, then `--example eval_fit`); see the
+/// The evaluation's weights, fitted by `examples/eval_fit.rs` (weighted
+/// least squares, each solved position counted four times) to the 31 500
+/// positions of `cargo run --release --example eval_data -- 1500 1`; see the
 /// README's "The evaluation" for the errors and the match figures.
-pub const WEIGHTS: Weights = [
-    // Player 1 to move: player 1's windows, then player 2's.
-    [[3, 15, 3, 6, 27, 5], [5, 4, 16, 5, 4, 26]],
-    // Player 2 to move: player 1's windows, then player 2's.
-    [[1, 14, 3, 4, 24, 2], [5, 4, 19, 6, 6, 29]],
-];
+pub const WEIGHTS: Weights = Weights {
+    windows: [
+        // Player 1 to move: player 1's windows, then player 2's.
+        [[3, 15, 3, 6, 27, 4], [5, 4, 16, 5, 4, 29]],
+        // Player 2 to move: player 1's windows, then player 2's.
+        [[2, 14, 3, 4, 27, 3], [5, 5, 19, 6, 5, 30]],
+    ],
+    playable: [[19, 19], [9, 15]],
+};
+
+/// The cells on even rows (2, 4 and 6).
+pub const EVEN_ROWS: u64 = ALL_CELLS & !ODD_ROWS;
+
+/// The rows that parity tends to give `player`: odd ones to player 1, who
+/// moves on odd plies; even ones to player 2.
+#[must_use]
+pub const fn parity_rows(player: Player) -> u64 {
+    match player {
+        Player::One => ODD_ROWS,
+        Player::Two => EVEN_ROWS,
+    }
+}
+
+/// The playable cells on the rows parity gives the opponent of the player
+/// to move (whose pieces are `mine`) that complete a threat of the player
+/// to move, and that complete one of the opponent's (`theirs`): threats
+/// weighed by their row would be theirs in the long run, but the player to
+/// move takes or blocks them now. As counts: taken, blocked.
+#[inline]
+#[must_use]
+pub const fn playable_threats(mine: u64, theirs: u64, playable: u64, mover: Player) -> [u32; 2] {
+    let cells = playable & parity_rows(mover.other());
+    [(completing_cells(mine) & cells).count_ones(), (completing_cells(theirs) & cells).count_ones()]
+}
+
+/// [`playable_threats`] weighed, for the player to move.
+#[inline]
+#[must_use]
+pub const fn playable_value(mine: u64, theirs: u64, playable: u64, mover: Player) -> Value {
+    let [taken, blocked] = playable_threats(mine, theirs, playable, mover);
+    let [take, block] = WEIGHTS.playable[mover.index()];
+    take * taken as Value + block * blocked as Value
+}
 
 /// For each player (by index) and class, how many of the player's open
 /// windows `board` has: the evaluation's features, counted window by window.
@@ -156,22 +201,26 @@ pub fn windows(board: &Board) -> impl Iterator<Item = Window> + '_ {
     })
 }
 
-/// `count`'s features weighed by `weights`, plus a point for each complete
-/// window, for player 1 minus player 2 with `mover` to move: the evaluation
-/// in player 1's view, counted window by window.
+/// The evaluation with `weights` for player 1, counted window by window:
+/// a point for each complete window, the weights of [`count`]'s classes and
+/// of [`playable_threats`], player 1's minus player 2's.
 #[must_use]
-pub fn weigh(board: &Board, weights: &Weights, mover: Player) -> Value {
+pub fn weigh(board: &Board, weights: &Weights) -> Value {
+    let mover = board.to_move();
     let counts = count(board);
     let mut total = POINT * board.score(Player::One) as Value - POINT * board.score(Player::Two) as Value;
+    let sign = |player: Player| if player == Player::One { 1 } else { -1 };
     for owner in Player::BOTH {
-        let sign = if owner == Player::One { 1 } else { -1 };
         for class in Class::ALL {
-            total += sign
-                * weights[mover.index()][owner.index()][class.index()]
+            total += sign(owner)
+                * weights.windows[mover.index()][owner.index()][class.index()]
                 * counts[owner.index()][class.index()] as Value;
         }
     }
-    total
+    let (mine, theirs) = (board.pieces(mover), board.pieces(mover.other()));
+    let [taken, blocked] = playable_threats(mine, theirs, board.playable_cells(), mover);
+    let [take, block] = weights.playable[mover.index()];
+    total + sign(mover) * (take * taken as Value + block * blocked as Value)
 }
 
 #[cfg(test)]
@@ -221,9 +270,40 @@ mod tests {
     }
 
     #[test]
-    fn every_weight_is_between_nothing_and_a_point() {
+    fn every_window_is_worth_between_nothing_and_a_point_to_its_owner() {
         for weights in [WEIGHTS, HAND_SET] {
-            assert!(weights.iter().flatten().flatten().all(|weight| (0..=POINT).contains(weight)));
+            assert!(weights.windows.iter().flatten().flatten().all(|weight| (0..=POINT).contains(weight)));
+            for mover in Player::BOTH {
+                // The threats on the rows parity gives the opponent.
+                let class = if mover == Player::One { Class::ThreeOnEvenRow } else { Class::ThreeOnOddRow };
+                let [take, block] = weights.playable[mover.index()];
+                let windows = weights.windows[mover.index()];
+                assert!(take >= 0 && windows[mover.index()][class.index()] + take <= POINT);
+                assert!(block >= 0 && windows[mover.other().index()][class.index()] - block >= 0);
+            }
         }
+    }
+
+    /// [`playable_threats`] of `moves`' position: taken, blocked.
+    fn check_playable(moves: &str, expected: [u32; 2]) {
+        let board = Board::from_moves(Rules::Max, moves).unwrap();
+        let mover = board.to_move();
+        let found = playable_threats(board.pieces(mover), board.pieces(mover.other()), board.playable_cells(), mover);
+        assert_eq!(found, expected, "{moves}");
+    }
+
+    #[test]
+    fn playable_threats_on_the_opponents_rows_are_taken_or_blocked() {
+        // Player 2 to move, with a three on row 1 (odd: player 1's) whose
+        // empty cell, column 4, is playable: taken.
+        check_playable("7112233", [1, 0]);
+        // Player 1 to move, player 2's three on row 2 (even: player 2's)
+        // playable at column 4: blocked.
+        check_playable("11223374", [0, 1]);
+        // Player 1 to move, their three up column 1 completes on row 4: taken.
+        check_playable("121216", [1, 0]);
+        // Player 1 to move, their three on row 1, an odd row: parity gives
+        // it to them anyway, so it is not counted.
+        check_playable("112233", [0, 0]);
     }
 }

@@ -345,12 +345,12 @@ const fn table_entry(index: usize) -> Tally {
         while mover < 2 {
             if two == 0 {
                 if let Some(class) = Class::of(one, empty_on_odd_rows) {
-                    evaluation[mover] += WEIGHTS[mover][0][class.index()];
+                    evaluation[mover] += WEIGHTS.windows[mover][0][class.index()];
                 }
             }
             if one == 0 {
                 if let Some(class) = Class::of(two, empty_on_odd_rows) {
-                    evaluation[mover] -= WEIGHTS[mover][1][class.index()];
+                    evaluation[mover] -= WEIGHTS.windows[mover][1][class.index()];
                 }
             }
             if one == 4 {

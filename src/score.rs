@@ -10,8 +10,9 @@
 //! only narrow as moves are made; so the depth-limited minimax value of a
 //! position also lies within its bounds, and the search may cut on them.
 
+use crate::bitboard::ALL_CELLS;
 use crate::board::{Board, Player};
-use crate::features::{weigh, WEIGHTS};
+use crate::features::{playable_value, weigh, WEIGHTS};
 use crate::lines::Tally;
 
 /// A position's value for the player to move, in `POINT`ths of a point.
@@ -25,13 +26,16 @@ pub const INFINITY: Value = POINT * 100;
 
 /// The heuristic value of `board` for the player to move: `POINT` for every
 /// complete window, plus the [`WEIGHTS`] of every open window by its class,
-/// minus the same for the opponent (see [`crate::features`]). Read from the
-/// totals the board keeps (see [`crate::lines`]); [`evaluate_from_scratch`]
-/// counts it.
+/// minus the same for the opponent, plus the weights of the threats the
+/// player to move can take or block at once (see [`crate::features`]). The
+/// windows are read from the totals the board keeps (see [`crate::lines`]);
+/// [`evaluate_from_scratch`] counts them.
 #[inline]
 #[must_use]
 pub fn evaluate(board: &Board) -> Value {
-    for_mover(board.tally(), board.to_move(), board.to_move())
+    let (mover, opponent) = (board.to_move(), board.to_move().other());
+    for_mover(board.tally(), mover, mover)
+        + playable_value(board.pieces(mover), board.pieces(opponent), board.playable_cells(), mover)
 }
 
 /// The value for the player to move of the board after they put a piece on
@@ -41,7 +45,10 @@ pub fn evaluate(board: &Board) -> Value {
 #[must_use]
 pub fn value_after(board: &Board, cell: u64) -> Value {
     // After the move the opponent is to move, and the weights are theirs.
-    for_mover(board.tally_after(cell), board.to_move(), board.to_move().other())
+    let (mover, opponent) = (board.to_move(), board.to_move().other());
+    let playable = (board.playable_cells() ^ cell) | ((cell << 1) & ALL_CELLS);
+    for_mover(board.tally_after(cell), mover, opponent)
+        - playable_value(board.pieces(opponent), board.pieces(mover) | cell, playable, opponent)
 }
 
 /// The evaluation in `tally` with `mover` to move, seen from `player`.
@@ -57,9 +64,8 @@ fn for_mover(tally: Tally, player: Player, mover: Player) -> Value {
 /// kept for the tests to check the kept totals against.
 #[must_use]
 pub fn evaluate_from_scratch(board: &Board) -> Value {
-    let mover = board.to_move();
-    let value = weigh(board, &WEIGHTS, mover);
-    match mover {
+    let value = weigh(board, &WEIGHTS);
+    match board.to_move() {
         Player::One => value,
         Player::Two => -value,
     }
@@ -81,7 +87,7 @@ pub fn bounds(board: &Board) -> (i32, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::{count_windows, ALL_CELLS};
+    use crate::bitboard::count_windows;
     use crate::board::Column;
 
     fn play_all(columns: &str) -> Board {
@@ -100,11 +106,13 @@ mod tests {
 
     #[test]
     fn three_in_a_row_is_worth_more_than_two() {
-        // Player 1 on 1, 2, 3 of the bottom row against 1, 2, 5; player 2 to move both times.
-        let three = play_all("17273");
-        let apart = play_all("17275");
-        assert!(evaluate(&three) < evaluate(&apart));
-        assert!(evaluate(&apart) < 0);
+        // Player 1 on 1, 2, 3 of the bottom row against 1, 2, 5, player 2
+        // up column 7, player 1 to move both times. (With player 2 to move,
+        // the three would be blocked at once, and is worth less.)
+        let three = play_all("172737");
+        let apart = play_all("172757");
+        assert!(evaluate(&three) > evaluate(&apart));
+        assert!(evaluate(&apart) > 0);
     }
 
     #[test]

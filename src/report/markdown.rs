@@ -236,27 +236,24 @@ fn evaluation(text: &mut String) {
          to move, and were fitted to exact results. The evaluation is the sum over the player to move's windows \
          minus the same sum over the opponent's:\n\n\
          `value = Σ w(mine) − Σ w(theirs)`, with these weights w:\n\n\
-         | to move | window of | one piece | two | three, odd row | three, even row |\n\
-         | --- | --- | ---: | ---: | ---: | ---: |\n"
+         | to move | window of | one piece | two, empty cells on odd rows | two, on even rows | two, on one of each \
+         | three, empty cell on an odd row | three, on an even row |\n\
+         | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
     );
     for mover in Player::BOTH {
         for owner in Player::BOTH {
-            let w = WEIGHTS[mover.index()][owner.index()];
-            let _ = writeln!(
-                text,
-                "| player {} | player {} | {} | {} | {} | {} |",
-                mover.number(),
-                owner.number(),
-                w[0],
-                w[1],
-                w[2],
-                w[3]
-            );
+            let weights = WEIGHTS.windows[mover.index()][owner.index()].map(|weight| weight.to_string());
+            let _ =
+                writeln!(text, "| player {} | player {} | {} |", mover.number(), owner.number(), weights.join(" | "));
         }
     }
-    text.push_str(
-        "\nNo window short of four is worth more than a point, so the evaluation never promises more than the \
-         score can still become. The tables show values in points, exact to a 32nd.\n\n",
+    let _ = write!(
+        text,
+        "\nThe player to move also gains, for each threat they can complete or block at once on the rows parity \
+         would give the opponent, {} (player 1 to move) or {} (player 2) for their own threats and {} or {} for \
+         the opponent's. No window short of four is worth more than a point, so the evaluation never promises \
+         more than the score can still become. The tables show values in points, exact to a 32nd.\n\n",
+        WEIGHTS.playable[0][0], WEIGHTS.playable[1][0], WEIGHTS.playable[0][1], WEIGHTS.playable[1][1],
     );
 }
 
