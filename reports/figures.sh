@@ -114,6 +114,9 @@ measure() {
   echo "\`../shared/data/connect4-benchmarks/README.md\`: mean 4.4 us (End-Easy), 42 us"
   echo "(Middle-Easy), 4.9 ms (Middle-Medium), 0.31 ms (Begin-Easy), 135 ms (Begin-Medium),"
   echo "about 7 s (Begin-Hard)."
+  # The evaluation match takes many minutes: measured apart, kept with its command.
+  echo
+  cat reports/eval_match.md
 } >"$tmp/figures.md"
 mv "$tmp/figures.md" "$out"
 echo "wrote $out"

@@ -1,8 +1,8 @@
 //! Max-Connect4: Connect-4 played until the board is full, each player
 //! scoring a point for every four-in-a-row of their colour.
 //!
-//! The core ([`bitboard`], [`lines`], [`board`], [`score`], [`search`], [`format`],
-//! [`display`]) does no I/O; [`modes`], [`report`], [`referee`], [`memory`] and the
+//! The core ([`bitboard`], [`lines`], [`board`], [`features`], [`score`], [`search`],
+//! [`format`], [`display`]) does no I/O; [`modes`], [`report`], [`referee`], [`memory`] and the
 //! binary read and write files and the terminal, and the referee runs other
 //! programs. [`protocol`] holds the arenas' protocols without I/O; `bot`
 //! ([`modes::bot`]) and [`serve`] put them on pipes and sockets.
@@ -11,6 +11,7 @@ pub mod atomic;
 pub mod bitboard;
 pub mod board;
 pub mod display;
+pub mod features;
 pub mod format;
 pub mod lines;
 pub mod memory;

@@ -7,7 +7,10 @@
 //! Read as a number in base 3, one digit per cell from the line's first cell
 //! (0 empty, 1 player 1, 2 player 2), a line's cells are its *contents*, and a
 //! table built at compile time holds what the windows of a line with those
-//! contents add to each total. A piece changes only the four lines through
+//! contents add to each total. The evaluation weighs a threat by the row of
+//! its empty cell (see [`crate::features`]), so lines of one length whose
+//! cells lie on rows of different parities have tables of their own: one
+//! per [`Kind`]. A piece changes only the four lines through
 //! its cell, so playing it updates the totals with four pairs of lookups, and
 //! the evaluation of any position is read, not counted.
 //!
@@ -16,7 +19,8 @@
 
 use crate::bitboard::{COLUMN_BITS, HEIGHT, WIDTH};
 use crate::board::Player;
-use crate::score::{Value, POINT, WINDOW};
+use crate::features::{Class, WEIGHTS};
+use crate::score::{Value, POINT};
 
 /// Number of lines that hold at least one window.
 pub const LINES: usize = 25;
@@ -29,10 +33,11 @@ pub const LINES: usize = 25;
 pub struct Tally(u64);
 
 /// Bit offsets of the fields of a [`Tally`]: 16 bits of evaluation for
-/// player 1, plus [`EVALUATION_BIAS`] per line so that it is never negative;
-/// then 8 bits each for the windows complete for player 1 and for player 2,
-/// and the windows without a piece of player 1 and of player 2 (at most 69).
-const EVALUATION: u32 = 0;
+/// player 1 with player 1 to move, plus [`EVALUATION_BIAS`] per line so that
+/// it is never negative; then 8 bits each for the windows complete for player
+/// 1 and for player 2, and the windows without a piece of player 1 and of
+/// player 2 (at most 69); then the evaluation with player 2 to move.
+const EVALUATION: [u32; 2] = [0, 48];
 const COMPLETE: [u32; 2] = [16, 24];
 const FREE_OF: [u32; 2] = [32, 40];
 
@@ -40,12 +45,12 @@ const FREE_OF: [u32; 2] = [32, 40];
 const EVALUATION_BIAS: Value = 4 * POINT;
 
 impl Tally {
-    /// The evaluation for player 1, in `POINT`ths of a point: what player 1's
-    /// windows are worth minus what player 2's are.
+    /// The evaluation for player 1 with `mover` to move, in `POINT`ths of a
+    /// point: what player 1's windows are worth minus what player 2's are.
     #[inline]
     #[must_use]
-    pub const fn evaluation(self) -> Value {
-        ((self.0 >> EVALUATION) & 0xFFFF) as Value - EVALUATION_BIAS * LINES as Value
+    pub const fn evaluation(self, mover: Player) -> Value {
+        ((self.0 >> EVALUATION[mover.index()]) & 0xFFFF) as Value - EVALUATION_BIAS * LINES as Value
     }
 
     /// Number of windows complete for `player`: their score.
@@ -138,18 +143,44 @@ struct Place {
 /// The line that holds no windows, and the place of every cell on it.
 const NO_LINE: Place = Place { line: LINES as u8, digit: 0 };
 
-/// Number of different line lengths, 4 to 7; a length's index is `length - 4`.
-const LENGTHS: usize = 4;
+/// Number of kinds of line. A line's *kind* is what its table entries
+/// depend on: its length (4 to 7) and the parity of its first cell's row.
+/// Rows are the only lines of seven cells, and the only ones whose cells all
+/// lie on one row; along the others (columns and diagonals) the parity of
+/// the row alternates from cell to cell. Kinds 0 to 5 are the lines of four
+/// to six cells, two per length (first row even, then odd); 6 and 7 the rows.
+const KINDS: usize = 8;
 
-/// Where each length's contents start in [`TABLE`]: lengths 4, 5, 6 and 7
-/// have 3^4, 3^5, 3^6 and 3^7 possible contents.
-const TABLE_START: [usize; LENGTHS + 1] = [0, 81, 81 + 243, 81 + 243 + 729, 81 + 243 + 729 + 2187];
+/// The kind of a line of `length` cells whose first cell is on row index `first_row`.
+const fn kind(length: usize, first_row: usize) -> usize {
+    2 * (length - 4) + first_row % 2
+}
 
-/// For each length of line and each of its contents, the totals of its
-/// windows; padded to a power of two, so that a masked index needs no bounds check.
+/// The length of the lines of `kind`.
+const fn kind_length(kind: usize) -> usize {
+    4 + kind / 2
+}
+
+/// Where each kind's contents start in [`TABLE`]: a line of `n` cells has
+/// `3^n` possible contents.
+const TABLE_START: [usize; KINDS + 1] = {
+    let mut starts = [0; KINDS + 1];
+    let mut kind = 0;
+    while kind < KINDS {
+        starts[kind + 1] = starts[kind] + 3usize.pow(kind_length(kind) as u32);
+        kind += 1;
+    }
+    starts
+};
+
+/// For each kind of line and each of its contents, the totals of its
+/// windows; padded to a power of two, so that a masked index needs no bounds
+/// check. 8192 entries of 8 bytes, twice the size of one table per length
+/// (before threats were weighed by row): `bench` took 0.97 to 1.02 times as
+/// long, within the noise (see the README's "The evaluation").
 static TABLE: [Tally; TABLE_LEN] = table();
 
-const TABLE_LEN: usize = TABLE_START[LENGTHS].next_power_of_two();
+const TABLE_LEN: usize = TABLE_START[KINDS].next_power_of_two();
 
 /// For each player and cell by bit index, what a piece of the player's there
 /// adds to [`Lines::contents`].
@@ -227,7 +258,7 @@ const fn geometry() -> ([[Place; 4]; 65], [u16; LINES]) {
                             digit *= 3;
                             i += 1;
                         }
-                        starts[line] = TABLE_START[length as usize - 4] as u16;
+                        starts[line] = TABLE_START[kind(length as usize, row as usize)] as u16;
                         line += 1;
                     }
                 }
@@ -262,7 +293,7 @@ const fn empty() -> Lines {
 const fn table() -> [Tally; TABLE_LEN] {
     let mut table = [Tally(0); TABLE_LEN];
     let mut index = 0;
-    while index < TABLE_START[LENGTHS] {
+    while index < TABLE_START[KINDS] {
         table[index] = table_entry(index);
         index += 1;
     }
@@ -271,11 +302,12 @@ const fn table() -> [Tally; TABLE_LEN] {
 
 /// The totals of the windows of the line whose contents are at `index` in [`TABLE`].
 const fn table_entry(index: usize) -> Tally {
-    let mut length = 4;
-    while index >= TABLE_START[length - 3] {
-        length += 1;
+    let mut kind = 0;
+    while index >= TABLE_START[kind + 1] {
+        kind += 1;
     }
-    let mut contents = index - TABLE_START[length - 4];
+    let length = kind_length(kind);
+    let mut contents = index - TABLE_START[kind];
     let mut cells = [0; 7];
     let mut i = 0;
     while i < length {
@@ -283,23 +315,56 @@ const fn table_entry(index: usize) -> Tally {
         contents /= 3;
         i += 1;
     }
-    let mut evaluation = EVALUATION_BIAS;
+    // The parity of each cell's row index: the first cell's, alternating
+    // along every line but a row.
+    let mut rows = [kind % 2; 7];
+    if length < 7 {
+        let mut i = 0;
+        while i < length {
+            rows[i] = (kind + i) % 2;
+            i += 1;
+        }
+    }
+    let mut evaluation = [EVALUATION_BIAS; 2];
     let mut fields = 0;
     let mut start = 0;
     while start + 4 <= length {
         let mut pieces = [0; 3];
+        // Row index 0, 2 or 4 (even) is row 1, 3 or 5 (odd).
+        let mut empty_on_odd_rows = 0;
         let mut j = 0;
         while j < 4 {
             pieces[cells[start + j]] += 1;
+            if cells[start + j] == 0 && rows[start + j] == 0 {
+                empty_on_odd_rows += 1;
+            }
             j += 1;
         }
         let (one, two) = (pieces[1], pieces[2]);
+        let mut mover = 0;
+        while mover < 2 {
+            if two == 0 {
+                if let Some(class) = Class::of(one, empty_on_odd_rows) {
+                    evaluation[mover] += WEIGHTS.windows[mover][0][class.index()];
+                }
+            }
+            if one == 0 {
+                if let Some(class) = Class::of(two, empty_on_odd_rows) {
+                    evaluation[mover] -= WEIGHTS.windows[mover][1][class.index()];
+                }
+            }
+            if one == 4 {
+                evaluation[mover] += POINT;
+            }
+            if two == 4 {
+                evaluation[mover] -= POINT;
+            }
+            mover += 1;
+        }
         if two == 0 {
-            evaluation += WINDOW[one];
             fields += 1 << FREE_OF[1];
         }
         if one == 0 {
-            evaluation -= WINDOW[two];
             fields += 1 << FREE_OF[0];
         }
         if one == 4 {
@@ -310,7 +375,7 @@ const fn table_entry(index: usize) -> Tally {
         }
         start += 1;
     }
-    Tally(fields | (evaluation as u64) << EVALUATION)
+    Tally(fields | (evaluation[0] as u64) << EVALUATION[0] | (evaluation[1] as u64) << EVALUATION[1])
 }
 
 #[cfg(test)]
@@ -321,7 +386,8 @@ mod tests {
     #[test]
     fn the_empty_board_has_every_window_free_and_nothing_else() {
         let tally = Lines::EMPTY.tally();
-        assert_eq!(tally.evaluation(), 0);
+        assert_eq!(tally.evaluation(Player::One), 0);
+        assert_eq!(tally.evaluation(Player::Two), 0);
         for player in Player::BOTH {
             assert_eq!(tally.complete(player), 0);
             assert_eq!(tally.free_of(player), WINDOWS);
@@ -352,7 +418,7 @@ mod tests {
         assert_eq!(tally.complete(Player::Two), 4);
         assert_eq!(tally.complete(Player::One), 0);
         // Four row windows complete, and each cell's column window open.
-        assert!(tally.evaluation() <= -4 * POINT);
+        assert!(tally.evaluation(Player::One) <= -4 * POINT);
     }
 
     #[test]

@@ -10,8 +10,9 @@
 //! only narrow as moves are made; so the depth-limited minimax value of a
 //! position also lies within its bounds, and the search may cut on them.
 
-use crate::bitboard::{window_starts, ALL_CELLS, DIRECTIONS};
+use crate::bitboard::ALL_CELLS;
 use crate::board::{Board, Player};
+use crate::features::{playable_value, weigh, WEIGHTS};
 use crate::lines::Tally;
 
 /// A position's value for the player to move, in `POINT`ths of a point.
@@ -20,22 +21,21 @@ pub type Value = i32;
 /// One point, the worth of a complete window.
 pub const POINT: Value = 32;
 
-/// Worth of a window without opposing pieces by how many of the player's
-/// pieces it holds, none to four. Below four pieces each is under a point, so
-/// the evaluation stays within the bounds.
-pub const WINDOW: [Value; 5] = [0, 1, 4, 12, POINT];
-
 /// Larger than the magnitude of any value.
 pub const INFINITY: Value = POINT * 100;
 
 /// The heuristic value of `board` for the player to move: `POINT` for every
-/// complete window, plus the [`WINDOW`] weights of every open window,
-/// minus the same for the opponent. Read from the totals the board keeps
-/// (see [`crate::lines`]); [`evaluate_from_scratch`] counts it.
+/// complete window, plus the [`WEIGHTS`] of every open window by its class,
+/// minus the same for the opponent, plus the weights of the threats the
+/// player to move can take or block at once (see [`crate::features`]). The
+/// windows are read from the totals the board keeps (see [`crate::lines`]);
+/// [`evaluate_from_scratch`] counts them.
 #[inline]
 #[must_use]
 pub fn evaluate(board: &Board) -> Value {
-    for_mover(board.tally(), board.to_move())
+    let (mover, opponent) = (board.to_move(), board.to_move().other());
+    for_mover(board.tally(), mover, mover)
+        + playable_value(board.pieces(mover), board.pieces(opponent), board.playable_cells(), mover)
 }
 
 /// The value for the player to move of the board after they put a piece on
@@ -44,15 +44,19 @@ pub fn evaluate(board: &Board) -> Value {
 #[inline]
 #[must_use]
 pub fn value_after(board: &Board, cell: u64) -> Value {
-    for_mover(board.tally_after(cell), board.to_move())
+    // After the move the opponent is to move, and the weights are theirs.
+    let (mover, opponent) = (board.to_move(), board.to_move().other());
+    let playable = (board.playable_cells() ^ cell) | ((cell << 1) & ALL_CELLS);
+    for_mover(board.tally_after(cell), mover, opponent)
+        - playable_value(board.pieces(opponent), board.pieces(mover) | cell, playable, opponent)
 }
 
-/// The evaluation in `tally`, seen from `player`.
+/// The evaluation in `tally` with `mover` to move, seen from `player`.
 #[inline]
-fn for_mover(tally: Tally, player: Player) -> Value {
+fn for_mover(tally: Tally, player: Player, mover: Player) -> Value {
     match player {
-        Player::One => tally.evaluation(),
-        Player::Two => -tally.evaluation(),
+        Player::One => tally.evaluation(mover),
+        Player::Two => -tally.evaluation(mover),
     }
 }
 
@@ -60,30 +64,11 @@ fn for_mover(tally: Tally, player: Player) -> Value {
 /// kept for the tests to check the kept totals against.
 #[must_use]
 pub fn evaluate_from_scratch(board: &Board) -> Value {
-    let me = board.pieces(board.to_move());
-    let opponent = board.pieces(board.to_move().other());
-    potential(me, opponent) - potential(opponent, me)
-}
-
-/// The weight of `me`'s windows that hold none of `opponent`'s pieces.
-fn potential(me: u64, opponent: u64) -> Value {
-    let mut total = 0;
-    for step in DIRECTIONS {
-        let open = window_starts(ALL_CELLS & !opponent, step);
-        // Add the four cells of each window bit-serially: the sum is
-        // 4*fours + 2*twos + ones.
-        let (a, b, c, d) = (me, me >> step, me >> (2 * step), me >> (3 * step));
-        let (low_ab, high_ab) = (a ^ b, a & b);
-        let (low_cd, high_cd) = (c ^ d, c & d);
-        let ones = low_ab ^ low_cd;
-        let twos = high_ab ^ high_cd ^ (low_ab & low_cd);
-        let fours = high_ab & high_cd;
-        let by_count = [open & ones & !twos, open & !ones & twos, open & ones & twos, fours];
-        for (windows, weight) in by_count.iter().zip(&WINDOW[1..]) {
-            total += weight * windows.count_ones() as Value;
-        }
+    let value = weigh(board, &WEIGHTS);
+    match board.to_move() {
+        Player::One => value,
+        Player::Two => -value,
     }
-    total
 }
 
 /// Bounds on the final score difference for the player to move, in points,
@@ -121,11 +106,13 @@ mod tests {
 
     #[test]
     fn three_in_a_row_is_worth_more_than_two() {
-        // Player 1 on 1, 2, 3 of the bottom row against 1, 2, 5; player 2 to move both times.
-        let three = play_all("17273");
-        let apart = play_all("17275");
-        assert!(evaluate(&three) < evaluate(&apart));
-        assert!(evaluate(&apart) < 0);
+        // Player 1 on 1, 2, 3 of the bottom row against 1, 2, 5, player 2
+        // up column 7, player 1 to move both times. (With player 2 to move,
+        // the three would be blocked at once, and is worth less.)
+        let three = play_all("172737");
+        let apart = play_all("172757");
+        assert!(evaluate(&three) > evaluate(&apart));
+        assert!(evaluate(&apart) > 0);
     }
 
     #[test]
@@ -139,7 +126,7 @@ mod tests {
     }
 
     #[test]
-    fn kept_totals_match_counting_from_scratch() {
+    fn kept_totals_match_counting_from_scratch_and_lie_within_the_bounds() {
         let mut seed = 7u64;
         for _ in 0..300 {
             let mut board = Board::empty();
@@ -158,6 +145,9 @@ mod tests {
                 free_of(opponent) - board.score(board.to_move().other()) as i32,
             );
             assert_eq!(bounds(&board), expected, "{board:?}");
+            let (lower, upper) = bounds(&board);
+            let value = evaluate(&board);
+            assert!(lower * POINT <= value && value <= upper * POINT, "{lower} {value} {upper} {board:?}");
             for column in board.legal_columns() {
                 let cell = board.landing_cell(column);
                 assert_eq!(value_after(&board, cell), -evaluate(&board.after(column)), "{board:?} {column}");

@@ -10,9 +10,10 @@ use super::chart::Chart;
 use super::machine::Machine;
 use super::measure::{self, Algorithm};
 use super::{units, Outcome, Timings, CSV_FILE};
-use crate::board::Board;
+use crate::board::{Board, Player};
 use crate::display;
-use crate::score::{POINT, WINDOW};
+use crate::features::WEIGHTS;
+use crate::score::POINT;
 
 /// What the report says besides the measurements.
 #[derive(Clone, Copy, Debug)]
@@ -220,7 +221,6 @@ fn algorithms(text: &mut String, summaries: &[AlgorithmSummary]) {
 
 /// What a value is: the evaluation at the horizon, in words and as a formula.
 fn evaluation(text: &mut String) {
-    let [_, one, two, three, complete] = WINDOW;
     let _ = write!(
         text,
         "## What a value is\n\n\
@@ -229,14 +229,31 @@ fn evaluation(text: &mut String) {
          exact final score difference with best play by both sides. A search stopped at its depth limit judges \
          each position there by the **evaluation**: the score so far plus the prospects of the windows (the 69 \
          groups of four cells in a line) that are still open.\n\n\
-         A window counts for a player when it holds none of the opponent's pieces. In 32nds of a point, it is \
-         worth {one}, {two} or {three} when it holds one, two or three of the player's pieces, and {complete} \
-         (a whole point: it scores) when it holds four. The evaluation is the sum over the player to move's \
-         windows minus the same sum over the opponent's:\n\n\
-         `value = Σ w(mine) − Σ w(theirs)`, with w(1) = {one}/32, w(2) = {two}/32, w(3) = {three}/32, \
-         w(4) = 1 point.\n\n\
-         A window of three pieces is worth less than a point, so the evaluation never promises more than the \
-         score can still become. The tables show values in points, exact to a 32nd.\n\n"
+         A window counts for a player when it holds none of the opponent's pieces. It is worth a whole point \
+         ({POINT}/{POINT}: it scores) when it holds four of the player's pieces, and otherwise a weight, in \
+         {POINT}nds of a point, by how many pieces it holds and, for three, whether the empty cell is on an odd \
+         or an even row (counted from 1 at the bottom); the weights depend on whose window it is and who is \
+         to move, and were fitted to exact results. The evaluation is the sum over the player to move's windows \
+         minus the same sum over the opponent's:\n\n\
+         `value = Σ w(mine) − Σ w(theirs)`, with these weights w:\n\n\
+         | to move | window of | one piece | two, empty cells on odd rows | two, on even rows | two, on one of each \
+         | three, empty cell on an odd row | three, on an even row |\n\
+         | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+    );
+    for mover in Player::BOTH {
+        for owner in Player::BOTH {
+            let weights = WEIGHTS.windows[mover.index()][owner.index()].map(|weight| weight.to_string());
+            let _ =
+                writeln!(text, "| player {} | player {} | {} |", mover.number(), owner.number(), weights.join(" | "));
+        }
+    }
+    let _ = write!(
+        text,
+        "\nThe player to move also gains, for each threat they can complete or block at once on the rows parity \
+         would give the opponent, {} (player 1 to move) or {} (player 2) for their own threats and {} or {} for \
+         the opponent's. No window short of four is worth more than a point, so the evaluation never promises \
+         more than the score can still become. The tables show values in points, exact to a 32nd.\n\n",
+        WEIGHTS.playable[0][0], WEIGHTS.playable[1][0], WEIGHTS.playable[0][1], WEIGHTS.playable[1][1],
     );
 }
 

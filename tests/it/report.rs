@@ -170,7 +170,7 @@ fn a_small_report_is_written_within_seconds_with_real_figures() {
         "### player2_next.txt\n\n```text\n",
         "| depth | algorithm | nodes | CPU time | runs | nodes per second | move | value (points) |",
         "## What a value is\n\nEvery search returns a **value** for the player to move, in points",
-        "w(1) = 1/32, w(2) = 4/32, w(3) = 12/32, w(4) = 1 point",
+        "| to move | window of | one piece | two, empty cells on odd rows |",
         "| fitted ns per node |",
         "How to read it: one panel per position, nodes explored",
     ] {
