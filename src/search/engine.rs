@@ -16,6 +16,7 @@
 use std::time::{Duration, Instant};
 
 use super::classic::Classic;
+use super::follow_up;
 use super::table::{Bound, Entry, Table, TableTooLarge};
 use super::SearchResult;
 use crate::bitboard::{column_cells, completing_cells, WIDTH};
@@ -568,12 +569,17 @@ fn narrow_to_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, 
     let (lower, upper) = bounds(board);
     let (lower, upper) = (lower * POINT, upper * POINT);
     if upper <= alpha || lower == upper {
-        Err(upper)
+        return Err(upper);
     } else if lower >= beta {
-        Err(lower)
-    } else {
-        Ok((alpha.max(lower), beta.min(upper)))
+        return Err(lower);
     }
+    // The value is a whole number of points: beyond the window means at
+    // most the largest whole number within `alpha`, or at least the
+    // smallest within `beta`.
+    if let Some(value) = follow_up::cut(board, alpha.div_euclid(POINT), -(-beta).div_euclid(POINT)) {
+        return Err(value * POINT);
+    }
+    Ok((alpha.max(lower), beta.min(upper)))
 }
 
 /// Columns in the order to search them, four bits each (the column's index

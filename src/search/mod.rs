@@ -20,6 +20,7 @@
 mod alpha_beta;
 pub mod classic;
 mod engine;
+mod follow_up;
 mod minimax;
 mod perft;
 mod table;

@@ -135,5 +135,5 @@ fn the_bench_node_total_is_pinned() {
     let assert = maxconnect4(dir.path()).arg("bench").assert().success();
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     let total = stdout.lines().last().unwrap();
-    assert!(total.starts_with("bench: 3314126 nodes in "), "{stdout}");
+    assert!(total.starts_with("bench: 2911583 nodes in "), "{stdout}");
 }
