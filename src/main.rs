@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use maxconnect4::board::Board;
 
-use maxconnect4::modes::{self, bot, FirstMove, SolveOptions, Source};
+use maxconnect4::modes::{self, bot, EngineSettings, FirstMove, SolveOptions, Source};
 use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::rules::Rules;
@@ -97,17 +97,15 @@ enum Command {
         /// Give up after this many seconds.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         time_limit: Option<Duration>,
-        /// Transposition table size in MB (0 for none) [default: 64].
-        #[arg(long, value_name = "MB", value_parser = parse_hash)]
-        hash: Option<usize>,
+        #[command(flatten)]
+        table: TableOptions,
     },
     /// Search a fixed set of positions and report the speed in nodes per second.
     Bench {
         #[command(flatten)]
         rules: RulesOption,
-        /// Transposition table size in MB (0 for none) [default: 64].
-        #[arg(long, value_name = "MB", value_parser = parse_hash)]
-        hash: Option<usize>,
+        #[command(flatten)]
+        table: TableOptions,
     },
     /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
     Report {
@@ -218,14 +216,33 @@ struct EngineOptions {
     /// deepest search finished (DEPTH still caps the depth).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
-    /// Transposition table size in MB (0 for none) [default: 64].
-    #[arg(long, value_name = "MB", value_parser = parse_hash)]
-    hash: Option<usize>,
+    #[command(flatten)]
+    table: TableOptions,
 }
 
 impl EngineOptions {
     fn limits(&self, depth: u32) -> Limits {
         Limits { depth, time_limit: self.time_limit }
+    }
+}
+
+/// The table and the threads sharing it: `--hash` and `--threads`.
+#[derive(Args)]
+struct TableOptions {
+    /// Transposition table size in MB (0 for none) [default: 64].
+    #[arg(long, value_name = "MB", value_parser = parse_hash)]
+    hash: Option<usize>,
+    /// Threads searching together (classic rules use one) [default: one per core].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<u16>,
+}
+
+impl TableOptions {
+    fn settings(&self) -> EngineSettings {
+        EngineSettings {
+            hash_bytes: megabytes(self.hash),
+            threads: self.threads.map_or_else(modes::default_threads, usize::from),
+        }
     }
 }
 
@@ -314,6 +331,15 @@ fn parse_hash(text: &str) -> Result<usize, String> {
     let mb = whole(text, 0, most, "megabytes").map_err(|error| error.to_string())?;
     Ok(usize::try_from(mb).expect("at most usize::MAX >> 20"))
 }
+
+/// Threads searching together: 1 to [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<u16, String> {
+    whole(text, 1, MAX_THREADS, "threads").map_err(|error| error.to_string())
+}
+
+/// The most threads `--threads` takes: far more cores than any machine
+/// this runs on has, and few enough that starting them all is instant.
+const MAX_THREADS: u16 = 256;
 
 /// Which game of a log: games count from 1.
 fn parse_game(text: &str) -> Result<u32, String> {
@@ -431,10 +457,12 @@ impl Cli {
             _ => {}
         }
         match &mut self.command {
-            Command::OneMove { engine, .. } => engine.hash = sized_table(engine.hash, "one-move")?,
-            Command::Interactive { engine, .. } => engine.hash = sized_table(engine.hash, "interactive")?,
-            Command::Solve { hash, .. } => *hash = sized_table(*hash, "solve")?,
-            Command::Bench { hash, .. } => *hash = sized_table(*hash, "bench")?,
+            Command::OneMove { engine, .. } => engine.table.hash = sized_table(engine.table.hash, "one-move")?,
+            Command::Interactive { engine, .. } => {
+                engine.table.hash = sized_table(engine.table.hash, "interactive")?;
+            }
+            Command::Solve { table, .. } => table.hash = sized_table(table.hash, "solve")?,
+            Command::Bench { table, .. } => table.hash = sized_table(table.hash, "bench")?,
             _ => {}
         }
         // A move string is an argument like any other: a bad one is a usage error.
@@ -493,7 +521,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 None => Source::File(args.pop().expect("checked")),
             };
             let limits = engine.limits(depth);
-            modes::one_move(&input, &output, rules.rules, &limits, megabytes(engine.hash), &mut out)?;
+            modes::one_move(&input, &output, rules.rules, &limits, &engine.table.settings(), &mut out)?;
         }
         Command::Interactive { input, next, depth, rules, engine } => {
             let first = match next {
@@ -501,15 +529,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Next::HumanNext => FirstMove::Human,
             };
             let limits = engine.limits(depth);
-            let (hash, rules) = (megabytes(engine.hash), rules.rules);
-            modes::interactive(&input, first, rules, &limits, hash, &mut io::stdin().lock(), &mut out)?;
+            let (settings, rules) = (engine.table.settings(), rules.rules);
+            modes::interactive(&input, first, rules, &limits, &settings, &mut io::stdin().lock(), &mut out)?;
         }
         Command::Perft { depth, file, moves, rules } => {
             let source = moves.map(Source::Moves).or(file.map(Source::File));
             modes::perft(rules.rules, depth, source.as_ref(), &mut out)?;
         }
-        Command::Solve { file, moves, batch, weak, rules, hash, time_limit } => {
-            let options = SolveOptions { rules: rules.rules, hash_bytes: megabytes(hash), time_limit, weak };
+        Command::Solve { file, moves, batch, weak, rules, table, time_limit } => {
+            let options = SolveOptions { rules: rules.rules, engine: table.settings(), time_limit, weak };
             let mut err = anstream::stderr();
             if let Some(batch) = batch {
                 let bad = if batch.as_os_str() == "-" {
@@ -532,7 +560,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 modes::solve(&source, &options, &mut out, &mut err)?;
             }
         }
-        Command::Bench { rules, hash } => modes::bench(rules.rules, megabytes(hash), &mut out)?,
+        Command::Bench { rules, table } => modes::bench(rules.rules, &table.settings(), &mut out)?,
         Command::Report { positions, max_depth, out: dir, budget } => {
             let command = report::command_line(std::env::args().skip(1));
             report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)?;
@@ -552,8 +580,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Format => writeln!(out, "{}", format::DESCRIPTION)?,
         Command::Serve { addr, search, searches, name } => {
-            let searches =
-                searches.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+            let searches = searches.map_or_else(modes::default_threads, usize::from);
             let options = serve::Options { limits: search.limits(SERVE_TIME_LIMIT), searches, name };
             serve::run(addr, options, &mut out)?;
         }

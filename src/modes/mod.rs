@@ -6,6 +6,7 @@ mod bench;
 pub mod bot;
 mod interactive;
 mod one_move;
+mod progress;
 
 pub use analysis::SolveOptions;
 pub use analysis::{perft, solve, solve_batch};
@@ -23,7 +24,34 @@ use crate::atomic;
 use crate::board::Board;
 use crate::format::{self, BoardFile, LineEnding};
 use crate::rules::Rules;
-use crate::search::{Engine, Limits, SearchResult};
+use crate::search::{Engine, Limits, SearchResult, TableTooLarge};
+
+/// How the engine of a mode is set up: `--hash` and `--threads`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// The most memory the transposition table may use.
+    pub hash_bytes: usize,
+    /// Threads searching together.
+    pub threads: usize,
+}
+
+impl EngineSettings {
+    /// An engine for games played by `rules`, with these settings.
+    ///
+    /// # Errors
+    /// When the table's memory cannot be had.
+    pub fn engine(&self, rules: Rules) -> Result<Engine, TableTooLarge> {
+        let mut engine = Engine::for_rules(rules, self.hash_bytes)?;
+        engine.set_threads(self.threads);
+        Ok(engine)
+    }
+}
+
+/// The number of threads when `--threads` is not given: one per core.
+#[must_use]
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
 
 /// Where a position comes from: a board file or a move string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,10 +137,14 @@ struct Thought {
 }
 
 /// Chooses a move on `board` (which must not be full) within `limits`,
-/// timing the search in CPU time of this thread.
+/// timing the search in CPU time of all its threads. On a terminal, a
+/// search that will plainly take long is announced on stderr first, and a
+/// long one shows its progress there.
 fn think(engine: &mut Engine, board: &Board, limits: &Limits) -> Thought {
-    let start = cpu_time::ThreadTime::now();
-    let result = engine.search(board, limits).expect("the board is not full");
+    progress::warn_if_long(engine, board, limits, &mut io::stderr());
+    let start = cpu_time::ProcessTime::now();
+    let progress = engine.progress();
+    let result = progress::while_searching(&progress, || engine.search(board, limits).expect("the board is not full"));
     Thought { result, cpu: start.elapsed() }
 }
 
@@ -122,6 +154,11 @@ impl Thought {
         let SearchResult { nodes, depth, .. } = self.result;
         writeln!(out, "Searched {nodes} nodes to depth {depth} in {}.", cpu_and_rate(nodes, self.cpu))
     }
+}
+
+/// `1 thread`, `2 threads`.
+fn threads_phrase(threads: usize) -> String {
+    format!("{threads} thread{}", if threads == 1 { "" } else { "s" })
 }
 
 /// `X s of CPU time (Y M nodes/s)`.

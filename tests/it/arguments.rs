@@ -48,6 +48,16 @@ fn whole_numbers_are_bounded_and_named() {
     check(&["perft", "99999999999"], "too large");
     check(&["one-move", "in.txt", "out.txt", "3", "--hash", "99999999999999999999"], "'--hash <MB>': too large");
     check(&["bench", "--hash", "-5"], "unexpected argument '-5'");
+    for mode in [
+        &["one-move", "in.txt", "out.txt", "3"][..],
+        &["interactive", "in.txt", "human-next", "3"],
+        &["solve", "in.txt"],
+        &["bench"],
+    ] {
+        check(&[mode, &["--threads", "0"]].concat(), "invalid value '0' for '--threads <N>': too small: at least 1");
+        check(&[mode, &["--threads", "257"]].concat(), "'--threads <N>': too large: at most 256");
+        check(&[mode, &["--threads", "many"]].concat(), "expected a whole number of threads");
+    }
     check(&["match", "self", "self", "--depth", "0"], "'--depth <DEPTH>': too small");
     check(&["tournament", "--player", "a=self", "--player", "b=self", "--openings", "50"], "at most 49");
     check(&["tournament", "--player", "a=self", "--player", "b=self", "--jobs", "0"], "at least 1");
@@ -107,6 +117,7 @@ fn options_come_in_the_same_order_in_every_subcommand() {
         "--timeout",
         "--budget",
         "--hash",
+        "--threads",
         "--no-sandbox",
         "--network",
         "--openings",
