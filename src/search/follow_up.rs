@@ -115,6 +115,10 @@ fn follower_guarantee(leader: u64, follower: u64, occupied: u64, odd: u64, at_le
         leader: leader | (even_offsets & !odd_columns) | (odd_offsets & odd_columns),
         follower: follower | (odd_offsets & !odd_columns) | (even_offsets & odd_columns & !odd),
     };
+    // Not even all the lowest cells would be enough: no need to pair them.
+    if odd != 0 && count_windows(sides.follower | odd) as i32 - (count_windows(sides.leader) as i32) < at_least {
+        return None;
+    }
     let mut pairs = [(0, 0); MAX_ODD_COLUMNS / 2];
     some_pairing(&lowest_cells[..count], &mut pairs, 0, sides, at_least)
 }
