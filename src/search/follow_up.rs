@@ -242,10 +242,12 @@ mod tests {
     #[test]
     fn cuts_agree_with_a_full_search_with_many_odd_columns() {
         // Columns with one or three empty cells, or full: up to seven odd
-        // columns, where the pairings are many.
+        // columns, where the pairings are many. (A follower who chose how to
+        // pair the later cells only after the leader's choice in the first
+        // pair, which is no strategy, fails this within these rounds.)
         let mut seed: u64 = 23;
         let mut cuts = 0;
-        for round in 0..300 {
+        for _ in 0..3000 {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let heights: Vec<usize> =
                 (0..7).map(|column| [5, 5, 5, 3, 6][(seed >> (8 + 3 * column)) as usize % 5]).collect();
@@ -259,7 +261,7 @@ mod tests {
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 board.play(open[(seed >> 33) as usize % open.len()]);
             }
-            if board.empty_cells() <= 12 || round % 4 == 0 {
+            if board.empty_cells() <= 13 {
                 cuts += check_cuts(&board);
             }
         }
