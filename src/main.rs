@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use maxconnect4::board::Board;
+use maxconnect4::board::{Board, Column};
 
 use maxconnect4::modes::{self, bot, EngineSettings, FirstMove, SolveOptions, Source};
 use maxconnect4::protocol::coordinator;
@@ -122,7 +122,7 @@ enum Command {
         #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
         out: PathBuf,
     },
-    /// Referee one game between two players: `self`, `human` or a command.
+    /// Referee one game between two players: `self`, `human`, a command or an arena's bot.
     Match(MatchArgs),
     /// Show a logged game move by move.
     Replay(ReplayArgs),
@@ -349,9 +349,10 @@ fn parse_game(text: &str) -> Result<u32, String> {
     })
 }
 
-/// How many openings a tournament plays: 1 to the 49 there are.
+/// How many openings a tournament plays: up to the 49 there are; 0 for the
+/// empty board alone.
 fn parse_openings(text: &str) -> Result<u16, String> {
-    whole(text, 1, 49, "openings").map_err(|error| error.to_string())
+    whole(text, 0, 49, "openings").map_err(|error| error.to_string())
 }
 
 /// How many games a tournament plays at once.
@@ -606,11 +607,14 @@ struct SettingsArgs {
     /// Seconds a program has for each move (a person has no limit).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
+    /// Seconds each program has for the whole game, beside --timeout per move; running out forfeits.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    clock: Option<Duration>,
 }
 
 impl SettingsArgs {
     fn settings(&self) -> Settings {
-        Settings { rules: self.rules.rules, depth: self.depth, timeout: self.timeout }
+        Settings { rules: self.rules.rules, depth: self.depth, timeout: self.timeout, clock: self.clock }
     }
 }
 
@@ -634,7 +638,8 @@ impl IsolationArgs {
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// Player 1: `self`, `human`, or a command with {in}, {out} and optionally {depth}.
+    /// Player 1: `self`, `human`, a command with {in}, {out} and optionally {depth},
+    /// or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
     #[arg(value_parser = parse_match_player)]
     red: String,
     /// Player 2, given the same way.
@@ -663,11 +668,14 @@ impl MatchArgs {
         let settings = self.settings.settings();
         let start = match (self.start, self.start_moves) {
             (Some(path), _) => referee::Start::File(path),
-            (None, Some(moves)) => referee::Start::Board(
+            (None, Some(moves)) => {
                 Board::from_moves(settings.rules, &moves)
-                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?,
-            ),
-            (None, None) => referee::Start::Board(Board::empty()),
+                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?;
+                let columns =
+                    moves.bytes().filter_map(|digit| Column::from_number(usize::from(digit.wrapping_sub(b'0'))));
+                referee::Start::Moves(columns.collect())
+            }
+            (None, None) => referee::Start::Moves(Vec::new()),
         };
         Ok(referee::MatchOptions {
             red: self.red,
@@ -698,14 +706,15 @@ struct ReplayArgs {
 
 #[derive(clap::Args)]
 struct TournamentArgs {
-    /// A player as NAME=COMMAND, COMMAND being `self` or a command template; two or more.
+    /// A player as NAME=COMMAND, COMMAND being `self`, a command template or an arena's
+    /// bot (`moderator:COMMAND`, `coordinator:COMMAND`, `http:URL`); two or more.
     #[arg(long = "player", value_name = "NAME=TEMPLATE", required = true, value_parser = parse_entrant)]
     players: Vec<(String, String)>,
     #[command(flatten)]
     settings: SettingsArgs,
     #[command(flatten)]
     isolation: IsolationArgs,
-    /// How many of the 49 two-ply openings to play, central ones first.
+    /// How many of the 49 two-ply openings to play, central ones first (0: the empty board only).
     #[arg(long, value_name = "N", default_value_t = 49, value_parser = parse_openings)]
     openings: u16,
     /// Games to play at the same time.
@@ -738,7 +747,7 @@ fn parse_entrant(text: &str) -> Result<(String, String), String> {
         .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())?;
     tournament::check_name(name)?;
     if parse_player(template)? == PlayerSpec::Human {
-        return Err("a tournament has no human players: give `self` or a command template".to_owned());
+        return Err("a tournament has no human players: give `self`, a command template or a bot".to_owned());
     }
     Ok((name.to_owned(), template.to_owned()))
 }

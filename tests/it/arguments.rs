@@ -29,6 +29,10 @@ fn times_too_large_for_the_clock_are_usage_errors() {
         check(&["solve", "in.txt", option, "1e19"], "too large: at most 1000000000 seconds");
     }
     check(&["match", "self", "self", "--timeout", "1e19"], "'--timeout <SECONDS>': too large");
+    check(
+        &["match", "self", "self", "--clock", "0"],
+        "'--clock <SECONDS>': expected a number of seconds greater than 0",
+    );
     check(&["tournament", "--player", "a=self", "--player", "b=self", "--timeout", "inf"], "too large");
     check(&["report", "--budget", "1e300"], "'--budget <SECONDS>': too large");
     check(&["replay", "games.jsonl", "--delay", "1e19"], "'--delay <SECONDS>': too large");
@@ -73,6 +77,10 @@ fn tournament_players_are_checked_with_the_arguments() {
     check(&["tournament", "--player", "a=self", "--player", "b"], "expected NAME=TEMPLATE");
     check(&["tournament", "--player", "a=self", "--player", "b=echo"], "has no {in}");
     check(&["match", "self", "echo {in}"], "has no {out}");
+    check(&["match", "self", "moderator:"], "the command template is empty");
+    check(&["match", "self", "coordinator:engine {out}"], "of a coordinator bot has {out}");
+    check(&["match", "self", "https://example.org/"], "https is not supported");
+    check(&["tournament", "--player", "a=self", "--player", "b=http:"], "is not an http:// URL");
 }
 
 #[test]
