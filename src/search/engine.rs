@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use super::busy::{self, Busy};
 use super::classic::Classic;
+use super::follow_up;
 use super::table::{Bound, Entry, Table, TableTooLarge};
 use super::SearchResult;
 use crate::bitboard::{column_cells, completing_cells, WIDTH};
@@ -565,16 +566,19 @@ impl Searcher<'_> {
         // The score bounds hold for heuristic values too, but only cut where
         // the search reaches the end of the game: measured on `bench`, they
         // never cut short of it, where values are fractions of a point.
-        if depth == board.empty_cells() {
+        let to_the_end = depth == board.empty_cells();
+        if to_the_end {
             (alpha, beta) = match narrow_to_bounds(board, alpha, beta) {
                 Ok(window) => window,
                 Err(value) => return value,
             };
         }
+        // Children solved by `endgame` are never stored: no use probing for them.
+        let children_stored = depth > TABLE_MIN_DEPTH && !(to_the_end && depth - 1 <= ENDGAME_EMPTY);
 
         let key = board.key();
         let mut first = None;
-        if depth > TABLE_MIN_DEPTH {
+        if children_stored {
             // Start loading the children's entries now, so that they arrive
             // while this position's own entry is awaited.
             for column in board.legal_columns() {
@@ -592,7 +596,14 @@ impl Searcher<'_> {
             }
         }
 
-        if depth > TABLE_MIN_DEPTH {
+        // The follow-up strategy's bounds cost more than a table probe.
+        if to_the_end {
+            if let Some(value) = follow_up_cut(board, alpha, beta) {
+                return value;
+            }
+        }
+
+        if children_stored {
             // Enhanced transposition cutoff: a child already known to be good
             // enough cuts without being searched.
             for column in board.legal_columns() {
@@ -705,6 +716,9 @@ impl Searcher<'_> {
             Ok(window) => window,
             Err(value) => return value,
         };
+        if let Some(value) = follow_up_cut(board, alpha, beta) {
+            return value;
+        }
         let playable = board.playable_cells();
         if board.empty_cells() == 1 {
             // The last move: its value is the final score, read without making it.
@@ -812,12 +826,21 @@ fn narrow_to_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, 
     let (lower, upper) = bounds(board);
     let (lower, upper) = (lower * POINT, upper * POINT);
     if upper <= alpha || lower == upper {
-        Err(upper)
+        return Err(upper);
     } else if lower >= beta {
-        Err(lower)
-    } else {
-        Ok((alpha.max(lower), beta.min(upper)))
+        return Err(lower);
     }
+    Ok((alpha.max(lower), beta.min(upper)))
+}
+
+/// A value beyond the window `(alpha, beta)` proved by the follow-up
+/// strategy's bounds (see [`follow_up`]), for a fail-soft cut.
+#[inline]
+fn follow_up_cut(board: &Board, alpha: Value, beta: Value) -> Option<Value> {
+    // The value is a whole number of points: beyond the window means at
+    // most the largest whole number within `alpha`, or at least the
+    // smallest within `beta`.
+    follow_up::cut(board, alpha.div_euclid(POINT), -(-beta).div_euclid(POINT)).map(|value| value * POINT)
 }
 
 /// Columns in the order to search them, four bits each (the column's index

@@ -21,6 +21,7 @@ mod alpha_beta;
 mod busy;
 pub mod classic;
 mod engine;
+mod follow_up;
 mod minimax;
 mod perft;
 mod table;

@@ -125,6 +125,19 @@ fn solve_agrees_with_the_brute_force() {
     }
 }
 
+/// Every pruning rule of the solver (the score bounds, the follow-up
+/// strategy's bounds, the table) must keep the value and the best columns
+/// exact in rare positions too: many random ones with 10 to 14 empty cells,
+/// where the brute force is still quick.
+#[test]
+fn solve_agrees_with_the_brute_force_from_10_to_14_empty_cells() {
+    let mut rng = Rng::new(7);
+    let mut engine = Engine::new(1 << 20);
+    for round in 0..60 {
+        check_solution(&rng.position(28 + round % 5), &mut engine);
+    }
+}
+
 #[test]
 fn solve_gives_the_same_solution_whatever_the_threads() {
     let mut rng = Rng::new(7);
