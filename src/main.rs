@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use maxconnect4::board::Board;
 
-use maxconnect4::modes::{self, bot, FirstMove, SolveOptions, Source};
+use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineChoice, FirstMove, SolveOptions, Source};
 use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::rules::Rules;
@@ -49,6 +49,8 @@ enum Command {
         rules: RulesOption,
         #[command(flatten)]
         engine: EngineOptions,
+        #[command(flatten)]
+        book: BookOptions,
     },
     /// Play against the computer at the terminal.
     Interactive {
@@ -63,6 +65,8 @@ enum Command {
         rules: RulesOption,
         #[command(flatten)]
         engine: EngineOptions,
+        #[command(flatten)]
+        book: BookOptions,
     },
     /// Count the move sequences of length DEPTH (checks move generation).
     Perft {
@@ -100,6 +104,26 @@ enum Command {
         /// Transposition table size in MB (0 for none) [default: 64].
         #[arg(long, value_name = "MB", value_parser = parse_hash)]
         hash: Option<usize>,
+        #[command(flatten)]
+        book: BookOptions,
+    },
+    /// Build a classic opening book: the exact value of every position up to DEPTH moves from a root.
+    Book {
+        /// Moves from the root to the deepest positions of the book.
+        #[arg(long, value_parser = parse_book_depth)]
+        depth: u32,
+        /// The root: the position after these moves [default: the empty board].
+        #[arg(long, value_name = "MOVES", default_value = "")]
+        moves: String,
+        /// Threads solving positions [default: the cores available].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
+        /// Each thread's transposition table in MB [default: 64].
+        #[arg(long, value_name = "MB", value_parser = parse_hash)]
+        hash: Option<usize>,
+        /// The book file to write (the progress of the build is kept in FILE.progress until it is done).
+        #[arg(long, value_name = "FILE", default_value = "classic.book")]
+        out: PathBuf,
     },
     /// Search a fixed set of positions and report the speed in nodes per second.
     Bench {
@@ -208,6 +232,27 @@ fn parse_rules(text: &str) -> Result<Rules, String> {
     text.parse::<Rules>().map_err(|error| error.to_string())
 }
 
+/// The opening book options of the commands that play or solve.
+#[derive(Args)]
+struct BookOptions {
+    /// Classic rules: play and solve from this opening book file instead of the one built into the program.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    book: Option<PathBuf>,
+    /// Classic rules: use no opening book (search every position).
+    #[arg(long)]
+    no_book: bool,
+}
+
+impl BookOptions {
+    fn choice(&self) -> BookChoice {
+        match (&self.book, self.no_book) {
+            (_, true) => BookChoice::Off,
+            (Some(path), false) => BookChoice::File(path.clone()),
+            (None, false) => BookChoice::Shipped,
+        }
+    }
+}
+
 /// Transposition table size when `--hash` is not given.
 const DEFAULT_HASH_MB: usize = Engine::DEFAULT_HASH_BYTES >> 20;
 
@@ -300,6 +345,11 @@ fn parse_depth(text: &str) -> Result<u32, String> {
         }
         other => other.to_string(),
     })
+}
+
+/// A book's depth: 0 (the root alone) to the 42 moves of a game.
+fn parse_book_depth(text: &str) -> Result<u32, String> {
+    whole(text, 0, 42, "moves").map_err(|error| error.to_string())
 }
 
 /// The length of the move sequences perft counts: 0 or more.
@@ -430,11 +480,49 @@ impl Cli {
             }
             _ => {}
         }
+        let book = match &self.command {
+            Command::OneMove { book, rules, .. } => Some(("one-move", book, rules.rules)),
+            Command::Interactive { book, rules, .. } => Some(("interactive", book, rules.rules)),
+            Command::Solve { book, rules, .. } => Some(("solve", book, rules.rules)),
+            _ => None,
+        };
+        if let Some((subcommand, book, Rules::Max)) = book {
+            let option = match (&book.book, book.no_book) {
+                (Some(_), _) => Some("--book"),
+                (None, true) => Some("--no-book"),
+                (None, false) => None,
+            };
+            if let Some(option) = option {
+                let message = format!("{option} needs --rules classic: opening books are for classic Connect-4");
+                return Err(Cli::usage_error(subcommand, ArgumentConflict, message));
+            }
+        }
+        if let Command::Book { moves, depth, .. } = &self.command {
+            match Board::from_moves(Rules::Classic, moves) {
+                Err(error) => {
+                    let message = format!("invalid value '{}' for '--moves <MOVES>': {error}", moves.escape_debug());
+                    return Err(Cli::argument_error("book", message));
+                }
+                Ok(root) if Rules::Classic.is_over(&root) => {
+                    let message = format!("invalid value '{moves}' for '--moves <MOVES>': the game is over there");
+                    return Err(Cli::argument_error("book", message));
+                }
+                Ok(root) if *depth > root.empty_cells() => {
+                    let message = format!(
+                        "invalid value '{depth}' for '--depth <DEPTH>': the board is full {} moves from this root",
+                        root.empty_cells()
+                    );
+                    return Err(Cli::argument_error("book", message));
+                }
+                Ok(_) => {}
+            }
+        }
         match &mut self.command {
             Command::OneMove { engine, .. } => engine.hash = sized_table(engine.hash, "one-move")?,
             Command::Interactive { engine, .. } => engine.hash = sized_table(engine.hash, "interactive")?,
             Command::Solve { hash, .. } => *hash = sized_table(*hash, "solve")?,
             Command::Bench { hash, .. } => *hash = sized_table(*hash, "bench")?,
+            Command::Book { hash, .. } => *hash = sized_table(*hash, "book")?,
             _ => {}
         }
         // A move string is an argument like any other: a bad one is a usage error.
@@ -485,7 +573,7 @@ impl Cli {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut out = anstream::stdout();
     match cli.command {
-        Command::OneMove { mut args, moves, rules, engine } => {
+        Command::OneMove { mut args, moves, rules, engine, book } => {
             let depth = parse_depth(&args.pop().expect("checked").to_string_lossy()).expect("checked");
             let output = args.pop().expect("checked");
             let input = match moves {
@@ -493,23 +581,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 None => Source::File(args.pop().expect("checked")),
             };
             let limits = engine.limits(depth);
-            modes::one_move(&input, &output, rules.rules, &limits, megabytes(engine.hash), &mut out)?;
+            let engine = EngineChoice { hash_bytes: megabytes(engine.hash), book: book.choice() };
+            modes::one_move(&input, &output, rules.rules, &limits, &engine, &mut out)?;
         }
-        Command::Interactive { input, next, depth, rules, engine } => {
+        Command::Interactive { input, next, depth, rules, engine, book } => {
             let first = match next {
                 Next::ComputerNext => FirstMove::Computer,
                 Next::HumanNext => FirstMove::Human,
             };
             let limits = engine.limits(depth);
-            let (hash, rules) = (megabytes(engine.hash), rules.rules);
-            modes::interactive(&input, first, rules, &limits, hash, &mut io::stdin().lock(), &mut out)?;
+            let engine = EngineChoice { hash_bytes: megabytes(engine.hash), book: book.choice() };
+            modes::interactive(&input, first, rules.rules, &limits, &engine, &mut io::stdin().lock(), &mut out)?;
         }
         Command::Perft { depth, file, moves, rules } => {
             let source = moves.map(Source::Moves).or(file.map(Source::File));
             modes::perft(rules.rules, depth, source.as_ref(), &mut out)?;
         }
-        Command::Solve { file, moves, batch, weak, rules, hash, time_limit } => {
-            let options = SolveOptions { rules: rules.rules, hash_bytes: megabytes(hash), time_limit, weak };
+        Command::Solve { file, moves, batch, weak, rules, hash, time_limit, book } => {
+            let book = book.choice().load(rules.rules)?;
+            let options = SolveOptions { rules: rules.rules, book, hash_bytes: megabytes(hash), time_limit, weak };
             let mut err = anstream::stderr();
             if let Some(batch) = batch {
                 let bad = if batch.as_os_str() == "-" {
@@ -531,6 +621,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 };
                 modes::solve(&source, &options, &mut out, &mut err)?;
             }
+        }
+        Command::Book { depth, moves, threads, hash, out: file } => {
+            let threads =
+                threads.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+            let build = BookBuild { root: moves, depth, threads, hash_bytes: megabytes(hash), out: file };
+            modes::build_book(&build, &mut out, &mut anstream::stderr())?;
         }
         Command::Bench { rules, hash } => modes::bench(rules.rules, megabytes(hash), &mut out)?,
         Command::Report { positions, max_depth, out: dir, budget } => {

@@ -1,6 +1,7 @@
 //! Commands that study a position rather than play it: `perft` and `solve`.
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -8,7 +9,7 @@ use anyhow::Context as _;
 use super::{cpu_and_rate, Source};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::classic::Solver;
+use crate::search::classic::{Book, Solver};
 use crate::search::{self, Engine, OutOfTime, Solution};
 
 /// Prints `perft DEPTH N`: the number of move sequences of length `depth`
@@ -27,9 +28,11 @@ pub fn perft(rules: Rules, depth: u32, source: Option<&Source>, out: &mut dyn Wr
 }
 
 /// What `solve` is asked for.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SolveOptions {
     pub rules: Rules,
+    /// Classic rules only: the book positions are answered from, at once.
+    pub book: Option<Arc<Book>>,
     pub hash_bytes: usize,
     pub time_limit: Option<Duration>,
     /// Classic rules only: win, draw or loss (1, 0, -1) rather than the score.
@@ -46,7 +49,7 @@ impl AnySolver {
     fn new(options: &SolveOptions) -> anyhow::Result<AnySolver> {
         Ok(match options.rules {
             Rules::Max => AnySolver::Max(Engine::try_new(options.hash_bytes)?),
-            Rules::Classic => AnySolver::Classic(Solver::new(options.hash_bytes)?),
+            Rules::Classic => AnySolver::Classic(Solver::new(options.hash_bytes)?.with_book(options.book.clone())),
         })
     }
 

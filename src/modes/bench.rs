@@ -56,7 +56,8 @@ fn positions(rules: Rules) -> Vec<(&'static str, Board, Option<u32>)> {
 /// # Errors
 /// When writing to `out` fails.
 pub fn bench(rules: Rules, hash_bytes: usize, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut engine = Engine::for_rules(rules, hash_bytes)?;
+    // No opening book: the bench measures the search.
+    let mut engine = Engine::with_book(rules, hash_bytes, None)?;
     // The bench measures the search, not the operating system mapping memory in.
     engine.map_in_table();
     let mut total_nodes = 0;

@@ -8,12 +8,12 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use super::{read_board_file, save_board, think};
+use super::{read_board_file, save_board, think, EngineChoice};
 use crate::board::{Board, Column, Player};
 use crate::display;
 use crate::format::{BoardFile, LineEnding};
 use crate::rules::{Outcome, Rules};
-use crate::search::{Engine, Limits};
+use crate::search::Limits;
 
 /// Who makes the next move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ const HUMAN_FILE: &str = "human.txt";
 /// Plays a game from the board in `input` (an empty board if there is no such
 /// file) until the game ends under `rules`, the person's input ends, or they quit.
 /// The computer plays whichever side `first` and the file's turn line give it,
-/// searching within `limits` with a table of `hash_bytes`.
+/// searching within `limits` with the engine `engine` makes (its table and book).
 ///
 /// # Errors
 /// When `input` exists but cannot be read or parsed, a board cannot be saved,
@@ -39,7 +39,7 @@ pub fn interactive(
     first: FirstMove,
     rules: Rules,
     limits: &Limits,
-    hash_bytes: usize,
+    engine: &EngineChoice,
     human: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -57,7 +57,7 @@ pub fn interactive(
         FirstMove::Computer => board.to_move(),
         FirstMove::Human => board.to_move().other(),
     };
-    let mut engine = Engine::for_rules(rules, hash_bytes)?;
+    let mut engine = engine.engine(rules)?;
     let you = computer.other();
     writeln!(
         out,

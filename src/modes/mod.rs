@@ -3,6 +3,7 @@
 
 mod analysis;
 mod bench;
+mod book;
 pub mod bot;
 mod interactive;
 mod one_move;
@@ -10,6 +11,7 @@ mod one_move;
 pub use analysis::SolveOptions;
 pub use analysis::{perft, solve, solve_batch};
 pub use bench::{bench, BENCH_POSITIONS, CLASSIC_BENCH_POSITIONS};
+pub use book::{build_book, read_book, BookBuild, BookChoice, EngineChoice};
 pub use interactive::{ask_column, interactive, FirstMove};
 pub use one_move::one_move;
 
