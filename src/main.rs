@@ -509,7 +509,7 @@ impl Cli {
                 }
                 Ok(root) if *depth > root.empty_cells() => {
                     let message = format!(
-                        "invalid value '{depth}' for '--depth <DEPTH>': the board is full {} moves from this root",
+                        "invalid value '{depth}' for '--depth <DEPTH>': the board is full after {} more moves",
                         root.empty_cells()
                     );
                     return Err(Cli::argument_error("book", message));

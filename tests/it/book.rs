@@ -230,8 +230,8 @@ fn bad_book_options_are_usage_errors() {
         (&["book", "--depth", "2", "--threads", "0"], "invalid value '0' for '--threads <N>'"),
         (&["book", "--depth", "2", "--moves", "1212121"], "the game is over there"),
         (
-            &["book", "--depth", "3", "--moves", "121212343434565656777773737"],
-            "the board is full 15 moves from this root",
+            &["book", "--depth", "2", "--moves", "76642741435573447574271232313253652656111"],
+            "the board is full after 1 more moves",
         ),
     ];
     for (args, message) in cases {
@@ -254,7 +254,7 @@ fn a_player_in_a_book_position_plays_from_the_book_at_once() {
     assert!(!stdout.contains("Searched 0 nodes"), "{stdout}");
     // The Connect 4 Moderator's bot, moving first: column 4, at once.
     let output =
-        maxconnect4(dir.path()).args(["bot", "moderator", "--depth", "1"]).write_stdin("0\n").output().unwrap();
+        maxconnect4(dir.path()).args(["bot", "moderator", "--depth", "1"]).write_stdin("1\n").output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(stdout.lines().take(2).collect::<Vec<_>>(), ["p", "4"], "{stdout}");
 }
