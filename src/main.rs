@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use maxconnect4::board::Board;
+use maxconnect4::board::{Board, Column};
 
-use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineChoice, FirstMove, SolveOptions, Source};
+use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source};
 use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::rules::Rules;
@@ -101,9 +101,8 @@ enum Command {
         /// Give up after this many seconds.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         time_limit: Option<Duration>,
-        /// Transposition table size in MB (0 for none) [default: 64].
-        #[arg(long, value_name = "MB", value_parser = parse_hash)]
-        hash: Option<usize>,
+        #[command(flatten)]
+        table: TableOptions,
         #[command(flatten)]
         book: BookOptions,
     },
@@ -129,9 +128,8 @@ enum Command {
     Bench {
         #[command(flatten)]
         rules: RulesOption,
-        /// Transposition table size in MB (0 for none) [default: 64].
-        #[arg(long, value_name = "MB", value_parser = parse_hash)]
-        hash: Option<usize>,
+        #[command(flatten)]
+        table: TableOptions,
     },
     /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
     Report {
@@ -148,7 +146,7 @@ enum Command {
         #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
         out: PathBuf,
     },
-    /// Referee one game between two players: `self`, `human` or a command.
+    /// Referee one game between two players: `self`, `human`, a command or an arena's bot.
     Match(MatchArgs),
     /// Show a logged game move by move.
     Replay(ReplayArgs),
@@ -232,6 +230,47 @@ fn parse_rules(text: &str) -> Result<Rules, String> {
     text.parse::<Rules>().map_err(|error| error.to_string())
 }
 
+/// Transposition table size when `--hash` is not given.
+const DEFAULT_HASH_MB: usize = Engine::DEFAULT_HASH_BYTES >> 20;
+
+/// Options of the modes where the computer moves.
+#[derive(Args)]
+struct EngineOptions {
+    /// Stop searching after this many seconds and play the best move of the
+    /// deepest search finished (DEPTH still caps the depth).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+    #[command(flatten)]
+    table: TableOptions,
+}
+
+impl EngineOptions {
+    fn limits(&self, depth: u32) -> Limits {
+        Limits { depth, time_limit: self.time_limit }
+    }
+}
+
+/// The table and the threads sharing it: `--hash` and `--threads`.
+#[derive(Args)]
+struct TableOptions {
+    /// Transposition table size in MB (0 for none) [default: 64].
+    #[arg(long, value_name = "MB", value_parser = parse_hash)]
+    hash: Option<usize>,
+    /// Threads searching together (classic rules use one) [default: one per core].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<u16>,
+}
+
+impl TableOptions {
+    fn settings(&self) -> EngineSettings {
+        EngineSettings {
+            hash_bytes: megabytes(self.hash),
+            threads: self.threads.map_or_else(modes::default_threads, usize::from),
+            book: BookChoice::Shipped,
+        }
+    }
+}
+
 /// The opening book options of the commands that play or solve.
 #[derive(Args)]
 struct BookOptions {
@@ -250,27 +289,6 @@ impl BookOptions {
             (Some(path), false) => BookChoice::File(path.clone()),
             (None, false) => BookChoice::Shipped,
         }
-    }
-}
-
-/// Transposition table size when `--hash` is not given.
-const DEFAULT_HASH_MB: usize = Engine::DEFAULT_HASH_BYTES >> 20;
-
-/// Options of the modes where the computer moves.
-#[derive(Args)]
-struct EngineOptions {
-    /// Stop searching after this many seconds and play the best move of the
-    /// deepest search finished (DEPTH still caps the depth).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    time_limit: Option<Duration>,
-    /// Transposition table size in MB (0 for none) [default: 64].
-    #[arg(long, value_name = "MB", value_parser = parse_hash)]
-    hash: Option<usize>,
-}
-
-impl EngineOptions {
-    fn limits(&self, depth: u32) -> Limits {
-        Limits { depth, time_limit: self.time_limit }
     }
 }
 
@@ -365,6 +383,15 @@ fn parse_hash(text: &str) -> Result<usize, String> {
     Ok(usize::try_from(mb).expect("at most usize::MAX >> 20"))
 }
 
+/// Threads searching together: 1 to [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<u16, String> {
+    whole(text, 1, MAX_THREADS, "threads").map_err(|error| error.to_string())
+}
+
+/// The most threads `--threads` takes: far more cores than any machine
+/// this runs on has, and few enough that starting them all is instant.
+const MAX_THREADS: u16 = 256;
+
 /// Which game of a log: games count from 1.
 fn parse_game(text: &str) -> Result<u32, String> {
     whole(text, 1, u32::MAX, "games").map_err(|error| match error {
@@ -373,9 +400,10 @@ fn parse_game(text: &str) -> Result<u32, String> {
     })
 }
 
-/// How many openings a tournament plays: 1 to the 49 there are.
+/// How many openings a tournament plays: up to the 49 there are; 0 for the
+/// empty board alone.
 fn parse_openings(text: &str) -> Result<u16, String> {
-    whole(text, 1, 49, "openings").map_err(|error| error.to_string())
+    whole(text, 0, 49, "openings").map_err(|error| error.to_string())
 }
 
 /// How many games a tournament plays at once.
@@ -518,10 +546,12 @@ impl Cli {
             }
         }
         match &mut self.command {
-            Command::OneMove { engine, .. } => engine.hash = sized_table(engine.hash, "one-move")?,
-            Command::Interactive { engine, .. } => engine.hash = sized_table(engine.hash, "interactive")?,
-            Command::Solve { hash, .. } => *hash = sized_table(*hash, "solve")?,
-            Command::Bench { hash, .. } => *hash = sized_table(*hash, "bench")?,
+            Command::OneMove { engine, .. } => engine.table.hash = sized_table(engine.table.hash, "one-move")?,
+            Command::Interactive { engine, .. } => {
+                engine.table.hash = sized_table(engine.table.hash, "interactive")?;
+            }
+            Command::Solve { table, .. } => table.hash = sized_table(table.hash, "solve")?,
+            Command::Bench { table, .. } => table.hash = sized_table(table.hash, "bench")?,
             Command::Book { hash, .. } => *hash = sized_table(*hash, "book")?,
             _ => {}
         }
@@ -581,8 +611,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 None => Source::File(args.pop().expect("checked")),
             };
             let limits = engine.limits(depth);
-            let engine = EngineChoice { hash_bytes: megabytes(engine.hash), book: book.choice() };
-            modes::one_move(&input, &output, rules.rules, &limits, &engine, &mut out)?;
+            let settings = EngineSettings { book: book.choice(), ..engine.table.settings() };
+            modes::one_move(&input, &output, rules.rules, &limits, &settings, &mut out)?;
         }
         Command::Interactive { input, next, depth, rules, engine, book } => {
             let first = match next {
@@ -590,16 +620,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Next::HumanNext => FirstMove::Human,
             };
             let limits = engine.limits(depth);
-            let engine = EngineChoice { hash_bytes: megabytes(engine.hash), book: book.choice() };
-            modes::interactive(&input, first, rules.rules, &limits, &engine, &mut io::stdin().lock(), &mut out)?;
+            let (settings, rules) = (EngineSettings { book: book.choice(), ..engine.table.settings() }, rules.rules);
+            modes::interactive(&input, first, rules, &limits, &settings, &mut io::stdin().lock(), &mut out)?;
         }
         Command::Perft { depth, file, moves, rules } => {
             let source = moves.map(Source::Moves).or(file.map(Source::File));
             modes::perft(rules.rules, depth, source.as_ref(), &mut out)?;
         }
-        Command::Solve { file, moves, batch, weak, rules, hash, time_limit, book } => {
-            let book = book.choice().load(rules.rules)?;
-            let options = SolveOptions { rules: rules.rules, book, hash_bytes: megabytes(hash), time_limit, weak };
+        Command::Solve { file, moves, batch, weak, rules, table, time_limit, book } => {
+            let engine = EngineSettings { book: book.choice(), ..table.settings() };
+            let options = SolveOptions { rules: rules.rules, engine, time_limit, weak };
             let mut err = anstream::stderr();
             if let Some(batch) = batch {
                 let bad = if batch.as_os_str() == "-" {
@@ -623,12 +653,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
         }
         Command::Book { depth, moves, threads, hash, out: file } => {
-            let threads =
-                threads.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+            let threads = threads.map_or_else(modes::default_threads, usize::from);
             let build = BookBuild { root: moves, depth, threads, hash_bytes: megabytes(hash), out: file };
             modes::build_book(&build, &mut out, &mut anstream::stderr())?;
         }
-        Command::Bench { rules, hash } => modes::bench(rules.rules, megabytes(hash), &mut out)?,
+        Command::Bench { rules, table } => {
+            // No opening book: the bench measures the search.
+            let settings = EngineSettings { book: BookChoice::Off, ..table.settings() };
+            modes::bench(rules.rules, &settings, &mut out)?;
+        }
         Command::Report { positions, max_depth, out: dir, budget } => {
             let command = report::command_line(std::env::args().skip(1));
             report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)?;
@@ -648,8 +681,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Format => writeln!(out, "{}", format::DESCRIPTION)?,
         Command::Serve { addr, search, searches, name } => {
-            let searches =
-                searches.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+            let searches = searches.map_or_else(modes::default_threads, usize::from);
             let options = serve::Options { limits: search.limits(SERVE_TIME_LIMIT), searches, name };
             serve::run(addr, options, &mut out)?;
         }
@@ -675,11 +707,14 @@ struct SettingsArgs {
     /// Seconds a program has for each move (a person has no limit).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
+    /// Seconds each program has for the whole game, beside --timeout per move; running out forfeits.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    clock: Option<Duration>,
 }
 
 impl SettingsArgs {
     fn settings(&self) -> Settings {
-        Settings { rules: self.rules.rules, depth: self.depth, timeout: self.timeout }
+        Settings { rules: self.rules.rules, depth: self.depth, timeout: self.timeout, clock: self.clock }
     }
 }
 
@@ -703,7 +738,8 @@ impl IsolationArgs {
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// Player 1: `self`, `human`, or a command with {in}, {out} and optionally {depth}.
+    /// Player 1: `self`, `human`, a command with {in}, {out} and optionally {depth},
+    /// or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
     #[arg(value_parser = parse_match_player)]
     red: String,
     /// Player 2, given the same way.
@@ -732,11 +768,14 @@ impl MatchArgs {
         let settings = self.settings.settings();
         let start = match (self.start, self.start_moves) {
             (Some(path), _) => referee::Start::File(path),
-            (None, Some(moves)) => referee::Start::Board(
+            (None, Some(moves)) => {
                 Board::from_moves(settings.rules, &moves)
-                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?,
-            ),
-            (None, None) => referee::Start::Board(Board::empty()),
+                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?;
+                let columns =
+                    moves.bytes().filter_map(|digit| Column::from_number(usize::from(digit.wrapping_sub(b'0'))));
+                referee::Start::Moves(columns.collect())
+            }
+            (None, None) => referee::Start::Moves(Vec::new()),
         };
         Ok(referee::MatchOptions {
             red: self.red,
@@ -767,14 +806,15 @@ struct ReplayArgs {
 
 #[derive(clap::Args)]
 struct TournamentArgs {
-    /// A player as NAME=COMMAND, COMMAND being `self` or a command template; two or more.
+    /// A player as NAME=COMMAND, COMMAND being `self`, a command template or an arena's
+    /// bot (`moderator:COMMAND`, `coordinator:COMMAND`, `http:URL`); two or more.
     #[arg(long = "player", value_name = "NAME=TEMPLATE", required = true, value_parser = parse_entrant)]
     players: Vec<(String, String)>,
     #[command(flatten)]
     settings: SettingsArgs,
     #[command(flatten)]
     isolation: IsolationArgs,
-    /// How many of the 49 two-ply openings to play, central ones first.
+    /// How many of the 49 two-ply openings to play, central ones first (0: the empty board only).
     #[arg(long, value_name = "N", default_value_t = 49, value_parser = parse_openings)]
     openings: u16,
     /// Games to play at the same time.
@@ -807,7 +847,7 @@ fn parse_entrant(text: &str) -> Result<(String, String), String> {
         .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())?;
     tournament::check_name(name)?;
     if parse_player(template)? == PlayerSpec::Human {
-        return Err("a tournament has no human players: give `self` or a command template".to_owned());
+        return Err("a tournament has no human players: give `self`, a command template or a bot".to_owned());
     }
     Ok((name.to_owned(), template.to_owned()))
 }

@@ -1,15 +1,14 @@
 //! Commands that study a position rather than play it: `perft` and `solve`.
 
 use std::io::{BufRead, Write};
-use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
-use super::{cpu_and_rate, Source};
+use super::{cpu_and_rate, progress, threads_phrase, EngineSettings, Source};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::classic::{Book, Solver};
+use crate::search::classic::Solver;
 use crate::search::{self, Engine, OutOfTime, Solution};
 
 /// Prints `perft DEPTH N`: the number of move sequences of length `depth`
@@ -31,9 +30,8 @@ pub fn perft(rules: Rules, depth: u32, source: Option<&Source>, out: &mut dyn Wr
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
     pub rules: Rules,
-    /// Classic rules only: the book positions are answered from, at once.
-    pub book: Option<Arc<Book>>,
-    pub hash_bytes: usize,
+    /// The table's size and the threads; classic rules solve on one thread.
+    pub engine: EngineSettings,
     pub time_limit: Option<Duration>,
     /// Classic rules only: win, draw or loss (1, 0, -1) rather than the score.
     pub weak: bool,
@@ -48,8 +46,10 @@ enum AnySolver {
 impl AnySolver {
     fn new(options: &SolveOptions) -> anyhow::Result<AnySolver> {
         Ok(match options.rules {
-            Rules::Max => AnySolver::Max(Engine::try_new(options.hash_bytes)?),
-            Rules::Classic => AnySolver::Classic(Solver::new(options.hash_bytes)?.with_book(options.book.clone())),
+            Rules::Max => AnySolver::Max(options.engine.engine(Rules::Max)?),
+            Rules::Classic => AnySolver::Classic(
+                Solver::new(options.engine.hash_bytes)?.with_book(options.engine.book.load(Rules::Classic)?),
+            ),
         })
     }
 
@@ -73,6 +73,14 @@ impl AnySolver {
         }
     }
 
+    /// The threads that search.
+    fn threads(&self) -> usize {
+        match self {
+            AnySolver::Max(engine) => engine.threads(),
+            AnySolver::Classic(_) => 1,
+        }
+    }
+
     fn clear(&mut self) {
         match self {
             AnySolver::Max(engine) => engine.clear(),
@@ -84,14 +92,24 @@ impl AnySolver {
 /// Prints `value V best C1,C2,...`: the value with perfect play (under Max
 /// rules the final score difference, player to move minus opponent; under
 /// classic rules the score described in [`crate::search::classic`]) and
-/// every column achieving it. Search figures go to `err`.
+/// every column achieving it. Search figures go to `err`; on a terminal, a
+/// long search shows its progress there.
 ///
 /// # Errors
 /// When the position cannot be read, or the time limit runs out.
 pub fn solve(source: &Source, options: &SolveOptions, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
     let board = source.load(options.rules)?.board;
-    let start = cpu_time::ThreadTime::now();
-    let solution = AnySolver::new(options)?.solve(&board, options).with_context(|| {
+    let mut solver = AnySolver::new(options)?;
+    let start = cpu_time::ProcessTime::now();
+    let wall = Instant::now();
+    let solution = match &mut solver {
+        AnySolver::Max(engine) => {
+            let progress = engine.progress();
+            progress::while_searching(&progress, || engine.solve(&board, options.time_limit))
+        }
+        AnySolver::Classic(_) => solver.solve(&board, options),
+    }
+    .with_context(|| {
         format!(
             "gave up solving {} ({} empty cells); positions with fewer empty cells solve much faster",
             source.describe(),
@@ -102,10 +120,12 @@ pub fn solve(source: &Source, options: &SolveOptions, out: &mut dyn Write, err: 
     writeln!(out, "value {} best {}", solution.value, best_columns(&solution.best))?;
     writeln!(
         err,
-        "Solved {} empty cells: {} nodes in {}.",
+        "Solved {} empty cells: {} nodes in {}, {:.3} s elapsed, {}.",
         board.empty_cells(),
         solution.nodes,
-        cpu_and_rate(solution.nodes, cpu)
+        cpu_and_rate(solution.nodes, cpu),
+        wall.elapsed().as_secs_f64(),
+        threads_phrase(solver.threads()),
     )?;
     Ok(())
 }
@@ -152,7 +172,7 @@ pub fn solve_batch(
             }
         };
         solver.clear();
-        let start = cpu_time::ThreadTime::now();
+        let start = cpu_time::ProcessTime::now();
         let (value, searched) = solver
             .value(&board, options)
             .with_context(|| format!("{name}, line {number}: gave up solving '{moves}'"))?;

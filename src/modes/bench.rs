@@ -3,12 +3,13 @@
 //! does; a test pins it.
 
 use std::io::Write;
+use std::time::{Duration, Instant};
 
-use super::cpu_and_rate;
+use super::{cpu_and_rate, progress, threads_phrase, EngineSettings};
 use crate::board::Board;
 use crate::format;
 use crate::rules::Rules;
-use crate::search::{Engine, Limits};
+use crate::search::Limits;
 
 /// The workload: a name, a board file (as text), and the depth, or `None`
 /// to solve it exactly.
@@ -50,22 +51,26 @@ fn positions(rules: Rules) -> Vec<(&'static str, Board, Option<u32>)> {
     }
 }
 
-/// Searches every bench position of `rules` with a fresh table of
-/// `hash_bytes` and prints each one's figures and the total.
+/// Searches every bench position of `rules` with a fresh table, with an
+/// engine set up as `settings`, and prints each one's figures and the
+/// total: nodes, CPU time of all threads, and the time elapsed, which is
+/// what more threads shorten.
 ///
 /// # Errors
-/// When writing to `out` fails.
-pub fn bench(rules: Rules, hash_bytes: usize, out: &mut dyn Write) -> anyhow::Result<()> {
-    // No opening book: the bench measures the search.
-    let mut engine = Engine::with_book(rules, hash_bytes, None)?;
+/// When the table's memory cannot be had or writing to `out` fails.
+pub fn bench(rules: Rules, settings: &EngineSettings, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut engine = settings.engine(rules)?;
     // The bench measures the search, not the operating system mapping memory in.
     engine.map_in_table();
     let mut total_nodes = 0;
-    let mut total_cpu = std::time::Duration::ZERO;
+    let mut total_cpu = Duration::ZERO;
+    let mut total_wall = Duration::ZERO;
+    let progress = engine.progress();
     for (name, board, depth) in positions(rules) {
         engine.clear();
-        let start = cpu_time::ThreadTime::now();
-        let (nodes, what) = match depth {
+        let start = cpu_time::ProcessTime::now();
+        let wall = Instant::now();
+        let (nodes, what) = progress::while_searching(&progress, || match depth {
             Some(depth) => {
                 let result = engine.search(&board, &Limits::depth(depth)).expect("bench positions are not full");
                 (result.nodes, format!("depth {depth}, column {}", result.column))
@@ -74,12 +79,25 @@ pub fn bench(rules: Rules, hash_bytes: usize, out: &mut dyn Write) -> anyhow::Re
                 let solution = engine.solve(&board, None).expect("no time limit");
                 (solution.nodes, format!("solved, value {}", solution.value))
             }
-        };
+        });
         let cpu = start.elapsed();
+        let wall = wall.elapsed();
         total_nodes += nodes;
         total_cpu += cpu;
-        writeln!(out, "{name:<18} {what:<22} {nodes:>10} nodes  {}", cpu_and_rate(nodes, cpu))?;
+        total_wall += wall;
+        writeln!(
+            out,
+            "{name:<18} {what:<22} {nodes:>10} nodes  {}, {:.3} s elapsed",
+            cpu_and_rate(nodes, cpu),
+            wall.as_secs_f64()
+        )?;
     }
-    writeln!(out, "bench: {total_nodes} nodes in {}", cpu_and_rate(total_nodes, total_cpu))?;
+    writeln!(
+        out,
+        "bench: {total_nodes} nodes in {}, {:.3} s elapsed, {}",
+        cpu_and_rate(total_nodes, total_cpu),
+        total_wall.as_secs_f64(),
+        threads_phrase(engine.threads())
+    )?;
     Ok(())
 }

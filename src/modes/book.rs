@@ -21,7 +21,6 @@ use crate::board::Board;
 use crate::rules::Rules;
 use crate::search::classic::book::{self, BuildOptions, Solved};
 use crate::search::classic::Book;
-use crate::search::Engine;
 
 /// The largest book file read: a book of every position up to 12 moves
 /// from the empty board (about 4 million positions after symmetry) takes
@@ -53,23 +52,6 @@ impl BookChoice {
             (Rules::Classic, BookChoice::Shipped) => Some(Book::shipped()),
             (Rules::Classic, BookChoice::File(path)) => Some(Arc::new(read_book(path)?)),
         })
-    }
-}
-
-/// How a mode's engine is made: its table size and its book.
-#[derive(Clone, Debug)]
-pub struct EngineChoice {
-    pub hash_bytes: usize,
-    pub book: BookChoice,
-}
-
-impl EngineChoice {
-    /// The engine for games under `rules`.
-    ///
-    /// # Errors
-    /// When the book cannot be read or the table cannot be had.
-    pub fn engine(&self, rules: Rules) -> anyhow::Result<Engine> {
-        Ok(Engine::with_book(rules, self.hash_bytes, self.book.load(rules)?)?)
     }
 }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use super::{read_board_file, save_board, think, EngineChoice};
+use super::{read_board_file, save_board, think, EngineSettings};
 use crate::board::{Board, Column, Player};
 use crate::display;
 use crate::format::{BoardFile, LineEnding};
@@ -29,7 +29,8 @@ const HUMAN_FILE: &str = "human.txt";
 /// Plays a game from the board in `input` (an empty board if there is no such
 /// file) until the game ends under `rules`, the person's input ends, or they quit.
 /// The computer plays whichever side `first` and the file's turn line give it,
-/// searching within `limits` with the engine `engine` makes (its table and book).
+/// searching within `limits` with an engine set up as `settings`; on a
+/// terminal, the progress line shows while it thinks.
 ///
 /// # Errors
 /// When `input` exists but cannot be read or parsed, a board cannot be saved,
@@ -39,7 +40,7 @@ pub fn interactive(
     first: FirstMove,
     rules: Rules,
     limits: &Limits,
-    engine: &EngineChoice,
+    settings: &EngineSettings,
     human: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -57,7 +58,7 @@ pub fn interactive(
         FirstMove::Computer => board.to_move(),
         FirstMove::Human => board.to_move().other(),
     };
-    let mut engine = engine.engine(rules)?;
+    let mut engine = settings.engine(rules)?;
     let you = computer.other();
     writeln!(
         out,

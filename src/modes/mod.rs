@@ -7,11 +7,12 @@ mod book;
 pub mod bot;
 mod interactive;
 mod one_move;
+mod progress;
 
 pub use analysis::SolveOptions;
 pub use analysis::{perft, solve, solve_batch};
 pub use bench::{bench, BENCH_POSITIONS, CLASSIC_BENCH_POSITIONS};
-pub use book::{build_book, read_book, BookBuild, BookChoice, EngineChoice};
+pub use book::{build_book, read_book, BookBuild, BookChoice};
 pub use interactive::{ask_column, interactive, FirstMove};
 pub use one_move::one_move;
 
@@ -26,6 +27,36 @@ use crate::board::Board;
 use crate::format::{self, BoardFile, LineEnding};
 use crate::rules::Rules;
 use crate::search::{Engine, Limits, SearchResult};
+
+/// How the engine of a mode is set up: `--hash`, `--threads` and the
+/// opening book (`--book`, `--no-book`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// The most memory the transposition table may use.
+    pub hash_bytes: usize,
+    /// Threads searching together.
+    pub threads: usize,
+    /// The book classic rules play and solve from.
+    pub book: BookChoice,
+}
+
+impl EngineSettings {
+    /// An engine for games played by `rules`, with these settings.
+    ///
+    /// # Errors
+    /// When the book cannot be read or the table's memory cannot be had.
+    pub fn engine(&self, rules: Rules) -> anyhow::Result<Engine> {
+        let mut engine = Engine::with_book(rules, self.hash_bytes, self.book.load(rules)?)?;
+        engine.set_threads(self.threads);
+        Ok(engine)
+    }
+}
+
+/// The number of threads when `--threads` is not given: one per core.
+#[must_use]
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
 
 /// Where a position comes from: a board file or a move string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,10 +142,14 @@ struct Thought {
 }
 
 /// Chooses a move on `board` (which must not be full) within `limits`,
-/// timing the search in CPU time of this thread.
+/// timing the search in CPU time of all its threads. On a terminal, a
+/// search that will plainly take long is announced on stderr first, and a
+/// long one shows its progress there.
 fn think(engine: &mut Engine, board: &Board, limits: &Limits) -> Thought {
-    let start = cpu_time::ThreadTime::now();
-    let result = engine.search(board, limits).expect("the board is not full");
+    progress::warn_if_long(engine, board, limits, &mut io::stderr());
+    let start = cpu_time::ProcessTime::now();
+    let progress = engine.progress();
+    let result = progress::while_searching(&progress, || engine.search(board, limits).expect("the board is not full"));
     Thought { result, cpu: start.elapsed() }
 }
 
@@ -124,6 +159,11 @@ impl Thought {
         let SearchResult { nodes, depth, .. } = self.result;
         writeln!(out, "Searched {nodes} nodes to depth {depth} in {}.", cpu_and_rate(nodes, self.cpu))
     }
+}
+
+/// `1 thread`, `2 threads`.
+fn threads_phrase(threads: usize) -> String {
+    format!("{threads} thread{}", if threads == 1 { "" } else { "s" })
 }
 
 /// `X s of CPU time (Y M nodes/s)`.

@@ -6,16 +6,16 @@ use std::path::Path;
 
 use anyhow::bail;
 
-use super::{save_board, think, EngineChoice, Source};
+use super::{save_board, think, EngineSettings, Source};
 use crate::atomic;
 use crate::display;
 use crate::rules::Rules;
 use crate::search::Limits;
 
 /// Reads the position from `input`, prints the board, and unless the game
-/// is over under `rules` chooses a move with a search within `limits` by
-/// the engine `engine` describes (its table and book), prints the new board
-/// and writes it to `output` in the same format. A finished game leaves `output` untouched. `output`
+/// is over under `rules` chooses a move with a search within `limits` by an
+/// engine set up as `settings`, prints the new board and writes it to `output`
+/// in the same format. A finished game leaves `output` untouched. `output`
 /// is checked before the search (a regular file or nothing, in a directory
 /// that exists), and the move is saved even if `out` fails: a rival waits
 /// for the file, not the text.
@@ -28,13 +28,13 @@ pub fn one_move(
     output: &Path,
     rules: Rules,
     limits: &Limits,
-    engine: &EngineChoice,
+    settings: &EngineSettings,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let file = input.load(rules)?;
     atomic::check(output)?;
     let mut board = file.board;
-    let mut engine = engine.engine(rules)?;
+    let mut engine = settings.engine(rules)?;
     let mut out = Console { out, failure: None };
     let _ = write!(out, "{}", display::board_and_score(&board));
     if rules.is_over(&board) {

@@ -184,6 +184,37 @@ impl FromStr for Request {
     }
 }
 
+impl Request {
+    /// The `init` a host sends once per game: `player-index` 0 for the
+    /// first player, 1 for the second.
+    #[must_use]
+    pub fn init(game_id: &str, player: Player) -> Request {
+        Request::Init {
+            envelope: Envelope {
+                game_id: Some(serde_json::Value::String(game_id.to_owned())),
+                game: Some(Game::ConnectFour),
+                players: Some(2),
+                player_index: Some(if player == Player::One { 0 } else { 1 }),
+            },
+        }
+    }
+}
+
+/// The host's reading of a bot's answer to a play-turn: `{"play":N}`, or the
+/// seed's `{"play":"N"}`, N a column 0-6; other fields are ignored.
+///
+/// # Errors
+/// When the body is not JSON, has no `play`, or `play` is not a column.
+pub fn parse_play(body: &str) -> Result<Column, ParseError> {
+    #[derive(Deserialize)]
+    struct Answer {
+        play: Play,
+    }
+    serde_json::from_str::<Answer>(body)
+        .map(|answer| answer.play.0)
+        .map_err(|error| ParseError(describe(&error, "a move")))
+}
+
 impl FromStr for Response {
     type Err = ParseError;
 
@@ -405,6 +436,23 @@ mod tests {
         assert_eq!(r#"{"name":"bot"}"#.parse(), Ok(Response::Name { name: "bot".into() }));
         assert!(r#"{"play":7}"#.parse::<Response>().is_err());
         assert!(r#"{"play":-1}"#.parse::<Response>().is_err());
+    }
+
+    #[test]
+    fn the_host_reads_a_move_or_says_what_is_wrong() {
+        let check = |body: &str, expected: Result<usize, &str>| {
+            let actual = parse_play(body).map(Column::number).map_err(|error| error.to_string());
+            assert_eq!(actual, expected.map_err(str::to_owned), "body {body}");
+        };
+        check(r#"{"play":3}"#, Ok(4));
+        check(r#"{"play":"0","name":"x"}"#, Ok(1));
+        check("I resign", Err("not JSON: expected value at line 1 column 1"));
+        check(r#"{"name":"bot"}"#, Err("not a move: missing field `play` at line 1 column 14"));
+        check(r#"{"play":7}"#, Err("not a move: expected a column 0-6, got 7 at line 1 column 10"));
+        check(r#"{"play":[1]}"#, Err("not a move: expected a column 0-6, got [1] at line 1 column 12"));
+        let init = Request::init("g1", Player::Two).to_string();
+        assert_eq!(init, r#"{"action":"init","game-id":"g1","game":"connectFour","players":2,"player-index":1}"#);
+        assert!(matches!(init.parse(), Ok(Request::Init { .. })));
     }
 
     fn board() -> impl Strategy<Value = Board> {

@@ -80,6 +80,17 @@ pub enum ParseError {
     FromBot(String),
 }
 
+impl ToBot {
+    /// The first line to a bot: `1` if it moves first, `2` if second.
+    #[must_use]
+    pub const fn seat(player: Player) -> ToBot {
+        match player {
+            Player::One => ToBot::Column(Column::ALL[0]),
+            Player::Two => ToBot::Column(Column::ALL[1]),
+        }
+    }
+}
+
 impl fmt::Display for ToBot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -194,6 +194,9 @@ pub struct TurnRecord {
     /// How the program ended, e.g. `exit status 0`; none for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ending: Option<String>,
+    /// Seconds left on the mover's clock after the turn, in a game with one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<f64>,
 }
 
 /// One game.
@@ -209,9 +212,13 @@ pub struct GameRecord {
     pub depth: u32,
     /// Seconds each program had per move.
     pub timeout: f64,
+    /// Seconds each side had for the whole game (`--clock`), if limited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<f64>,
     /// The start position; see [`encode_board`].
     pub start: String,
-    /// In a tournament, the opening moves that led to `start`.
+    /// The moves that led to `start`: a tournament's opening, a match's
+    /// `--start-moves`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening: Option<String>,
     /// The columns played from `start`, one digit 1-7 per move.
@@ -265,6 +272,23 @@ pub fn decode_board(text: &str) -> Result<Board, format::ParseError> {
 #[must_use]
 pub fn output_directory(log: &Path) -> PathBuf {
     log.with_extension("output")
+}
+
+/// The file beside a log that has each game's moves on a line, as the
+/// Connect 4 Moderator logs them: `games.jsonl` keeps them in `games.moves`.
+#[must_use]
+pub fn moves_file(log: &Path) -> PathBuf {
+    log.with_extension("moves")
+}
+
+impl GameRecord {
+    /// The game's line in the moves file: the columns played, one digit
+    /// 1-7 each, from the empty board when the game started there or from
+    /// moves (the opening included), else from the start position.
+    #[must_use]
+    pub fn moves_line(&self) -> String {
+        format!("{}{}", self.opening.as_deref().unwrap_or_default(), self.moves)
+    }
 }
 
 /// Reads every complete record of the log at `path`; a log that does not
@@ -350,7 +374,14 @@ impl Log {
         let mut line = serde_json::to_string(record).expect("a game record serialises");
         line.push('\n');
         self.file.write_all(line.as_bytes()).map_err(error)?;
-        self.file.sync_data().map_err(error)
+        self.file.sync_data().map_err(error)?;
+        // The moves file is written only under the log's lock, after the
+        // record: a game is in it once it is in the log.
+        let moves = moves_file(&self.path);
+        let error = |source| LogError::Write { path: moves.clone(), source };
+        let mut file = OpenOptions::new().read(true).append(true).create(true).open(&moves).map_err(error)?;
+        cut_unfinished_line(&mut file).map_err(error)?;
+        file.write_all(format!("{}\n", record.moves_line()).as_bytes()).map_err(error)
     }
 }
 
@@ -387,6 +418,7 @@ mod tests {
             rules: Rules::Classic,
             depth: 3,
             timeout: 1.5,
+            clock: Some(30.0),
             start: encode_board(&Board::empty()),
             opening: None,
             moves: "4".to_owned(),
@@ -403,6 +435,7 @@ mod tests {
                 wall: 0.25,
                 cpu: Some(0.125),
                 ending: None,
+                clock: Some(29.75),
             }],
         }
     }
@@ -441,6 +474,15 @@ mod tests {
         assert_eq!(read(&path).unwrap().games, [record("1")]);
         log.append(&record("2")).unwrap();
         assert_eq!(log.records().unwrap().games, [record("1"), record("2")]);
+        // Each game's moves, from the opening, on a line of the moves file.
+        let moves = moves_file(&path);
+        assert_eq!(moves, dir.path().join("sub").join("games.moves"));
+        assert_eq!(std::fs::read_to_string(&moves).unwrap(), "4\n4\n");
+        let mut opened = record("3");
+        opened.opening = Some("44".to_owned());
+        std::fs::write(&moves, "4\n4\n12").unwrap();
+        log.append(&opened).unwrap();
+        assert_eq!(std::fs::read_to_string(&moves).unwrap(), "4\n4\n444\n", "an unfinished line is cut");
 
         std::fs::write(&path, format!("{text}not json\n{text}")).unwrap();
         let records = read(&path).unwrap();

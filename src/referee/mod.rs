@@ -72,7 +72,9 @@ impl Error {
 pub enum Start {
     /// A board file, read when the match starts.
     File(PathBuf),
-    Board(crate::board::Board),
+    /// The position after these moves from the empty board (none: the
+    /// empty board).
+    Moves(Vec<crate::board::Column>),
 }
 
 /// One game as the `match` command plays it.
@@ -100,14 +102,30 @@ pub fn play_match(
     output: &mut dyn Write,
 ) -> Result<GameRecord, Error> {
     let seats = [Seat::new(&options.red, &options.red)?, Seat::new(&options.green, &options.green)?];
-    let start = match &options.start {
+    let (start, history) = match &options.start {
         Start::File(path) => {
             let text = crate::modes::read_capped(path).map_err(|source| Error::io("read", path, source))?;
-            crate::format::parse(&text).map_err(|source| Error::StartFile { path: path.clone(), source })?.board
+            let board =
+                crate::format::parse(&text).map_err(|source| Error::StartFile { path: path.clone(), source })?.board;
+            (board, None)
         }
-        Start::Board(board) => *board,
+        Start::Moves(moves) => {
+            (moves.iter().fold(crate::board::Board::empty(), |board, &column| board.after(column)), Some(moves.clone()))
+        }
     };
+    for seat in &seats {
+        if let Some(reason) = seat.spec.cannot_start(&start, history.as_deref()) {
+            return Err(Error::Clash(format!("{}: {reason}", seat.side.name)));
+        }
+    }
     let output_root = log::output_directory(&options.log);
+    if log::moves_file(&options.log) == options.log {
+        return Err(Error::Clash(format!(
+            "the log {} and the file of the games' moves would be the same path; \
+             give the log another extension, such as .jsonl",
+            options.log.display()
+        )));
+    }
     if output_root == options.log {
         return Err(Error::Clash(format!(
             "the log {} and the folder for the programs' output, {}, would be the same path; \
@@ -130,11 +148,13 @@ pub fn play_match(
     let id = next_id(&records, &output_root);
     let containment = start_containment(&seats, options.isolation)?;
     let output_directory = output_root.join(&id);
+    let opening = history.as_ref().filter(|moves| !moves.is_empty()).map(|moves| moves_string(moves));
     let game = Game {
         id,
         seats: &seats,
         start,
-        opening: None,
+        history,
+        opening,
         settings: options.settings,
         output_directory,
         containment: containment.as_ref(),
@@ -156,6 +176,12 @@ pub fn play_match(
     Ok(record)
 }
 
+/// Moves as a move string: one digit 1-7 each.
+#[must_use]
+pub fn moves_string(moves: &[crate::board::Column]) -> String {
+    moves.iter().map(ToString::to_string).collect()
+}
+
 /// The number of the next game of a match log: one more than any number
 /// used by a record or a line, skipping any whose output folder is there
 /// already (a game whose line was lost).
@@ -169,10 +195,10 @@ fn next_id(records: &log::Records, output_root: &Path) -> String {
     id.to_string()
 }
 
-/// The means to run the programs among `seats`, none if all are people,
+/// The means to run the programs among `seats`, none if there are none,
 /// with the sandbox's warning printed when it is unavailable.
 fn start_containment(seats: &[Seat], isolation: Isolation) -> Result<Option<Containment>, Error> {
-    if seats.iter().all(|seat| seat.spec == PlayerSpec::Human) {
+    if seats.iter().all(|seat| matches!(seat.spec, PlayerSpec::Human | PlayerSpec::Http(_))) {
         return Ok(None);
     }
     let with_self = seats.iter().any(|seat| seat.spec == PlayerSpec::Engine);

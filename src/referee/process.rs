@@ -105,7 +105,8 @@ pub enum Stream {
 /// What [`Contained::poll`] saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress {
-    /// Some output was read (and given to the caller).
+    /// Some output was read (and given to the caller), or an output stream
+    /// was closed.
     Output,
     /// The program has ended.
     Ended,
@@ -275,6 +276,13 @@ impl Contained {
         self.inner.poll(deadline, sink)
     }
 
+    /// Whether `stream` is still open: the program has not closed it (nor
+    /// ended).
+    #[must_use]
+    pub fn is_open(&self, stream: Stream) -> bool {
+        self.inner.is_open(stream)
+    }
+
     /// Kills the program and everything it started, waits until all of it
     /// is gone, and gives `sink` what was left in the pipes.
     pub fn stop(mut self, sink: &mut dyn FnMut(Stream, &[u8])) -> Stopped {
@@ -320,6 +328,9 @@ mod linux {
             unreachable!("no process is started on this system")
         }
         pub fn stop(&mut self, _: &mut dyn FnMut(Stream, &[u8])) -> Stopped {
+            unreachable!("no process is started on this system")
+        }
+        pub fn is_open(&self, _: Stream) -> bool {
             unreachable!("no process is started on this system")
         }
     }
@@ -528,8 +539,15 @@ mod linux {
             }
         }
 
+        pub fn is_open(&self, stream: Stream) -> bool {
+            match stream {
+                Stream::Stdout => self.stdout.is_some(),
+                Stream::Stderr => self.stderr.is_some(),
+            }
+        }
+
         /// Reads what `stream` holds now, without waiting; closes it at its
-        /// end. Whether anything was read.
+        /// end. Whether anything was read or the stream closed.
         fn read_available(&mut self, stream: Stream, sink: &mut dyn FnMut(Stream, &[u8])) -> bool {
             let slot = match stream {
                 Stream::Stdout => &mut self.stdout,
@@ -550,7 +568,7 @@ mod linux {
                     }
                     0 => {
                         *slot = None;
-                        return any;
+                        return true;
                     }
                     _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
                     _ => return any,

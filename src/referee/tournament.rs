@@ -12,6 +12,8 @@
 //!
 //! A game is named `OPENING+RED+GREEN`: `+` is not allowed in a player's
 //! name, so no two games share a name (or a folder of captured output).
+//! With no openings (`--openings 0`) every game starts from the empty
+//! board, which moderator bots need: their protocol has no start position.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -48,18 +50,35 @@ pub fn openings() -> Vec<String> {
     pairs.into_iter().map(|(red, green)| format!("{red}{green}")).collect()
 }
 
+/// The moves of `opening` (an empty one for the empty board).
+fn opening_moves(opening: &str) -> Vec<Column> {
+    opening
+        .bytes()
+        .map(|digit| Column::from_number(usize::from(digit - b'0')).expect("openings name columns 1-7"))
+        .collect()
+}
+
 /// The position after `opening`'s moves from the empty board.
 fn opening_board(opening: &str) -> Board {
-    opening.bytes().fold(Board::empty(), |board, digit| {
-        board.after(Column::from_number(usize::from(digit - b'0')).expect("openings name columns 1-7"))
-    })
+    opening_moves(opening).into_iter().fold(Board::empty(), |board, column| board.after(column))
+}
+
+/// The openings a tournament plays: the first `count` of [`openings`], or
+/// with none, the empty board alone (for bots that cannot start elsewhere).
+#[must_use]
+pub fn chosen_openings(count: usize) -> Vec<String> {
+    if count == 0 {
+        return vec![String::new()];
+    }
+    openings().into_iter().take(count).collect()
 }
 
 /// A tournament as the `tournament` command plays it.
 pub struct TournamentOptions {
     /// Each player's name and command (`self` or a template).
     pub players: Vec<(String, String)>,
-    /// How many of [`openings`] to play, from the first.
+    /// How many of [`openings`] to play, from the first; 0 for the empty
+    /// board alone.
     pub openings: usize,
     /// Games played at the same time.
     pub jobs: usize,
@@ -109,7 +128,15 @@ struct Fixture {
 pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Standing>, Error> {
     let seats = seats(&options.players)?;
     let log_path = options.log();
-    let openings: Vec<String> = openings().into_iter().take(options.openings).collect();
+    let openings = chosen_openings(options.openings);
+    for seat in &seats {
+        for opening in &openings {
+            let moves = opening_moves(opening);
+            if let Some(reason) = seat.spec.cannot_start(&opening_board(opening), Some(&moves)) {
+                return Err(Error::Tournament(format!("{}: {reason}", seat.side.name)));
+            }
+        }
+    }
     let mut log = Log::open(&log_path)?;
     let logged = log.records()?;
     for warning in logged.warnings(&log_path) {
@@ -236,6 +263,10 @@ fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) ->
                 Some(format!("games were played with --depth {}", record.depth))
             } else if record.timeout != settings.timeout.as_secs_f64() {
                 Some(format!("games were played with --timeout {}", record.timeout))
+            } else if record.clock != settings.clock.map(|clock| clock.as_secs_f64()) {
+                Some(record.clock.map_or("games were played without --clock".to_owned(), |clock| {
+                    format!("games were played with --clock {clock}")
+                }))
             } else {
                 None
             };
@@ -250,8 +281,10 @@ fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) ->
     Ok(())
 }
 
-/// A game's name: `OPENING+RED+GREEN`, unambiguous since names have no `+`.
+/// A game's name: `OPENING+RED+GREEN` (`empty+RED+GREEN` from the empty
+/// board), unambiguous since names have no `+`.
 fn game_id(opening: &str, red: &str, green: &str) -> String {
+    let opening = if opening.is_empty() { "empty" } else { opening };
     format!("{opening}+{red}+{green}")
 }
 
@@ -292,6 +325,7 @@ fn play_all(
                         id,
                         seats: &pair,
                         start: opening_board(&fixture.opening),
+                        history: Some(opening_moves(&fixture.opening)),
                         opening: Some(fixture.opening),
                         settings: options.settings,
                         containment: Some(containment),
@@ -323,7 +357,7 @@ fn play_all(
 /// A game's result in one line, for the progress display.
 fn describe(record: &GameRecord) -> String {
     let names = format!("{} (red) vs {} (green)", record.red.name, record.green.name);
-    let opening = record.opening.as_deref().unwrap_or("-");
+    let opening = record.opening.as_deref().filter(|opening| !opening.is_empty()).unwrap_or("-");
     match &record.forfeit {
         Some(forfeit) => {
             format!("{opening} {names}: {} forfeits ({})", record.side(forfeit.player).name, forfeit.verdict)

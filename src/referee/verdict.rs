@@ -20,10 +20,14 @@ pub enum Forfeit {
     FailedToStart(String),
     #[error("timeout: no move within {} s; the program was killed", .0.as_secs_f64())]
     Timeout(Duration),
+    #[error("timeout: its game clock of {} s ran out", .0.as_secs_f64())]
+    OutOfTime(Duration),
     #[error("no output: {0}")]
     NoOutput(String),
     #[error("unparseable output: {error} ({quoted})")]
     Unparseable { error: ParseError, quoted: String },
+    #[error("unparseable answer: {0}")]
+    Garbage(String),
     #[error("illegal move: {0}")]
     Illegal(IllegalMove),
     #[error("quit: the player gave up at the prompt")]
@@ -36,9 +40,9 @@ impl Forfeit {
     pub const fn kind(&self) -> &'static str {
         match self {
             Forfeit::FailedToStart(_) => "failed-to-start",
-            Forfeit::Timeout(_) => "timeout",
+            Forfeit::Timeout(_) | Forfeit::OutOfTime(_) => "timeout",
             Forfeit::NoOutput(_) => "no-output",
-            Forfeit::Unparseable { .. } => "unparseable",
+            Forfeit::Unparseable { .. } | Forfeit::Garbage(_) => "unparseable",
             Forfeit::Illegal(_) => "illegal-move",
             Forfeit::Quit => "quit",
         }
@@ -76,6 +80,18 @@ pub enum IllegalMove {
     Floating { column: Column, row: usize },
     #[error("the turn line names {named}; after {mover}'s move it is {}'s turn", .mover.other())]
     WrongTurn { named: Player, mover: Player },
+}
+
+/// The column a bot named, if it can be played on `board`.
+///
+/// # Errors
+/// An illegal move when the column is full.
+pub fn judge_column(board: &Board, column: Column) -> Result<Column, Forfeit> {
+    if board.can_play(column) {
+        Ok(column)
+    } else {
+        Err(Forfeit::Illegal(IllegalMove::FullColumn(column)))
+    }
 }
 
 /// Judges the bytes a player wrote as its output after being given `before`.

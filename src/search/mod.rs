@@ -25,7 +25,7 @@ mod perft;
 mod table;
 
 pub use alpha_beta::alpha_beta;
-pub use engine::{Engine, Limits, OutOfTime, Solution};
+pub use engine::{Engine, Limits, OutOfTime, Progress, Solution};
 pub use minimax::minimax;
 pub use perft::perft;
 pub use table::TableTooLarge;

@@ -9,6 +9,8 @@
 //! cache line: with 16-byte entries, `solve` at 28 empty cells took 1.08
 //! times as long.
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
 use crate::board::Column;
 use crate::score::Value;
 
@@ -59,6 +61,11 @@ impl Entry {
 /// (see [`Table::check_bits`]): with them the slot names one position only.
 /// (A plain word, so that a zeroed table comes straight from the allocator
 /// and the operating system maps it in only as slots are touched.)
+///
+/// Threads searching together share the table: a slot is read and written
+/// whole, as one atomic word, so no thread ever sees half of another's
+/// entry, and the check bits make an entry that was replaced meanwhile a
+/// miss rather than another position's value.
 type Slot = u64;
 
 const VALUE_BITS: u32 = 14;
@@ -117,7 +124,7 @@ pub struct TableTooLarge {
 pub struct Table {
     /// All the slots the table may grow to, allocated at once but mapped in
     /// by the operating system only as they are first touched.
-    slots: Vec<Slot>,
+    slots: Vec<AtomicU64>,
     /// The slots in use: a prefix of `slots`.
     len: usize,
     /// How many low bits of a scrambled key a slot keeps.
@@ -153,12 +160,12 @@ impl Table {
     /// Writes every slot the table may grow to, so that the operating system
     /// maps all its memory in now rather than during a timed search.
     pub fn map_in(&mut self) {
-        self.slots.fill(0);
+        self.slots.iter_mut().for_each(|slot| *slot.get_mut() = 0);
     }
 
     /// Forgets everything, and shrinks back to the starting size.
     pub fn clear(&mut self) {
-        self.slots[..self.len].fill(0);
+        self.slots[..self.len].iter_mut().for_each(|slot| *slot.get_mut() = 0);
         self.set_len(self.slots.len().min(INITIAL_LEN));
     }
 
@@ -190,25 +197,26 @@ impl Table {
             return;
         }
         let kept: Vec<(u64, Slot)> = (0..self.len)
-            .filter(|&index| self.slots[index] != 0)
-            .map(|index| (self.key_at(index), self.slots[index]))
+            .map(|index| (index, self.slots[index].load(Relaxed)))
+            .filter(|&(_, slot)| slot != 0)
+            .map(|(index, slot)| (self.key_at(index, slot), slot))
             .collect();
-        self.slots[..self.len].fill(0);
+        self.slots[..self.len].iter_mut().for_each(|slot| *slot.get_mut() = 0);
         self.set_len(len);
         let data_mask = (1 << CHECK_SHIFT) - 1;
         for (key, slot) in kept {
             let (index, check) = self.place(key);
-            self.slots[index] = slot & data_mask | check << CHECK_SHIFT;
+            *self.slots[index].get_mut() = slot & data_mask | check << CHECK_SHIFT;
         }
     }
 
-    /// The key of the entry in the slot at `index`.
-    fn key_at(&self, index: usize) -> u64 {
+    /// The key of the entry `slot` held in the slot at `index`.
+    fn key_at(&self, index: usize, slot: Slot) -> u64 {
         // The scrambled keys whose index is `index` start at `first`; the
         // one stored agrees with the check in its low bits.
         let first = ((index as u128) << KEY_BITS).div_ceil(self.len as u128) as u64;
         let modulus = 1 << self.check_bits;
-        let check = self.slots[index] >> CHECK_SHIFT;
+        let check = slot >> CHECK_SHIFT;
         unscrambled(first + (check.wrapping_sub(first) & (modulus - 1)))
     }
 
@@ -228,7 +236,7 @@ impl Table {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         if !self.slots.is_empty() {
-            let slot: *const Slot = &self.slots[self.place(key).0];
+            let slot: *const AtomicU64 = &self.slots[self.place(key).0];
             // SAFETY: prefetching is only a hint; it reads nothing and cannot fault.
             unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast()) };
         }
@@ -244,7 +252,7 @@ impl Table {
             return None;
         }
         let (index, check) = self.place(key);
-        let slot = self.slots[index];
+        let slot = self.slots[index].load(Relaxed);
         let bound = (slot >> BOUND_SHIFT) & 3;
         if slot >> CHECK_SHIFT != check || bound == 0 {
             return None;
@@ -264,7 +272,7 @@ impl Table {
     /// Stores `entry` for the position with `key`, replacing whatever was in
     /// its slot unless that was another position searched much deeper.
     #[inline]
-    pub fn store(&mut self, key: u64, entry: Entry) {
+    pub fn store(&self, key: u64, entry: Entry) {
         if self.slots.is_empty() {
             return;
         }
@@ -277,11 +285,14 @@ impl Table {
         let value = (entry.value as u64) & ((1 << VALUE_BITS) - 1);
         let depth = u64::from(entry.depth.min(0x3F));
         let (index, check) = self.place(key);
-        let old = self.slots[index];
+        let slot = &self.slots[index];
+        let old = slot.load(Relaxed);
         let old_depth = (old >> DEPTH_SHIFT) & 0x3F;
         if old >> CHECK_SHIFT == check || old == 0 || depth + KEEP_DEEPER >= old_depth {
-            self.slots[index] =
-                value | depth << DEPTH_SHIFT | bound << BOUND_SHIFT | best << BEST_SHIFT | check << CHECK_SHIFT;
+            slot.store(
+                value | depth << DEPTH_SHIFT | bound << BOUND_SHIFT | best << BEST_SHIFT | check << CHECK_SHIFT,
+                Relaxed,
+            );
         }
     }
 }
@@ -289,17 +300,17 @@ impl Table {
 /// `len` zeroed slots straight from the allocator, which leaves the
 /// operating system to map the pages in as they are first touched; `None`
 /// when the memory cannot be had.
-fn allocate_zeroed(len: usize) -> Option<Vec<Slot>> {
+fn allocate_zeroed(len: usize) -> Option<Vec<AtomicU64>> {
     if len == 0 {
         return Some(Vec::new());
     }
-    let layout = std::alloc::Layout::array::<Slot>(len).ok()?;
+    let layout = std::alloc::Layout::array::<AtomicU64>(len).ok()?;
     // SAFETY: the layout's size is not zero; all-zero bytes are a valid
-    // `[u64; 2]`; the pointer comes from the global allocator with exactly the
-    // layout of a `Vec<Slot>` of capacity `len`, as `from_raw_parts` requires,
-    // and all `len` elements are initialised (zeroed).
+    // `AtomicU64`; the pointer comes from the global allocator with exactly the
+    // layout of a `Vec<AtomicU64>` of capacity `len`, as `from_raw_parts`
+    // requires, and all `len` elements are initialised (zeroed).
     unsafe {
-        let slots = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+        let slots = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
         (!slots.is_null()).then(|| Vec::from_raw_parts(slots, len, len))
     }
 }
@@ -308,7 +319,7 @@ fn allocate_zeroed(len: usize) -> Option<Vec<Slot>> {
 /// table, and with 4 KiB pages nearly every one missed the TLB, while mapping
 /// the pages in one at a time took a third of a short search's time.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(slots: &[Slot]) {
+fn advise_huge_pages(slots: &[AtomicU64]) {
     const HUGE_PAGE: usize = 2 << 20;
     let start = slots.as_ptr() as usize;
     let end = start + std::mem::size_of_val(slots);
@@ -324,7 +335,7 @@ fn advise_huge_pages(slots: &[Slot]) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_slots: &[Slot]) {}
+fn advise_huge_pages(_slots: &[AtomicU64]) {}
 
 #[cfg(test)]
 mod tests {
@@ -368,7 +379,7 @@ mod tests {
 
     #[test]
     fn a_small_table_never_mistakes_one_position_for_another() {
-        let mut table = Table::with_bytes(MIN_LEN * Table::ENTRY_BYTES).unwrap();
+        let table = Table::with_bytes(MIN_LEN * Table::ENTRY_BYTES).unwrap();
         assert_eq!(table.len, MIN_LEN);
         let entry_for = |key: u64| Entry {
             value: (key % 4000) as Value - 2000,
@@ -398,7 +409,7 @@ mod tests {
     #[test]
     fn a_zero_or_too_small_table_stores_nothing() {
         for bytes in [0, MIN_LEN * Table::ENTRY_BYTES - 1] {
-            let mut table = Table::with_bytes(bytes).unwrap();
+            let table = Table::with_bytes(bytes).unwrap();
             table.store(1, Entry { value: 1, bound: Bound::Exact, depth: 1, best: None });
             assert_eq!(table.probe(1), None);
         }

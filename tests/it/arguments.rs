@@ -29,6 +29,10 @@ fn times_too_large_for_the_clock_are_usage_errors() {
         check(&["solve", "in.txt", option, "1e19"], "too large: at most 1000000000 seconds");
     }
     check(&["match", "self", "self", "--timeout", "1e19"], "'--timeout <SECONDS>': too large");
+    check(
+        &["match", "self", "self", "--clock", "0"],
+        "'--clock <SECONDS>': expected a number of seconds greater than 0",
+    );
     check(&["tournament", "--player", "a=self", "--player", "b=self", "--timeout", "inf"], "too large");
     check(&["report", "--budget", "1e300"], "'--budget <SECONDS>': too large");
     check(&["replay", "games.jsonl", "--delay", "1e19"], "'--delay <SECONDS>': too large");
@@ -48,6 +52,16 @@ fn whole_numbers_are_bounded_and_named() {
     check(&["perft", "99999999999"], "too large");
     check(&["one-move", "in.txt", "out.txt", "3", "--hash", "99999999999999999999"], "'--hash <MB>': too large");
     check(&["bench", "--hash", "-5"], "unexpected argument '-5'");
+    for mode in [
+        &["one-move", "in.txt", "out.txt", "3"][..],
+        &["interactive", "in.txt", "human-next", "3"],
+        &["solve", "in.txt"],
+        &["bench"],
+    ] {
+        check(&[mode, &["--threads", "0"]].concat(), "invalid value '0' for '--threads <N>': too small: at least 1");
+        check(&[mode, &["--threads", "257"]].concat(), "'--threads <N>': too large: at most 256");
+        check(&[mode, &["--threads", "many"]].concat(), "expected a whole number of threads");
+    }
     check(&["match", "self", "self", "--depth", "0"], "'--depth <DEPTH>': too small");
     check(&["tournament", "--player", "a=self", "--player", "b=self", "--openings", "50"], "at most 49");
     check(&["tournament", "--player", "a=self", "--player", "b=self", "--jobs", "0"], "at least 1");
@@ -63,6 +77,10 @@ fn tournament_players_are_checked_with_the_arguments() {
     check(&["tournament", "--player", "a=self", "--player", "b"], "expected NAME=TEMPLATE");
     check(&["tournament", "--player", "a=self", "--player", "b=echo"], "has no {in}");
     check(&["match", "self", "echo {in}"], "has no {out}");
+    check(&["match", "self", "moderator:"], "the command template is empty");
+    check(&["match", "self", "coordinator:engine {out}"], "of a coordinator bot has {out}");
+    check(&["match", "self", "https://example.org/"], "https is not supported");
+    check(&["tournament", "--player", "a=self", "--player", "b=http:"], "is not an http:// URL");
 }
 
 #[test]
@@ -107,6 +125,7 @@ fn options_come_in_the_same_order_in_every_subcommand() {
         "--timeout",
         "--budget",
         "--hash",
+        "--threads",
         "--no-sandbox",
         "--network",
         "--openings",

@@ -126,6 +126,27 @@ fn solve_agrees_with_the_brute_force() {
 }
 
 #[test]
+fn solve_gives_the_same_solution_with_two_threads() {
+    let mut rng = Rng::new(7);
+    let mut one = Engine::new(1 << 22);
+    let mut two = Engine::new(1 << 22);
+    two.set_threads(2);
+    // Against the brute force where it is quick, against one thread where
+    // there are enough empty cells for the helper thread to join in.
+    for moves in [30, 32, 34] {
+        check_solution(&rng.position(moves), &mut two);
+    }
+    for moves in [18, 19, 20, 21, 22] {
+        let board = rng.position(moves);
+        one.clear();
+        two.clear();
+        let (expected, found) = (one.solve(&board, None).unwrap(), two.solve(&board, None).unwrap());
+        let text = maxconnect4::format::write(&board, Default::default());
+        assert_eq!((found.value, found.best), (expected.value, expected.best), "{text}");
+    }
+}
+
+#[test]
 fn solve_works_without_a_table() {
     let mut rng = Rng::new(6);
     let mut engine = Engine::new(0);

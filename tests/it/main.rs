@@ -13,6 +13,8 @@ mod containment;
 mod endgame;
 mod engine;
 mod fuzz;
+#[cfg(target_os = "linux")]
+mod hosting;
 mod interactive;
 mod one_move;
 #[cfg(unix)]

@@ -96,7 +96,7 @@ pub fn bot(behaviour: &str, tag: Option<&Path>) -> String {
 /// The Python interpreter itself: `python3` may be a version manager's
 /// shim that takes longer to start than the bots take to play. (`-S`, no
 /// site packages, saves most of the rest.)
-fn python() -> &'static str {
+pub fn python() -> &'static str {
     static PYTHON: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     PYTHON.get_or_init(|| {
         let output = std::process::Command::new("python3")
@@ -105,6 +105,16 @@ fn python() -> &'static str {
             .expect("the tests need python3");
         String::from_utf8(output.stdout).unwrap().trim().to_owned()
     })
+}
+
+/// A player running the test bot `tests/bots/protocol_bot.py` speaking
+/// `protocol` (`moderator` or `coordinator`) with `behaviour` and its
+/// arguments: `moderator:python3 ... valid`.
+pub fn protocol_bot(protocol: &str, behaviour: &[&str]) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("bots").join("protocol_bot.py");
+    let mut words = vec![python().to_owned(), "-S".to_owned(), script.display().to_string(), protocol.to_owned()];
+    words.extend(behaviour.iter().map(|word| (*word).to_owned()));
+    format!("{protocol}:{}", shell_words::join(words))
 }
 
 /// A command template running our own one-move mode at `depth`, as a rival

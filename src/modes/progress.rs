@@ -1,0 +1,141 @@
+//! The progress line: while a long search runs, one line on stderr with the
+//! depth reached, the nodes visited, the time so far and the best move, and
+//! before a search that will plainly take long, a warning with an estimate.
+//! Only on a terminal: when stdout or stderr is a file or a pipe, nothing is
+//! shown, so scripted runs print exactly what they did before.
+
+use std::io::{IsTerminal, Write};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::board::Board;
+use crate::search::{Engine, Limits, Progress};
+
+/// The line appears only for searches longer than this.
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+/// How often the line is redrawn.
+const REDRAW_EVERY: Duration = Duration::from_millis(200);
+
+/// A search predicted to take longer than this is announced first.
+const WARN_ABOVE_SECONDS: f64 = 20.0;
+
+/// The probe that predicts a search's time stops at an iteration of this many nodes.
+const PROBE_NODES: u64 = 300_000;
+
+/// Whether progress is shown: stdout and stderr are both terminals.
+#[must_use]
+pub fn wanted() -> bool {
+    std::io::stdout().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// Runs `search` while a thread redraws the progress line from `progress`
+/// (when [`wanted`]), and erases the line when the search ends.
+pub fn while_searching<T>(progress: &Progress, search: impl FnOnce() -> T) -> T {
+    if !wanted() {
+        return search();
+    }
+    let (done, finished) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        let display = scope.spawn(move || {
+            let start = Instant::now();
+            let mut shown = false;
+            while finished.recv_timeout(if shown { REDRAW_EVERY } else { SHOW_AFTER }).is_err() {
+                shown = true;
+                let mut err = std::io::stderr().lock();
+                let _ = write!(err, "\r\x1b[2K{}", line(progress, start.elapsed()));
+                let _ = err.flush();
+            }
+            if shown {
+                let _ = write!(std::io::stderr(), "\r\x1b[2K");
+            }
+        });
+        let result = search();
+        // The display thread ends when the sender is dropped or sent to.
+        let _ = done.send(());
+        display.join().expect("the progress display never panics");
+        result
+    })
+}
+
+/// `depth 12  3456789 nodes  4.2 s  best 4`; only what the search has
+/// told so far (the classic searches tell nothing but that they run).
+fn line(progress: &Progress, elapsed: Duration) -> String {
+    let depth = match progress.depth() {
+        0 => "searching".to_owned(),
+        depth => format!("depth {depth}"),
+    };
+    let nodes = match progress.nodes() {
+        0 => String::new(),
+        nodes => format!("  {nodes} nodes"),
+    };
+    let best = progress.best().map_or_else(String::new, |column| format!("  best {column}"));
+    format!("{depth}{nodes}  {:.1} s{best}", elapsed.as_secs_f64())
+}
+
+/// On a terminal, before a search to `limits` without a time limit, says
+/// so when it will plainly take long: a quick probe searches until an
+/// iteration visits [`PROBE_NODES`], and the growth of its last iterations
+/// is carried on to the depth asked for. The probe's table is cleared, so
+/// the search itself runs as it would have.
+pub fn warn_if_long(engine: &mut Engine, board: &Board, limits: &Limits, err: &mut dyn Write) {
+    let depth = limits.depth.min(board.empty_cells());
+    if !wanted() || limits.time_limit.is_some() || depth < 8 {
+        return;
+    }
+    let start = Instant::now();
+    let mut counts = Vec::new();
+    for probe_depth in 1..=depth {
+        let Some(result) = engine.search(board, &Limits::depth(probe_depth)) else { return };
+        counts.push(result.nodes);
+        if result.nodes >= PROBE_NODES || probe_depth == depth {
+            break;
+        }
+    }
+    let probe_seconds = start.elapsed().as_secs_f64();
+    engine.clear();
+    let probed = counts.len();
+    if probed == depth as usize || probed < 3 {
+        return;
+    }
+    let nodes: u64 = counts.iter().sum();
+    // Nodes per ply, over two plies so that odd and even depths even out.
+    let growth = (counts[probed - 1] as f64 / counts[probed - 3] as f64).sqrt().max(1.5);
+    let predicted_nodes = counts[probed - 1] as f64 * growth.powi(depth as i32 - probed as i32);
+    let seconds = predicted_nodes / (nodes as f64 / probe_seconds.max(1e-6));
+    if seconds > WARN_ABOVE_SECONDS {
+        let _ = writeln!(
+            err,
+            "A search to depth {depth} from here may take {} (a rough estimate); --time-limit caps it.",
+            human_duration(seconds)
+        );
+    }
+}
+
+/// Seconds as people say them: `40 seconds`, `25 minutes`, `3 hours`, `2 days`, `many years`.
+fn human_duration(seconds: f64) -> String {
+    const UNITS: [(&str, f64); 4] = [("seconds", 1.0), ("minutes", 60.0), ("hours", 3600.0), ("days", 86400.0)];
+    if seconds > 365.0 * 86400.0 {
+        return "more than a year".to_owned();
+    }
+    let (name, size) = UNITS.iter().rev().find(|(_, size)| seconds >= 2.0 * size).copied().unwrap_or(UNITS[0]);
+    format!("about {:.0} {name}", seconds / size)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        for (seconds, expected) in [
+            (40.0, "about 40 seconds"),
+            (150.0, "about 2 minutes"),
+            (3.0 * 3600.0, "about 3 hours"),
+            (5.0 * 86400.0, "about 5 days"),
+            (1e12, "more than a year"),
+        ] {
+            assert_eq!(human_duration(seconds), expected);
+        }
+    }
+}

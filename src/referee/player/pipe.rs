@@ -1,0 +1,393 @@
+//! A bot that talks on its standard input and output for a whole game (a
+//! moderator bot, a coordinator engine): started once, contained like a
+//! one-move program, and read against deadlines.
+//!
+//! Its output is read with [`Contained::poll`] in the referee's thread, so
+//! nothing it does can block the referee past a turn's deadline: a bot that
+//! floods (more than [`LINE_LIMIT`] bytes without an answer), closes its
+//! standard output, exits or hangs gets a [`Silence`] the caller turns into
+//! a forfeit. What was said each way and the end of its stderr are kept for
+//! the game's output directory.
+
+use std::fmt::Display;
+use std::io::Write as _;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::program::{describe, section, shown, CAPTURE_LIMIT};
+use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
+use crate::board::Column;
+use crate::referee::game::Console;
+use crate::referee::process::{Captured, Contained, Containment, Progress, Stream};
+use crate::referee::scratch::ScratchDir;
+use crate::referee::verdict::Forfeit;
+use crate::referee::Error;
+
+/// The most a bot may print without completing an answer: answers are a few
+/// bytes, so this only stops a bot that floods the referee.
+pub const LINE_LIMIT: usize = 64 * 1024;
+
+/// How long a bot whose standard output closed has to end by itself, so
+/// that its exit status can be told: exiting takes milliseconds.
+const EXIT_GRACE: Duration = Duration::from_secs(5);
+
+/// Why no answer came.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Silence {
+    /// The deadline passed.
+    Deadline,
+    /// The bot ended, or closed its standard output; in words.
+    Gone(String),
+    /// It printed more than [`LINE_LIMIT`] bytes without an answer.
+    Flood,
+}
+
+/// A running bot, or why it could not be started.
+pub struct Conversation {
+    /// Stopped (dropped) before the folder it runs in is removed.
+    process: Result<Contained, String>,
+    /// The bot's folder, removed when the conversation is dropped.
+    _directory: ScratchDir,
+    command: String,
+    /// Output read and not yet taken as an answer.
+    pending: Vec<u8>,
+    /// The messages each way, `>` to the bot and `<` from it.
+    exchange: Captured,
+    stderr: Captured,
+}
+
+impl Conversation {
+    /// Starts `template` in `directory`, with `{depth}` replaced; a failure
+    /// to start is kept, to be the bot's forfeit on its first turn.
+    #[must_use]
+    pub fn start(
+        containment: &Containment,
+        template: &Template,
+        depth: u32,
+        directory: ScratchDir,
+        base: &Path,
+    ) -> Conversation {
+        let (program, args) = template.command_line(&Substitution { input: None, output: None, depth }, base);
+        let words = std::iter::once(program.as_os_str()).chain(args.iter().map(|arg| arg.as_os_str()));
+        let command = shell_words::join(words.map(|word| word.to_string_lossy().into_owned()));
+        let process = containment.spawn(&program, &args, &directory, true);
+        Conversation {
+            process,
+            _directory: directory,
+            command,
+            pending: Vec::new(),
+            exchange: Captured::default(),
+            stderr: Captured::default(),
+        }
+    }
+
+    /// Why the bot could not be started, if it could not.
+    #[must_use]
+    pub fn failed(&self) -> Option<&str> {
+        self.process.as_ref().err().map(String::as_str)
+    }
+
+    /// Sends one line.
+    ///
+    /// # Errors
+    /// When the bot no longer reads its standard input (it ended, or closed it).
+    pub fn send(&mut self, message: &dyn Display) -> Result<(), Silence> {
+        let line = format!("{message}\n");
+        self.exchange.push(format!("> {line}").as_bytes(), CAPTURE_LIMIT);
+        let process = self.process.as_mut().map_err(|reason| Silence::Gone(reason.clone()))?;
+        // Messages are a few bytes and a game sends a few kilobytes at most,
+        // well under a pipe's buffer, so this never waits on the bot.
+        let written = process.stdin.as_mut().map(|stdin| stdin.write_all(line.as_bytes()).and_then(|()| stdin.flush()));
+        match written {
+            Some(Ok(())) => Ok(()),
+            _ => Err(Silence::Gone("it no longer reads its standard input".to_owned())),
+        }
+    }
+
+    /// Waits until `take` finds an answer in what the bot printed (it is
+    /// given the unread output, and whether no more will come, and removes
+    /// what it takes), or until `deadline`, the bot's end or a flood.
+    ///
+    /// # Errors
+    /// Why no answer came.
+    pub fn answer<T>(
+        &mut self,
+        deadline: Instant,
+        mut take: impl FnMut(&mut Vec<u8>, bool) -> Option<T>,
+    ) -> Result<T, Silence> {
+        loop {
+            let open = self.process.as_ref().is_ok_and(|process| process.is_open(Stream::Stdout));
+            if let Some(answer) = take(&mut self.pending, !open) {
+                return Ok(answer);
+            }
+            if self.pending.len() > LINE_LIMIT {
+                return Err(Silence::Flood);
+            }
+            if !open {
+                return Err(Silence::Gone(self.how_it_went(deadline)));
+            }
+            match self.poll(deadline) {
+                Progress::Output => {}
+                Progress::Ended => return Err(Silence::Gone(self.how_it_went(deadline))),
+                Progress::Deadline => return Err(Silence::Deadline),
+            }
+        }
+    }
+
+    /// What the bot printed since the last answer was taken, waiting at
+    /// most a moment: an answer nobody asked for.
+    pub fn unasked(&mut self) -> Option<String> {
+        if self.process.is_ok() {
+            self.poll(Instant::now() + Duration::from_millis(1));
+        }
+        let text = String::from_utf8_lossy(&self.pending).trim().to_owned();
+        (!text.is_empty()).then_some(text)
+    }
+
+    /// Notes an answer taken from the output, for the captured exchange.
+    pub fn heard(&mut self, answer: &str) {
+        self.exchange.push(format!("< {answer}\n").as_bytes(), CAPTURE_LIMIT);
+    }
+
+    /// Reads what is there until `deadline`.
+    fn poll(&mut self, deadline: Instant) -> Progress {
+        let Ok(process) = &mut self.process else { return Progress::Ended };
+        let (pending, stderr) = (&mut self.pending, &mut self.stderr);
+        process.poll(Some(deadline), &mut |stream, bytes| match stream {
+            Stream::Stdout => keep(pending, bytes),
+            Stream::Stderr => stderr.push(bytes, CAPTURE_LIMIT),
+        })
+    }
+
+    /// The bot's standard output has closed: waits a moment for it to end,
+    /// and says how it went.
+    fn how_it_went(&mut self, deadline: Instant) -> String {
+        let grace = deadline.min(Instant::now() + EXIT_GRACE);
+        loop {
+            match self.poll(grace) {
+                Progress::Output => {}
+                Progress::Ended => {
+                    let process = std::mem::replace(&mut self.process, Err("it has ended".to_owned()));
+                    return match process {
+                        Ok(process) => {
+                            let ending = describe(&self.stop(process).ending);
+                            self.process = Err(format!("it ended ({ending})"));
+                            format!("it ended ({ending})")
+                        }
+                        Err(reason) => reason,
+                    };
+                }
+                Progress::Deadline => return "it closed its standard output".to_owned(),
+            }
+        }
+    }
+
+    /// Stops the process and notes how it ended.
+    fn stop(&mut self, process: Contained) -> crate::referee::process::Stopped {
+        let (pending, stderr) = (&mut self.pending, &mut self.stderr);
+        let stopped = process.stop(&mut |stream, bytes| match stream {
+            Stream::Stdout => keep(pending, bytes),
+            Stream::Stderr => stderr.push(bytes, CAPTURE_LIMIT),
+        });
+        self.exchange.push(
+            format!("=== {}, {}, {} CPU\n", describe(&stopped.ending), shown(stopped.wall), shown(stopped.cpu))
+                .as_bytes(),
+            CAPTURE_LIMIT,
+        );
+        stopped
+    }
+
+    /// Gives the bot until `grace` to end by itself (none: stops it at once),
+    /// stops it and everything it started, and keeps the exchange and its
+    /// stderr in `captures`.
+    ///
+    /// # Errors
+    /// When the captured output cannot be written.
+    pub fn finish(&mut self, grace: Option<Instant>, captures: &mut Captures) -> Result<(), Error> {
+        if let Some(grace) = grace {
+            while self.process.is_ok() && self.poll(grace) == Progress::Output {}
+        }
+        if let Ok(process) = std::mem::replace(&mut self.process, Err("it has been stopped".to_owned())) {
+            self.stop(process);
+        }
+        let mut text = format!("=== {}\n", self.command).into_bytes();
+        let mut unread = Captured::default();
+        unread.push(&self.pending, CAPTURE_LIMIT);
+        for (name, captured) in
+            [("exchange", &self.exchange), ("stdout not taken as an answer", &unread), ("stderr", &self.stderr)]
+        {
+            text.extend(section(name, captured));
+        }
+        captures.append(&text)
+    }
+}
+
+/// Adds `bytes` to the unread output, up to just over [`LINE_LIMIT`]: more
+/// is a flood, whatever follows, and a bot that floods while it is given
+/// time to exit cannot fill the referee's memory.
+fn keep(pending: &mut Vec<u8>, bytes: &[u8]) {
+    let room = (LINE_LIMIT + 1).saturating_sub(pending.len());
+    pending.extend_from_slice(&bytes[..bytes.len().min(room)]);
+}
+
+/// The forfeit of a bot that gave no answer on its turn.
+#[must_use]
+pub fn forfeit(silence: Silence, ask: &Ask<'_>) -> Forfeit {
+    match silence {
+        Silence::Deadline => ask.out_of_time(),
+        Silence::Gone(how) => Forfeit::NoOutput(format!("{how} without answering")),
+        Silence::Flood => Forfeit::Garbage(format!("it printed more than {} KiB without an answer", LINE_LIMIT / 1024)),
+    }
+}
+
+/// Takes the next line that is not blank from `pending`, without its line
+/// break; the last line need not end with one when no more will come.
+pub fn next_line(pending: &mut Vec<u8>, closed: bool) -> Option<String> {
+    loop {
+        let line: Vec<u8> = match pending.iter().position(|&byte| byte == b'\n') {
+            Some(end) => pending.drain(..=end).collect(),
+            None if closed && !pending.is_empty() => std::mem::take(pending),
+            None => return None,
+        };
+        let text = String::from_utf8_lossy(&line).trim().to_owned();
+        if !text.is_empty() {
+            return Some(text);
+        }
+    }
+}
+
+/// What differs between the protocols of bots on standard input and output.
+pub trait Protocol {
+    /// The exchange when the game starts, within `deadline`; a failure is
+    /// a failure to start.
+    ///
+    /// # Errors
+    /// Why the bot cannot play.
+    fn greet(&mut self, talk: &mut Conversation, deadline: Instant) -> Result<(), Forfeit>;
+
+    /// One move.
+    ///
+    /// # Errors
+    /// Why the bot forfeits.
+    fn turn(&mut self, talk: &mut Conversation, ask: &Ask<'_>) -> Result<Column, Forfeit>;
+
+    /// The message that ends the game for the bot.
+    fn goodbye(&self, end: End) -> Box<dyn Display>;
+}
+
+/// A bot on standard input and output speaking protocol `P`.
+pub struct Bot<P> {
+    protocol: P,
+    conversation: Conversation,
+    /// How long it has for the greeting.
+    startup: Duration,
+    greeted: bool,
+    captures: Captures,
+}
+
+/// How long a bot has to exit by itself after the game's last message
+/// before it is killed (the moderator expects bots to exit, without penalty
+/// if they do not).
+pub const GOODBYE_GRACE: Duration = Duration::from_millis(500);
+
+impl<P: Protocol> Bot<P> {
+    #[must_use]
+    pub const fn new(protocol: P, conversation: Conversation, startup: Duration, captures: Captures) -> Bot<P> {
+        Bot { protocol, conversation, startup, greeted: false, captures }
+    }
+}
+
+impl<P: Protocol> Competitor for Bot<P> {
+    fn play(&mut self, ask: &Ask<'_>, _: Option<&mut Console<'_>>) -> Result<Turn, Error> {
+        if let Some(reason) = self.conversation.failed() {
+            return Ok(Turn::lost(Forfeit::FailedToStart(reason.to_owned())));
+        }
+        if !self.greeted {
+            let deadline = Instant::now() + self.startup;
+            if let Err(forfeit) = self.protocol.greet(&mut self.conversation, deadline) {
+                return Ok(Turn::lost(forfeit));
+            }
+            self.greeted = true;
+        }
+        let started = Instant::now();
+        let result = self.protocol.turn(&mut self.conversation, ask);
+        Ok(Turn { result, wall: started.elapsed(), cpu: None, ending: None })
+    }
+
+    fn finish(&mut self, end: End) -> Result<(), Error> {
+        let mut grace = None;
+        if !end.forfeited && self.greeted && self.conversation.send(&*self.protocol.goodbye(end)).is_ok() {
+            grace = Some(Instant::now() + GOODBYE_GRACE);
+        }
+        self.conversation.finish(grace, &mut self.captures)
+    }
+}
+
+/// The forfeit of a bot that fails its greeting.
+#[must_use]
+pub fn failed_to_start(silence: Silence, startup: Duration, wanted: &str) -> Forfeit {
+    Forfeit::FailedToStart(match silence {
+        Silence::Deadline => format!("it printed no '{wanted}' within {} s", startup.as_secs_f64()),
+        Silence::Gone(how) => format!("{how} before printing '{wanted}'"),
+        Silence::Flood => format!("it printed too much before '{wanted}'"),
+    })
+}
+
+/// A bot's answer that was not asked for, if it printed one: a turn starts
+/// with none pending.
+///
+/// # Errors
+/// The forfeit for it.
+pub fn nothing_unasked(talk: &mut Conversation) -> Result<(), Forfeit> {
+    match talk.unasked() {
+        Some(text) => Err(Forfeit::Garbage(format!("it printed '{}' when no move was asked", shortened(&text)))),
+        None => Ok(()),
+    }
+}
+
+/// After an answer, nothing more: a second answer forfeits.
+///
+/// # Errors
+/// The forfeit for a second answer.
+pub fn one_answer(talk: &mut Conversation, answered: &str) -> Result<(), Forfeit> {
+    match talk.unasked() {
+        Some(text) => {
+            Err(Forfeit::Garbage(format!("it answered {answered} and then '{}'; one move a turn", shortened(&text))))
+        }
+        None => Ok(()),
+    }
+}
+
+/// What a bot printed, cut for a verdict.
+#[must_use]
+pub fn shortened(text: &str) -> String {
+    const LIMIT: usize = 40;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}...", text[..cut].escape_debug()),
+        None => text.escape_debug().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Takes every line `next_line` finds in `output`, as if the bot had
+    /// ended (`closed`) or not.
+    fn check(output: &str, closed: bool, expected: &[&str], left: &str) {
+        let mut pending = output.as_bytes().to_vec();
+        let lines: Vec<String> = std::iter::from_fn(|| next_line(&mut pending, closed)).collect();
+        assert_eq!(lines, expected, "output {output:?}");
+        assert_eq!(String::from_utf8(pending).unwrap(), left, "output {output:?}");
+    }
+
+    #[test]
+    fn lines_are_taken_whole_and_blank_ones_skipped() {
+        check("readyok\r\n\n  bestmove 3 0 \nbest", false, &["readyok", "bestmove 3 0"], "best");
+        check("bestmove 3 0", false, &[], "bestmove 3 0");
+        check("\n\nbestmove 3 0", true, &["bestmove 3 0"], "");
+        check("\n \n", true, &[], "");
+        assert_eq!(shortened("a\tb"), "a\\tb");
+        assert_eq!(shortened(&"x".repeat(100)), format!("{}...", "x".repeat(40)));
+    }
+}

@@ -1,0 +1,171 @@
+//! A one-move program (a command template, or `self`): each turn the board
+//! goes into a new file, under a fresh random name, in the player's own
+//! folder, the program runs there, contained, with the turn's time, what it
+//! printed is kept in the game's output directory, and the file it wrote, if
+//! it is a regular file, is judged by [`verdict::judge`]. Whatever a player
+//! leaves in its folder can cost it the game, never stop the referee.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::Duration;
+
+use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
+use crate::format::{self, LineEnding};
+use crate::referee::game::{Console, Settings};
+use crate::referee::process::{Captured, Containment, Ending, Run};
+use crate::referee::scratch::ScratchDir;
+use crate::referee::verdict::{self, Forfeit};
+use crate::referee::Error;
+
+/// The most of each output stream kept per turn; the end is kept, since
+/// that is where a crash is explained.
+pub const CAPTURE_LIMIT: usize = 8 * 1024;
+
+/// The most of an output file read: a board file is under 100 bytes.
+const OUTPUT_LIMIT: u64 = 64 * 1024;
+
+/// A side's command, ready to run, and its working directory.
+pub struct Program<'a> {
+    containment: &'a Containment,
+    template: Template,
+    /// `self`: its failure to start is the referee's, and it is told to
+    /// stop searching at half the turn's time.
+    engine: bool,
+    directory: ScratchDir,
+    settings: Settings,
+    captures: Captures,
+}
+
+impl<'a> Program<'a> {
+    #[must_use]
+    pub const fn new(
+        containment: &'a Containment,
+        directory: ScratchDir,
+        template: Template,
+        settings: Settings,
+        captures: Captures,
+    ) -> Program<'a> {
+        Program { containment, template, engine: false, directory, settings, captures }
+    }
+
+    /// This program's own one-move mode.
+    ///
+    /// # Errors
+    /// When the referee has no copy of its own executable.
+    pub fn engine(
+        containment: &'a Containment,
+        directory: ScratchDir,
+        settings: Settings,
+        captures: Captures,
+    ) -> Result<Program<'a>, Error> {
+        let executable = containment.own_executable().ok_or_else(|| {
+            Error::OwnExecutable("the referee was started without a copy of its executable".to_owned())
+        })?;
+        let template = Template::engine(executable, settings.rules, settings.timeout / 2);
+        Ok(Program { containment, template, engine: true, directory, settings, captures })
+    }
+
+    /// Appends what the program printed on this turn to the colour's file
+    /// in the game's output directory.
+    fn keep_output(&mut self, ply: usize, executable: &Path, args: &[OsString], run: &Run) -> Result<(), Error> {
+        let words = std::iter::once(executable.as_os_str()).chain(args.iter().map(|arg| arg.as_os_str()));
+        let command = shell_words::join(words.map(|word| word.to_string_lossy().into_owned()));
+        let mut text = format!(
+            "=== move {ply}: {command}\n=== {}, {:.3} s, {:.3} s CPU\n",
+            describe(&run.ending),
+            run.wall.as_secs_f64(),
+            run.cpu.as_secs_f64()
+        )
+        .into_bytes();
+        for (name, captured) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+            text.extend(section(name, captured));
+        }
+        self.captures.append(&text)
+    }
+}
+
+impl Competitor for Program<'_> {
+    fn play(&mut self, ask: &Ask<'_>, _: Option<&mut Console<'_>>) -> Result<Turn, Error> {
+        let ply = ask.ply;
+        let directory = &self.directory;
+        let board_file = format::write(ask.board, LineEnding::Lf);
+        let names = directory
+            .create(&format!("in-{ply:02}"), board_file.as_bytes())
+            .and_then(|input| Ok((directory.unused_name(&format!("out-{ply:02}"))?, input)));
+        let (output, input) = match names {
+            Ok(names) => names,
+            Err(error) => {
+                // The player's folder is the player's: if it cannot take
+                // the board, the player cannot play.
+                let reason = format!("the board cannot be put in the player's folder: {error}");
+                return Ok(Turn::lost(Forfeit::FailedToStart(reason)));
+            }
+        };
+        let (input_path, output_path) = (directory.path().join(&input), directory.path().join(&output));
+        let values = Substitution { input: Some(&input_path), output: Some(&output_path), depth: self.settings.depth };
+        let base = std::env::current_dir().map_err(|source| Error::io("find", Path::new("."), source))?;
+        if self.engine {
+            // `self` stops searching at half the time it has, so that it
+            // never loses on time, clock or not.
+            let executable = self.containment.own_executable().expect("checked when the engine was seated");
+            self.template = Template::engine(executable, self.settings.rules, ask.time / 2);
+        }
+        let (executable, args) = self.template.command_line(&values, &base);
+        let run = self.containment.run(&executable, &args, directory, ask.time, CAPTURE_LIMIT);
+        self.keep_output(ply, &executable, &args, &run)?;
+
+        let ending = describe(&run.ending);
+        let result = match &run.ending {
+            Ending::FailedToStart(reason) if self.engine => return Err(Error::OwnExecutable(reason.clone())),
+            Ending::FailedToStart(reason) => Err(Forfeit::FailedToStart(reason.clone())),
+            Ending::TimedOut => Err(ask.out_of_time()),
+            Ending::Exited(_) | Ending::Signalled(_) => match self.directory.read(&output, OUTPUT_LIMIT) {
+                Ok(Some(text)) => verdict::judge(ask.board, &text),
+                Ok(None) => Err(Forfeit::NoOutput(format!(
+                    "the program wrote no output file ({ending}); its output is in {}",
+                    self.captures.path().display()
+                ))),
+                Err(error) => Err(Forfeit::NoOutput(format!("the output file cannot be read: {error}"))),
+            },
+        };
+        self.directory.remove(&input);
+        self.directory.remove(&output);
+        Ok(Turn { result, wall: run.wall, cpu: Some(run.cpu), ending: Some(ending) })
+    }
+
+    fn finish(&mut self, _: End) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// One captured stream in the output file.
+#[must_use]
+pub fn section(name: &str, captured: &Captured) -> Vec<u8> {
+    let mut text = if captured.dropped > 0 {
+        format!("--- {name} (the first {} bytes were dropped)\n", captured.dropped).into_bytes()
+    } else {
+        format!("--- {name}\n").into_bytes()
+    };
+    text.extend_from_slice(&captured.tail);
+    if !captured.tail.is_empty() && !captured.tail.ends_with(b"\n") {
+        text.push(b'\n');
+    }
+    text
+}
+
+/// How a program ended, in words.
+#[must_use]
+pub fn describe(ending: &Ending) -> String {
+    match ending {
+        Ending::Exited(code) => format!("exit status {code}"),
+        Ending::Signalled(signal) => format!("killed by signal {signal}"),
+        Ending::TimedOut => "timed out and killed".to_owned(),
+        Ending::FailedToStart(reason) => format!("failed to start: {reason}"),
+    }
+}
+
+/// Seconds as the captured output shows them.
+#[must_use]
+pub fn shown(duration: Duration) -> String {
+    format!("{:.3} s", duration.as_secs_f64())
+}
