@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use maxconnect4::board::{Board, Column};
 
-use maxconnect4::modes::{self, bot, EngineSettings, FirstMove, SolveOptions, Source};
+use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source};
 use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::rules::Rules;
@@ -49,6 +49,8 @@ enum Command {
         rules: RulesOption,
         #[command(flatten)]
         engine: EngineOptions,
+        #[command(flatten)]
+        book: BookOptions,
     },
     /// Play against the computer at the terminal.
     Interactive {
@@ -63,6 +65,8 @@ enum Command {
         rules: RulesOption,
         #[command(flatten)]
         engine: EngineOptions,
+        #[command(flatten)]
+        book: BookOptions,
     },
     /// Count the move sequences of length DEPTH (checks move generation).
     Perft {
@@ -99,6 +103,26 @@ enum Command {
         time_limit: Option<Duration>,
         #[command(flatten)]
         table: TableOptions,
+        #[command(flatten)]
+        book: BookOptions,
+    },
+    /// Build a classic opening book: the exact value of every position up to DEPTH moves from a root.
+    Book {
+        /// Moves from the root to the deepest positions of the book.
+        #[arg(long, value_parser = parse_book_depth)]
+        depth: u32,
+        /// The root: the position after these moves [default: the empty board].
+        #[arg(long, value_name = "MOVES", default_value = "")]
+        moves: String,
+        /// Threads solving positions [default: the cores available].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
+        /// Each thread's transposition table in MB [default: 64].
+        #[arg(long, value_name = "MB", value_parser = parse_hash)]
+        hash: Option<usize>,
+        /// The book file to write (the progress of the build is kept in FILE.progress until it is done).
+        #[arg(long, value_name = "FILE", default_value = "classic.book")]
+        out: PathBuf,
     },
     /// Search a fixed set of positions and report the speed in nodes per second.
     Bench {
@@ -245,6 +269,28 @@ impl TableOptions {
         EngineSettings {
             hash_bytes: megabytes(self.hash),
             threads: self.threads.map_or_else(modes::default_threads, usize::from),
+            book: BookChoice::Shipped,
+        }
+    }
+}
+
+/// The opening book options of the commands that play or solve.
+#[derive(Args)]
+struct BookOptions {
+    /// Classic rules: play and solve from this opening book file instead of the one built into the program.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    book: Option<PathBuf>,
+    /// Classic rules: use no opening book (search every position).
+    #[arg(long)]
+    no_book: bool,
+}
+
+impl BookOptions {
+    fn choice(&self) -> BookChoice {
+        match (&self.book, self.no_book) {
+            (_, true) => BookChoice::Off,
+            (Some(path), false) => BookChoice::File(path.clone()),
+            (None, false) => BookChoice::Shipped,
         }
     }
 }
@@ -320,6 +366,11 @@ fn parse_depth(text: &str) -> Result<u32, String> {
         }
         other => other.to_string(),
     })
+}
+
+/// A book's depth: 0 (the root alone) to the 42 moves of a game.
+fn parse_book_depth(text: &str) -> Result<u32, String> {
+    whole(text, 0, 42, "moves").map_err(|error| error.to_string())
 }
 
 /// The length of the move sequences perft counts: 0 or more.
@@ -463,6 +514,43 @@ impl Cli {
             }
             _ => {}
         }
+        let book = match &self.command {
+            Command::OneMove { book, rules, .. } => Some(("one-move", book, rules.rules)),
+            Command::Interactive { book, rules, .. } => Some(("interactive", book, rules.rules)),
+            Command::Solve { book, rules, .. } => Some(("solve", book, rules.rules)),
+            _ => None,
+        };
+        if let Some((subcommand, book, Rules::Max)) = book {
+            let option = match (&book.book, book.no_book) {
+                (Some(_), _) => Some("--book"),
+                (None, true) => Some("--no-book"),
+                (None, false) => None,
+            };
+            if let Some(option) = option {
+                let message = format!("{option} needs --rules classic: opening books are for classic Connect-4");
+                return Err(Cli::usage_error(subcommand, ArgumentConflict, message));
+            }
+        }
+        if let Command::Book { moves, depth, .. } = &self.command {
+            match Board::from_moves(Rules::Classic, moves) {
+                Err(error) => {
+                    let message = format!("invalid value '{}' for '--moves <MOVES>': {error}", moves.escape_debug());
+                    return Err(Cli::argument_error("book", message));
+                }
+                Ok(root) if Rules::Classic.is_over(&root) => {
+                    let message = format!("invalid value '{moves}' for '--moves <MOVES>': the game is over there");
+                    return Err(Cli::argument_error("book", message));
+                }
+                Ok(root) if *depth > root.empty_cells() => {
+                    let message = format!(
+                        "invalid value '{depth}' for '--depth <DEPTH>': the board is full after {} more moves",
+                        root.empty_cells()
+                    );
+                    return Err(Cli::argument_error("book", message));
+                }
+                Ok(_) => {}
+            }
+        }
         match &mut self.command {
             Command::OneMove { engine, .. } => engine.table.hash = sized_table(engine.table.hash, "one-move")?,
             Command::Interactive { engine, .. } => {
@@ -470,6 +558,7 @@ impl Cli {
             }
             Command::Solve { table, .. } => table.hash = sized_table(table.hash, "solve")?,
             Command::Bench { table, .. } => table.hash = sized_table(table.hash, "bench")?,
+            Command::Book { hash, .. } => *hash = sized_table(*hash, "book")?,
             _ => {}
         }
         // A move string is an argument like any other: a bad one is a usage error.
@@ -520,7 +609,7 @@ impl Cli {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut out = anstream::stdout();
     match cli.command {
-        Command::OneMove { mut args, moves, rules, engine } => {
+        Command::OneMove { mut args, moves, rules, engine, book } => {
             let depth = parse_depth(&args.pop().expect("checked").to_string_lossy()).expect("checked");
             let output = args.pop().expect("checked");
             let input = match moves {
@@ -528,23 +617,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 None => Source::File(args.pop().expect("checked")),
             };
             let limits = engine.limits(depth);
-            modes::one_move(&input, &output, rules.rules, &limits, &engine.table.settings(), &mut out)?;
+            let settings = EngineSettings { book: book.choice(), ..engine.table.settings() };
+            modes::one_move(&input, &output, rules.rules, &limits, &settings, &mut out)?;
         }
-        Command::Interactive { input, next, depth, rules, engine } => {
+        Command::Interactive { input, next, depth, rules, engine, book } => {
             let first = match next {
                 Next::ComputerNext => FirstMove::Computer,
                 Next::HumanNext => FirstMove::Human,
             };
             let limits = engine.limits(depth);
-            let (settings, rules) = (engine.table.settings(), rules.rules);
+            let (settings, rules) = (EngineSettings { book: book.choice(), ..engine.table.settings() }, rules.rules);
             modes::interactive(&input, first, rules, &limits, &settings, &mut io::stdin().lock(), &mut out)?;
         }
         Command::Perft { depth, file, moves, rules } => {
             let source = moves.map(Source::Moves).or(file.map(Source::File));
             modes::perft(rules.rules, depth, source.as_ref(), &mut out)?;
         }
-        Command::Solve { file, moves, batch, weak, rules, table, time_limit } => {
-            let options = SolveOptions { rules: rules.rules, engine: table.settings(), time_limit, weak };
+        Command::Solve { file, moves, batch, weak, rules, table, time_limit, book } => {
+            let engine = EngineSettings { book: book.choice(), ..table.settings() };
+            let options = SolveOptions { rules: rules.rules, engine, time_limit, weak };
             let mut err = anstream::stderr();
             if let Some(batch) = batch {
                 let bad = if batch.as_os_str() == "-" {
@@ -567,7 +658,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 modes::solve(&source, &options, &mut out, &mut err)?;
             }
         }
-        Command::Bench { rules, deep, table } => modes::bench(rules.rules, deep, &table.settings(), &mut out)?,
+        Command::Book { depth, moves, threads, hash, out: file } => {
+            let threads = threads.map_or_else(modes::default_threads, usize::from);
+            let build = BookBuild { root: moves, depth, threads, hash_bytes: megabytes(hash), out: file };
+            modes::build_book(&build, &mut out, &mut anstream::stderr())?;
+        }
+        Command::Bench { rules, deep, table } => {
+            // No opening book: the bench measures the search.
+            let settings = EngineSettings { book: BookChoice::Off, ..table.settings() };
+            modes::bench(rules.rules, deep, &settings, &mut out)?;
+        }
         Command::Report { positions, max_depth, out: dir, budget } => {
             let command = report::command_line(std::env::args().skip(1));
             report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)?;

@@ -27,7 +27,7 @@ pub fn perft(rules: Rules, depth: u32, source: Option<&Source>, out: &mut dyn Wr
 }
 
 /// What `solve` is asked for.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SolveOptions {
     pub rules: Rules,
     /// The table's size and the threads; classic rules solve on one thread.
@@ -47,7 +47,9 @@ impl AnySolver {
     fn new(options: &SolveOptions) -> anyhow::Result<AnySolver> {
         Ok(match options.rules {
             Rules::Max => AnySolver::Max(options.engine.engine(Rules::Max)?),
-            Rules::Classic => AnySolver::Classic(Solver::new(options.engine.hash_bytes)?),
+            Rules::Classic => AnySolver::Classic(
+                Solver::new(options.engine.hash_bytes)?.with_book(options.engine.book.load(Rules::Classic)?),
+            ),
         })
     }
 

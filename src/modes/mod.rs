@@ -3,6 +3,7 @@
 
 mod analysis;
 mod bench;
+mod book;
 pub mod bot;
 mod interactive;
 mod one_move;
@@ -11,6 +12,7 @@ mod progress;
 pub use analysis::SolveOptions;
 pub use analysis::{perft, solve, solve_batch};
 pub use bench::{bench, BENCH_POSITIONS, CLASSIC_BENCH_POSITIONS, DEEP_BENCH_POSITIONS};
+pub use book::{build_book, read_book, BookBuild, BookChoice};
 pub use interactive::{ask_column, interactive, FirstMove};
 pub use one_move::one_move;
 
@@ -24,24 +26,27 @@ use crate::atomic;
 use crate::board::Board;
 use crate::format::{self, BoardFile, LineEnding};
 use crate::rules::Rules;
-use crate::search::{Engine, Limits, SearchResult, TableTooLarge};
+use crate::search::{Engine, Limits, SearchResult};
 
-/// How the engine of a mode is set up: `--hash` and `--threads`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the engine of a mode is set up: `--hash`, `--threads` and the
+/// opening book (`--book`, `--no-book`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSettings {
     /// The most memory the transposition table may use.
     pub hash_bytes: usize,
     /// Threads searching together.
     pub threads: usize,
+    /// The book classic rules play and solve from.
+    pub book: BookChoice,
 }
 
 impl EngineSettings {
     /// An engine for games played by `rules`, with these settings.
     ///
     /// # Errors
-    /// When the table's memory cannot be had.
-    pub fn engine(&self, rules: Rules) -> Result<Engine, TableTooLarge> {
-        let mut engine = Engine::for_rules(rules, self.hash_bytes)?;
+    /// When the book cannot be read or the table's memory cannot be had.
+    pub fn engine(&self, rules: Rules) -> anyhow::Result<Engine> {
+        let mut engine = Engine::with_book(rules, self.hash_bytes, self.book.load(rules)?)?;
         engine.set_threads(self.threads);
         Ok(engine)
     }

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::busy::{self, Busy};
-use super::classic::Classic;
+use super::classic::{Book, Classic};
 use super::follow_up;
 use super::table::{Bound, Entry, Table, TableTooLarge};
 use super::SearchResult;
@@ -221,14 +221,27 @@ impl Engine {
     }
 
     /// An engine for games played by `rules`, whose tables use at most
-    /// `hash_bytes` each; [`try_new`](Engine::try_new) is the Max-Connect4 one.
+    /// `hash_bytes` each; [`try_new`](Engine::try_new) is the Max-Connect4
+    /// one. Under classic rules it plays and solves from the shipped opening
+    /// book ([`Book::shipped`]) where the book holds the position.
     ///
     /// # Errors
     /// When the memory cannot be had.
     pub fn for_rules(rules: Rules, hash_bytes: usize) -> Result<Engine, TableTooLarge> {
+        Engine::with_book(rules, hash_bytes, (rules == Rules::Classic).then(Book::shipped))
+    }
+
+    /// As [`for_rules`](Engine::for_rules), with `book` (classic rules
+    /// only; `None` for no book) in place of the shipped one.
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn with_book(rules: Rules, hash_bytes: usize, book: Option<Arc<Book>>) -> Result<Engine, TableTooLarge> {
         match rules {
             Rules::Max => Engine::try_new(hash_bytes),
-            Rules::Classic => Ok(Engine { classic: Some(Box::new(Classic::new(hash_bytes)?)), ..Engine::try_new(0)? }),
+            Rules::Classic => {
+                Ok(Engine { classic: Some(Box::new(Classic::new(hash_bytes, book)?)), ..Engine::try_new(0)? })
+            }
         }
     }
 

@@ -4,6 +4,7 @@
 
 mod arguments;
 mod board_file;
+mod book;
 #[cfg(unix)]
 mod bots;
 mod classic;

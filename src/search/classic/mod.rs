@@ -22,16 +22,19 @@
 //! included); a loss is the negative of the opponent's win score. `--weak`
 //! solving gives only the sign.
 
+pub mod book;
 mod player;
 mod position;
 mod solver;
 mod work;
 
+pub use book::Book;
 pub use player::{ClassicPlayer, WIN_UNIT};
 pub use position::{mirror, Position};
 pub use solver::{win_now, Solver};
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::board::Board;
@@ -55,15 +58,18 @@ pub struct Classic {
     player: ClassicPlayer,
     solver: Option<Solver>,
     hash_bytes: usize,
+    book: Option<Arc<Book>>,
 }
 
 impl Classic {
-    /// Searches whose tables use at most `hash_bytes` each.
+    /// Searches whose tables use at most `hash_bytes` each, playing and
+    /// solving from `book` where it holds the position.
     ///
     /// # Errors
     /// When the memory cannot be had.
-    pub fn new(hash_bytes: usize) -> Result<Classic, TableTooLarge> {
-        Ok(Classic { player: ClassicPlayer::new(hash_bytes)?, solver: None, hash_bytes })
+    pub fn new(hash_bytes: usize, book: Option<Arc<Book>>) -> Result<Classic, TableTooLarge> {
+        let player = ClassicPlayer::new(hash_bytes)?.with_book(book.clone());
+        Ok(Classic { player, solver: None, hash_bytes, book })
     }
 
     /// See [`ClassicPlayer::search`].
@@ -79,7 +85,8 @@ impl Classic {
         if self.solver.is_none() {
             // The table was allocatable a moment ago; if it no longer is,
             // solving without one is still correct, only slower.
-            self.solver = Some(Solver::new(self.hash_bytes).or_else(|_| Solver::new(0)).expect("an empty table"));
+            let solver = Solver::new(self.hash_bytes).or_else(|_| Solver::new(0)).expect("an empty table");
+            self.solver = Some(solver.with_book(self.book.clone()));
         }
         self.solver.as_mut().expect("made above").solve(board, weak, time_limit)
     }

@@ -9,8 +9,10 @@
 //! (a faster win is worth more), and less than one unit either way at the
 //! horizon, so the search prefers a sure result to any heuristic.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::book::Book;
 use super::position::{column_of, Position, CELL_COUNT};
 use super::solver::win_now;
 use super::work::Work;
@@ -31,9 +33,11 @@ const INFINITY: Value = WIN_UNIT * 64;
 /// The table grows to one slot per this many nodes searched.
 const NODES_PER_SLOT: usize = 8;
 
-/// A depth-limited classic searcher with its own table.
+/// A depth-limited classic searcher with its own table, and perhaps an
+/// opening book to play from.
 pub struct ClassicPlayer {
     work: Work,
+    book: Option<Arc<Book>>,
 }
 
 impl ClassicPlayer {
@@ -42,7 +46,14 @@ impl ClassicPlayer {
     /// # Errors
     /// When the memory cannot be had.
     pub fn new(hash_bytes: usize) -> Result<ClassicPlayer, TableTooLarge> {
-        Ok(ClassicPlayer { work: Work::new(hash_bytes, NODES_PER_SLOT)? })
+        Ok(ClassicPlayer { work: Work::new(hash_bytes, NODES_PER_SLOT)?, book: None })
+    }
+
+    /// The searcher playing from `book` wherever it holds the values of
+    /// every move: a best move, the central-most, with no search.
+    #[must_use]
+    pub fn with_book(self, book: Option<Arc<Book>>) -> ClassicPlayer {
+        ClassicPlayer { book, ..self }
     }
 
     /// Forgets everything learned.
@@ -62,6 +73,16 @@ impl ClassicPlayer {
             return None;
         }
         let position = Position::of(board);
+        if let Some(children) = self.book.as_ref().and_then(|book| book.children(&position)) {
+            let value = children.iter().flatten().max().copied().expect("a game that goes on has a move");
+            let column = Column::CENTRE_FIRST
+                .into_iter()
+                .find(|column| children[column.index()] == Some(value))
+                .expect("the best value is some column's");
+            // The book's values are exact to the end of the game.
+            let depth = CELL_COUNT - position.moves();
+            return Some(SearchResult { column, value: value * WIN_UNIT, nodes: 0, depth });
+        }
         // The first iteration runs without the clock, so there is always a move.
         self.work.start(None);
         self.work.nodes = 1;

@@ -15,8 +15,10 @@
 //! - the root's value is found by null-window searches that halve the
 //!   interval of possible scores, tried nearest to a draw first.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::book::Book;
 use super::position::{column_of, Position, CELL_COUNT};
 use super::work::Work;
 use crate::board::{Board, Column};
@@ -47,9 +49,10 @@ pub const fn win_now(moves: u32) -> i32 {
     ((CELL_COUNT + 1 - moves) / 2) as i32
 }
 
-/// An exact solver with its transposition table.
+/// An exact solver with its transposition table, and perhaps an opening book.
 pub struct Solver {
     work: Work,
+    book: Option<Arc<Book>>,
 }
 
 impl Solver {
@@ -58,7 +61,13 @@ impl Solver {
     /// # Errors
     /// When the memory cannot be had.
     pub fn new(hash_bytes: usize) -> Result<Solver, TableTooLarge> {
-        Ok(Solver { work: Work::new(hash_bytes, NODES_PER_SLOT)? })
+        Ok(Solver { work: Work::new(hash_bytes, NODES_PER_SLOT)?, book: None })
+    }
+
+    /// The solver answering the positions `book` holds from it, at once.
+    #[must_use]
+    pub fn with_book(self, book: Option<Arc<Book>>) -> Solver {
+        Solver { book, ..self }
     }
 
     /// Forgets every position solved.
@@ -132,6 +141,17 @@ impl Solver {
         if position.last_mover_won() {
             return Ok(Solution { value, best: Vec::new(), nodes: 0 });
         }
+        if let Some(children) = self.book.as_ref().and_then(|book| book.children(&position)) {
+            // Every child's value is in the book: no search at all.
+            let best = Column::ALL
+                .into_iter()
+                .filter(|column| {
+                    children[column.index()]
+                        .is_some_and(|child| if weak { child.signum() >= value } else { child == value })
+                })
+                .collect();
+            return Ok(Solution { value, best, nodes: 0 });
+        }
         let mut best = Vec::new();
         for column in Column::ALL {
             if self.reaches(&position, column, value, weak)? {
@@ -151,6 +171,9 @@ impl Solver {
         let position = Position::of(board);
         if position.last_mover_won() {
             return Ok(if weak { -1 } else { -win_now(position.moves() - 1) });
+        }
+        if let Some(value) = self.book.as_ref().and_then(|book| book.value(&position)) {
+            return Ok(if weak { value.signum() } else { value });
         }
         self.work.nodes = 1;
         self.value(&position, weak)
