@@ -18,7 +18,7 @@ use crate::format::{self, Grid, ParseError};
 pub enum Forfeit {
     #[error("failed to start: {0}")]
     FailedToStart(String),
-    #[error("timeout: no move within {} s; the program was killed", .0.as_secs_f64())]
+    #[error("timeout: no move within {} s; the player was stopped", .0.as_secs_f64())]
     Timeout(Duration),
     #[error("timeout: its game clock of {} s ran out", .0.as_secs_f64())]
     OutOfTime(Duration),

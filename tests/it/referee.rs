@@ -72,7 +72,7 @@ fn check_forfeit(behaviour: &str, verdict: &str, reason: &str) -> Played {
 #[test]
 fn a_bot_that_hangs_is_killed_at_the_time_limit() {
     let played =
-        check_forfeit_within("hang", "0.5", "timeout", "timeout: no move within 0.5 s; the program was killed");
+        check_forfeit_within("hang", "0.5", "timeout", "timeout: no move within 0.5 s; the player was stopped");
     let wall = played.record.turns[0].wall;
     assert!((0.5..2.0).contains(&wall), "killed after {wall} s");
 }
