@@ -532,23 +532,20 @@ impl Cli {
             }
         }
         if let Command::Book { moves, depth, .. } = &self.command {
-            match Board::from_moves(Rules::Classic, moves) {
-                Err(error) => {
-                    let message = format!("invalid value '{}' for '--moves <MOVES>': {error}", moves.escape_debug());
-                    return Err(Cli::argument_error("book", message));
-                }
-                Ok(root) if Rules::Classic.is_over(&root) => {
+            // A move string that cannot be played is reported below, as for
+            // every other subcommand.
+            if let Ok(root) = Board::from_moves(Rules::Classic, moves) {
+                if Rules::Classic.is_over(&root) {
                     let message = format!("invalid value '{moves}' for '--moves <MOVES>': the game is over there");
                     return Err(Cli::argument_error("book", message));
                 }
-                Ok(root) if *depth > root.empty_cells() => {
+                if *depth > root.empty_cells() {
                     let message = format!(
                         "invalid value '{depth}' for '--depth <DEPTH>': the board is full after {} more moves",
                         root.empty_cells()
                     );
                     return Err(Cli::argument_error("book", message));
                 }
-                Ok(_) => {}
             }
         }
         match &mut self.command {
@@ -566,6 +563,7 @@ impl Cli {
             Command::OneMove { moves: Some(moves), rules, .. } => Some(("one-move", "--moves", moves, rules.rules)),
             Command::Perft { moves: Some(moves), rules, .. } => Some(("perft", "--moves", moves, rules.rules)),
             Command::Solve { moves: Some(moves), rules, .. } => Some(("solve", "--moves", moves, rules.rules)),
+            Command::Book { moves, .. } => Some(("book", "--moves", moves, Rules::Classic)),
             Command::Match(args) => {
                 args.start_moves.as_ref().map(|moves| ("match", "--start-moves", moves, args.settings.rules.rules))
             }

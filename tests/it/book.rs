@@ -218,7 +218,7 @@ fn damaged_or_foreign_books_are_refused_with_one_line() {
 #[test]
 fn bad_book_options_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["solve", "--moves", "44", "--book", "x.book"], "--book needs --rules classic"),
         (&["one-move", "--moves", "44", "out.txt", "3", "--no-book"], "--no-book needs --rules classic"),
         (
@@ -229,6 +229,7 @@ fn bad_book_options_are_usage_errors() {
         (&["book"], "the following required arguments were not provided"),
         (&["book", "--depth", "2", "--threads", "0"], "invalid value '0' for '--threads <N>'"),
         (&["book", "--depth", "2", "--moves", "1212121"], "the game is over there"),
+        (&["book", "--depth", "1", "--moves", "1111111"], "move 7 plays column 1, which is full"),
         (
             &["book", "--depth", "2", "--moves", "76642741435573447574271232313253652656111"],
             "the board is full after 1 more moves",
