@@ -134,6 +134,13 @@ const EVALUATION_ORDER_MIN_DEPTH: u32 = 5;
 /// [`Searcher::endgame`].
 const ENDGAME_EMPTY: u32 = 6;
 
+/// Where the search reaches the end of the game, enhanced transposition
+/// cutoffs are tried only this many empty cells or more from it: nearer,
+/// the probes of the children's slots wait for memory longer than the
+/// searches they save take. On `input2.txt`, from 12 took 0.86 times as
+/// long as from 8 (and 3% more nodes), from 10 0.88 times.
+const ETC_MIN_EMPTY: u32 = 12;
+
 /// The table is grown to one slot per this many nodes searched so far. A
 /// table larger than the search needs spreads its entries over memory the
 /// cache does not hold, and probes wait for memory: 8 slots per node took 1.3
@@ -616,7 +623,7 @@ impl Searcher<'_> {
             }
         }
 
-        if children_stored {
+        if children_stored && !(to_the_end && depth < ETC_MIN_EMPTY) {
             // Enhanced transposition cutoff: a child already known to be good
             // enough cuts without being searched.
             for column in board.legal_columns() {
