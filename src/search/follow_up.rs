@@ -43,6 +43,15 @@ pub fn cut(board: &Board, alpha: i32, beta: i32) -> Option<i32> {
         return follower_guarantee(mover, opponent, occupied, odd, -alpha).map(|value| -value);
     }
     // The mover plays the lowest cell of an odd column, then follows up.
+    // Whichever they play, each side gets the same cells but the other
+    // lowest cells: when taking all of those too would not be enough, no
+    // choice is (on `input2.txt`, the same nodes in 0.98 times the time).
+    if odd.count_ones() > 1 {
+        let (sides, _, _) = assign(opponent, mover, occupied, odd);
+        if (count_windows(sides.follower | odd) as i32) - (count_windows(sides.leader) as i32) < beta {
+            return None;
+        }
+    }
     let mut cells = odd;
     while cells != 0 {
         let cell = cells & cells.wrapping_neg();
@@ -93,6 +102,20 @@ fn odd_columns_lowest_cells(occupied: u64) -> u64 {
 /// lowest cell, in an odd one; the lowest cells of the odd columns are
 /// shared out by pairs.
 fn follower_guarantee(leader: u64, follower: u64, occupied: u64, odd: u64, at_least: i32) -> Option<i32> {
+    let (sides, lowest_cells, count) = assign(leader, follower, occupied, odd);
+    // Not even all the lowest cells would be enough: no need to pair them.
+    if odd != 0 && count_windows(sides.follower | odd) as i32 - (count_windows(sides.leader) as i32) < at_least {
+        return None;
+    }
+    let mut pairs = [(0, 0); MAX_ODD_COLUMNS / 2];
+    some_pairing(&lowest_cells[..count], &mut pairs, 0, sides, at_least)
+}
+
+/// The cells each side gets in [`follower_guarantee`]'s strategy but the
+/// lowest cells of the odd columns, which are shared out by pairs: those
+/// cells, and how many they are.
+#[inline]
+fn assign(leader: u64, follower: u64, occupied: u64, odd: u64) -> (Sides, [u64; MAX_ODD_COLUMNS], usize) {
     let empty = ALL_CELLS & !occupied;
     let lowest = (occupied + BOTTOM_ROW) & ALL_CELLS;
     let even_offsets = even_offsets(empty, lowest);
@@ -115,12 +138,7 @@ fn follower_guarantee(leader: u64, follower: u64, occupied: u64, odd: u64, at_le
         leader: leader | (even_offsets & !odd_columns) | (odd_offsets & odd_columns),
         follower: follower | (odd_offsets & !odd_columns) | (even_offsets & odd_columns & !odd),
     };
-    // Not even all the lowest cells would be enough: no need to pair them.
-    if odd != 0 && count_windows(sides.follower | odd) as i32 - (count_windows(sides.leader) as i32) < at_least {
-        return None;
-    }
-    let mut pairs = [(0, 0); MAX_ODD_COLUMNS / 2];
-    some_pairing(&lowest_cells[..count], &mut pairs, 0, sides, at_least)
+    (sides, lowest_cells, count)
 }
 
 /// The cells each side gets.
