@@ -142,10 +142,11 @@ const ENDGAME_EMPTY: u32 = 6;
 const ETC_MIN_EMPTY: u32 = 12;
 
 /// Positions with fewer empty cells than this, but more than
-/// [`ENDGAME_EMPTY`], are not cut on the follow-up strategy's bounds: they
-/// seldom cut there (at 7 and 8 empty cells, under 2% of the positions), and
-/// cost more than the searches they save. On `input2.txt`, from 11 took 0.93
-/// times as long as from 7 (2.5% more nodes); from 9 and 13 were within the noise of it.
+/// [`ENDGAME_EMPTY`], are not cut on the follow-up strategy's bounds: on
+/// `input2.txt` they cut under 2% of the positions with 7 to 10 empty
+/// cells, and cost more than the searches they saved. From 11 took 0.93
+/// times as long as from 7 (2.5% more nodes); from 9 and from 13 were
+/// within the noise of 11.
 const FOLLOW_UP_MIN_EMPTY: u32 = 11;
 
 /// The table is grown to one slot per this many nodes searched so far. A
