@@ -149,6 +149,12 @@ const CLOCK_INTERVAL: u64 = 1024;
 /// few thousand nodes.
 const HELPERS_MIN_NODES: u64 = 50_000;
 
+/// Helper threads join every search to the end of the game from this many
+/// empty cells, the first included: from 24, one takes about 100,000 nodes
+/// (20 empty cells about 10,000, on `bench`), and the first search of a
+/// solve is often most of its work.
+const HELPERS_MIN_EMPTY: u32 = 24;
+
 /// A search engine with its transposition table, which carries over from
 /// one search to the next.
 pub struct Engine {
@@ -280,7 +286,8 @@ impl Engine {
         let depth_limit = limits.depth.min(board.empty_cells());
         for depth in 1..=depth_limit {
             self.grow_table(nodes);
-            let (found, searched) = self.parallel(deadline, nodes, |searcher| searcher.root(board, depth));
+            let (found, searched) =
+                self.parallel(deadline, nodes >= HELPERS_MIN_NODES, |searcher| searcher.root(board, depth));
             nodes += searched;
             let Some((column, value)) = found else { break };
             self.progress.finished(depth, column);
@@ -298,8 +305,9 @@ impl Engine {
                 }
                 let child = board.after(column);
                 let (depth, value) = (result.depth, result.value);
-                let (reply, searched) = self
-                    .parallel(None, nodes, |searcher| Some(searcher.negamax(&child, depth - 1, -value, -value + 1)));
+                let (reply, searched) = self.parallel(None, nodes >= HELPERS_MIN_NODES, |searcher| {
+                    Some(searcher.negamax(&child, depth - 1, -value, -value + 1))
+                });
                 nodes += searched;
                 if reply.is_some_and(|reply| reply <= -value) {
                     result.column = column;
@@ -399,7 +407,8 @@ impl Engine {
     /// `(alpha, beta)` in points, fail-soft, in whole points.
     fn window(&mut self, solving: &mut Solving, board: &Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
         self.grow_table(solving.nodes);
-        let (value, searched) = self.parallel(solving.deadline, solving.nodes, |searcher| {
+        let helped = solving.nodes >= HELPERS_MIN_NODES || board.empty_cells() >= HELPERS_MIN_EMPTY;
+        let (value, searched) = self.parallel(solving.deadline, helped, |searcher| {
             Some(searcher.negamax(board, board.empty_cells(), alpha * POINT, beta * POINT))
         });
         solving.nodes += searched;
@@ -414,19 +423,19 @@ impl Engine {
         self.table.grow_to(usize::try_from(nodes).unwrap_or(usize::MAX) / NODES_PER_SLOT);
     }
 
-    /// Runs `work` on this thread and, once the search has visited
-    /// [`HELPERS_MIN_NODES`] (`nodes` so far), with the engine's other
-    /// threads helping at the positions it splits. Returns its result
-    /// (`None` if the time ran out first) and the nodes all threads visited.
+    /// Runs `work` on this thread and, if `helped` (a search worth starting
+    /// threads for), with the engine's other threads helping at the
+    /// positions it splits. Returns its result (`None` if the time ran out
+    /// first) and the nodes all threads visited.
     fn parallel<T>(
         &self,
         deadline: Option<Instant>,
-        nodes: u64,
+        helped: bool,
         work: impl FnOnce(&mut Searcher) -> Option<T>,
     ) -> (Option<T>, u64) {
         let done = AtomicBool::new(false);
         let pool = Pool::default();
-        let alone = self.threads == 1 || nodes < HELPERS_MIN_NODES;
+        let alone = self.threads == 1 || !helped;
         let searcher = || Searcher {
             table: &self.table,
             pool: (!alone).then_some(&pool),
@@ -600,7 +609,8 @@ impl<'a> Searcher<'a> {
                     if !split.searching() {
                         return split.result();
                     }
-                    if let Some(below) = pool.join(Some(&split)).filter(|_| !self.stopped) {
+                    // (A stopped thread joins nothing: it would only leave again.)
+                    if let Some(below) = (!self.stopped).then(|| pool.join(Some(&split))).flatten() {
                         break below;
                     }
                     idle.pause();
