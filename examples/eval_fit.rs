@@ -14,7 +14,7 @@
 //!
 //! The candidates after the engine's set were measured and not kept (the
 //! README's "The evaluation" and `reports/eval_match.md` say why): weights
-//! per phase of the game, and more playable threats.
+//! per phase of the game, more playable threats, and who holds the zugzwang.
 //!
 //! Run: `cargo run --release --example eval_fit -- [--solved-weight W] FILE...`;
 //! with `--solved-weight W` each solved position counts W times in the fit.
@@ -22,7 +22,7 @@
 
 use std::fmt::Write as _;
 
-use maxconnect4::bitboard::{column_cells, completing_cells, CELLS};
+use maxconnect4::bitboard::{column_cells, completing_cells, ALL_CELLS, CELLS};
 use maxconnect4::board::{Board, Player};
 use maxconnect4::features::{self, Class, Weights, CLASSES, HAND_SET};
 use maxconnect4::rules::Rules;
@@ -238,6 +238,7 @@ fn designs() -> Vec<(&'static str, Design)> {
         ("playable threats, and windows by class per player to move, one set per 10 empty cells", buckets),
         ("the engine's set, with each window weight as an early and a late one (tapered)", tapered_per_mover),
         ("the engine's set + playable threats on the player to move's own rows", with_own_rows),
+        ("the engine's set + who holds the zugzwang: odd and even threats of each, stacked threats", with_zugzwang),
     ]
 }
 
@@ -394,4 +395,21 @@ fn with_own_rows(board: &Board) -> Vec<f64> {
     let count = |player: Player| f64::from((completing_cells(board.pieces(player)) & cells).count_ones());
     let sign = if mover == Player::One { 1.0 } else { -1.0 };
     [engine_design(board), per_mover(board, vec![sign * count(mover), sign * count(mover.other())])].concat()
+}
+
+/// The engine's set and, per player to move, Allis' rules of the zugzwang
+/// in classic Connect-4 as features for player 1: whether player 1 has a
+/// threat (an empty cell that completes a window of theirs) on an odd row,
+/// whether player 2 has one on an even row, both at once, and for each
+/// player the threats with another of theirs right above (the lower one is
+/// filled first, and forces the upper).
+fn with_zugzwang(board: &Board) -> Vec<f64> {
+    let empty = ALL_CELLS & !board.occupied();
+    let threats = |player: Player| completing_cells(board.pieces(player)) & empty;
+    let (one, two) = (threats(Player::One), threats(Player::Two));
+    let odd_one = f64::from(u8::from(one & features::ODD_ROWS != 0));
+    let even_two = f64::from(u8::from(two & features::EVEN_ROWS != 0));
+    let stacked = |cells: u64| f64::from((cells & (cells >> 1)).count_ones());
+    let x = vec![odd_one, -even_two, odd_one * even_two, stacked(one), -stacked(two)];
+    [engine_design(board), per_mover(board, x)].concat()
 }
