@@ -280,7 +280,9 @@ impl Engine {
         }
         self.progress.start();
         let mut nodes = 0;
-        // The first iteration runs without the clock, so there is always a move.
+        // The time limit counts from now, but the first iteration runs
+        // without the clock, so there is always a move.
+        let time_is_up = deadline_after(limits.time_limit);
         let mut deadline = None;
         let mut result: Option<SearchResult> = None;
         let depth_limit = limits.depth.min(board.empty_cells());
@@ -292,7 +294,7 @@ impl Engine {
             let Some((column, value)) = found else { break };
             self.progress.finished(depth, column);
             result = Some(SearchResult { column, value, nodes: 0, depth });
-            deadline = deadline_after(limits.time_limit);
+            deadline = time_is_up;
         }
         let mut result = result.expect("the first iteration always finishes");
         if result.depth == depth_limit && limits.time_limit.is_none() {
@@ -525,20 +527,26 @@ impl<'a> Searcher<'a> {
     /// A helper thread's work: searching the moves of the splits other
     /// threads offer, until `done`.
     fn help(&mut self, pool: &Pool, done: &AtomicBool) {
-        loop {
-            let split = {
-                let mut idle = pool.idle();
-                loop {
-                    if done.load(Relaxed) {
-                        return;
-                    }
-                    if let Some(split) = pool.join(None) {
-                        break split;
-                    }
-                    idle.pause();
-                }
-            };
+        while let Some(split) = self.wait_for_split(pool, None, || done.load(Relaxed)) {
             self.search_split(&split);
+        }
+    }
+
+    /// Waits, idle, for a split to join (under `under` if given) until
+    /// `over()`, which ends the wait with `None`. A stopped thread joins
+    /// nothing: it would only leave again.
+    fn wait_for_split(&self, pool: &Pool, under: Option<&Split>, over: impl Fn() -> bool) -> Option<Arc<Split>> {
+        let mut idle = pool.idle();
+        loop {
+            if over() {
+                return None;
+            }
+            if !self.stopped {
+                if let Some(split) = pool.join(under) {
+                    return Some(split);
+                }
+            }
+            idle.pause();
         }
     }
 
@@ -547,12 +555,19 @@ impl<'a> Searcher<'a> {
     fn search_split(&mut self, split: &Arc<Split>) {
         let outer = self.split.replace(Arc::clone(split));
         self.stopped = self.must_stop();
-        while let Some((column, alpha, rank)) = split.next_move().filter(|_| !self.stopped) {
-            let value = self.test_split_move(split, &split.board.after(column), alpha);
+        while !self.stopped {
+            let Some(taken) = split.next_move() else { break };
+            if taken.last {
+                // No thread need join it any more: idle threads wait for another.
+                if let Some(pool) = self.pool {
+                    pool.withdraw(split);
+                }
+            }
+            let (value, alpha) = self.test_split_move(split, &split.board.after(taken.column), taken.alpha);
             if self.stopped {
                 break;
             }
-            split.report(column, rank, value);
+            split.report(&taken, value, alpha);
         }
         split.leave();
         self.split = outer;
@@ -560,24 +575,25 @@ impl<'a> Searcher<'a> {
     }
 
     /// [`test_move`](Searcher::test_move) for a move of `split` first tested
-    /// against `alpha`. Another thread may raise the split's alpha
+    /// against `alpha`, with the alpha of the last search, against which the
+    /// value is a bound or exact. Another thread may raise the split's alpha
     /// meanwhile: a move that beats the old alpha is then tested against the
     /// new one before it is searched with the whole window, since most moves
     /// that tie the best value would otherwise have theirs found exactly.
-    fn test_split_move(&mut self, split: &Split, child: &Board, mut alpha: Value) -> Value {
+    fn test_split_move(&mut self, split: &Split, child: &Board, mut alpha: Value) -> (Value, Value) {
         let (depth, beta) = (split.depth, split.beta);
         loop {
             let value = -self.negamax(child, depth - 1, -alpha - 1, -alpha);
             if value <= alpha || value >= beta || self.stopped {
-                return value;
+                return (value, alpha);
             }
             let now = split.alpha();
             if now <= alpha {
-                return -self.negamax(child, depth - 1, -beta, -alpha);
+                return (-self.negamax(child, depth - 1, -beta, -alpha), alpha);
             }
             if now >= beta {
                 // The split is cut: this move no longer matters.
-                return value;
+                return (value, alpha);
             }
             alpha = now;
         }
@@ -602,22 +618,13 @@ impl<'a> Searcher<'a> {
         pool.withdraw(&split);
         // Wait for the threads still searching its moves, and help them
         // with the positions they split.
-        loop {
-            let below = {
-                let mut idle = pool.idle();
-                loop {
-                    if !split.searching() {
-                        return split.result();
-                    }
-                    // (A stopped thread joins nothing: it would only leave again.)
-                    if let Some(below) = (!self.stopped).then(|| pool.join(Some(&split))).flatten() {
-                        break below;
-                    }
-                    idle.pause();
-                }
-            };
+        while let Some(below) = self.wait_for_split(pool, Some(&split), || !split.searching()) {
             self.search_split(&below);
         }
+        // A thread stopped by the clock or by a cut above leaves its move
+        // without a value: then so does this one.
+        self.stopped = self.must_stop();
+        split.result()
     }
 
     /// One iteration at the root: the best move and its exact value, or

@@ -46,11 +46,11 @@ pub struct Split {
 }
 
 /// What the threads searching a split share, behind its lock.
-pub struct State {
+struct State {
     /// The best value so far or the split's own alpha, whichever is higher.
-    pub alpha: Value,
-    pub best: Value,
-    pub best_move: Option<Column>,
+    alpha: Value,
+    best: Value,
+    best_move: Option<Column>,
     /// Where the best move comes in the order the moves are searched in: of
     /// moves of equal value the earliest is kept, as one thread would.
     best_rank: u32,
@@ -96,27 +96,28 @@ impl Split {
         (state.best, state.best_move)
     }
 
-    /// A move to search, the alpha to search it with, and its rank in the
-    /// order of the moves (for [`report`](Split::report)); `None` when every
-    /// move is taken or the split was cut.
-    pub fn next_move(&self) -> Option<(Column, Value, u32)> {
-        let mut state = self.state();
+    /// A move to search; `None` when every move is taken or the split was cut.
+    pub fn next_move(&self) -> Option<Taken> {
         if self.cut() {
             return None;
         }
+        let mut state = self.state();
         let column = state.moves.next()?;
         state.taken += 1;
-        Some((column, state.alpha, state.taken - 1))
+        Some(Taken { column, alpha: state.alpha, rank: state.taken - 1, last: state.moves.peek().is_none() })
     }
 
-    /// The value of `column`, of rank `rank`, searched with an alpha no
-    /// higher than the split's alpha now (fail-soft: a bound where it fell
-    /// outside).
-    pub fn report(&self, column: Column, rank: u32, value: Value) {
+    /// The value of the move `taken`, from a last search with `alpha` (no
+    /// higher than the split's alpha now; fail-soft: at most `alpha` means
+    /// at most that value, above it at least that value).
+    pub fn report(&self, taken: &Taken, value: Value, alpha: Value) {
         let mut state = self.state();
-        // A move searched with an alpha below its value that ties the best
-        // has that value exactly; one thread would have kept the earlier.
-        if value > state.best || (value == state.best && rank < state.best_rank) {
+        // A move at least as good as the best so far, and earlier in the
+        // order, is the one a single thread would keep. A move only known to
+        // be no better (`value <= alpha`) may be worse: it keeps nothing.
+        let earlier_tie = value == state.best && value > alpha && taken.rank < state.best_rank;
+        let (column, rank) = (taken.column, taken.rank);
+        if value > state.best || earlier_tie {
             state.best = value;
             state.best_move = Some(column);
             state.best_rank = rank;
@@ -149,8 +150,11 @@ impl Split {
 
     /// Joins the threads searching this split, if it has a move left.
     fn join(&self) -> bool {
+        if self.cut() {
+            return false;
+        }
         let mut state = self.state();
-        let open = !self.cut() && state.moves.peek().is_some();
+        let open = state.moves.peek().is_some();
         if open {
             state.searching += 1;
         }
@@ -180,13 +184,27 @@ impl Split {
     }
 }
 
+/// A move of a split handed to a thread.
+pub struct Taken {
+    pub column: Column,
+    /// The split's alpha when it was taken, to search it against.
+    pub alpha: Value,
+    /// Its place in the order of the split's moves.
+    rank: u32,
+    /// It was the split's last move.
+    pub last: bool,
+}
+
 /// The splits offered to idle threads, and how many threads are idle.
 #[derive(Default)]
 pub struct Pool {
     offers: Mutex<Vec<Arc<Split>>>,
     /// `offers.len()`, read without the lock.
     offered: AtomicUsize,
-    /// Threads waiting for a split to join.
+    /// Threads waiting for a split to join. (A thread waiting for the moves
+    /// of its own split counts, though it joins only splits under it: with
+    /// more than two threads, another may offer it a split it cannot take,
+    /// which costs the offer and the moves' locks and no search.)
     idle: AtomicUsize,
 }
 
@@ -276,35 +294,51 @@ mod tests {
         Arc::new(Split::new(Board::empty(), 8, (0, 10), (0, Some(column(4))), moves, parent))
     }
 
+    /// The column, alpha, rank and lastness of the next move of `split`.
+    fn next(split: &Split) -> Option<(Column, Value, u32, bool)> {
+        split.next_move().map(|taken| (taken.column, taken.alpha, taken.rank, taken.last))
+    }
+
     #[test]
     fn moves_are_handed_out_once_each_with_the_alpha_of_the_moment() {
         let split = split(None);
-        assert_eq!(split.next_move(), Some((column(3), 0, 1)));
-        split.report(column(3), 1, 4);
-        assert_eq!(split.next_move(), Some((column(5), 4, 2)));
+        let third = split.next_move().unwrap();
+        assert_eq!((third.column, third.alpha, third.rank, third.last), (column(3), 0, 1, false));
+        split.report(&third, 4, 0);
+        assert_eq!(next(&split), Some((column(5), 4, 2, false)));
         // A move failing low leaves the best alone.
-        split.report(column(5), 2, -3);
-        assert_eq!(split.next_move(), Some((column(2), 4, 3)));
-        assert_eq!(split.next_move(), None);
+        let fifth = Taken { column: column(5), alpha: 4, rank: 2, last: false };
+        split.report(&fifth, -3, 4);
+        assert_eq!(next(&split), Some((column(2), 4, 3, true)));
+        assert_eq!(next(&split), None);
         assert_eq!(split.result(), (4, Some(column(3))));
         assert_eq!(split.alpha(), 4);
     }
 
     #[test]
-    fn of_moves_of_equal_value_the_earliest_is_kept() {
+    fn of_moves_as_good_as_the_best_the_earliest_is_kept() {
         let split = split(None);
-        let (third, _, third_rank) = split.next_move().unwrap();
-        let (fifth, _, fifth_rank) = split.next_move().unwrap();
-        // The later move is reported first; the earlier, equal, replaces it.
-        split.report(fifth, fifth_rank, 2);
-        split.report(third, third_rank, 2);
-        assert_eq!(split.result(), (2, Some(third)));
-        // Not the other way round, and never the move searched before the split.
-        split.report(fifth, fifth_rank, 2);
-        assert_eq!(split.result(), (2, Some(third)));
+        let third = split.next_move().unwrap();
+        let fifth = split.next_move().unwrap();
+        // The later move is reported first; the earlier, as good, replaces it.
+        split.report(&fifth, 2, 0);
+        split.report(&third, 2, 0);
+        assert_eq!(split.result(), (2, Some(column(3))));
+        // Not the other way round.
+        split.report(&fifth, 2, 0);
+        assert_eq!(split.result(), (2, Some(column(3))));
+        // An earlier move only known to be no better than the best may be
+        // worse: it does not replace it.
         let split = self::split(None);
-        let (third, _, rank) = split.next_move().unwrap();
-        split.report(third, rank, 0);
+        let third = split.next_move().unwrap();
+        let fifth = split.next_move().unwrap();
+        split.report(&fifth, 2, 0);
+        split.report(&third, 2, 2);
+        assert_eq!(split.result(), (2, Some(column(5))));
+        // Nor does a move tie the one searched before the split.
+        let split = self::split(None);
+        let third = split.next_move().unwrap();
+        split.report(&third, 0, -1);
         assert_eq!(split.result(), (0, Some(column(4))));
     }
 
@@ -313,11 +347,11 @@ mod tests {
         let parent = split(None);
         let child = split(Some(Arc::clone(&parent)));
         let grandchild = split(Some(Arc::clone(&child)));
-        let (move_, _, rank) = child.next_move().unwrap();
-        child.report(move_, rank, 10);
+        let taken = child.next_move().unwrap();
+        child.report(&taken, 10, 0);
         assert!(child.cut() && grandchild.cut() && !parent.cut());
-        assert_eq!(child.next_move(), None);
-        assert_eq!(grandchild.next_move(), None);
+        assert!(child.next_move().is_none());
+        assert!(grandchild.next_move().is_none());
         assert!(parent.next_move().is_some());
     }
 
