@@ -12,12 +12,17 @@
 //! fitted on all the data and printed as the Rust constant to paste into
 //! `src/features.rs`, with the error of the rounded weights the engine uses.
 //!
+//! The candidates after the engine's set were measured and not kept (the
+//! README's "The evaluation" and `reports/eval_match.md` say why): weights
+//! per phase of the game, more playable threats, and who holds the zugzwang.
+//!
 //! Run: `cargo run --release --example eval_fit -- [--solved-weight W] FILE...`;
 //! with `--solved-weight W` each solved position counts W times in the fit.
+//! FILE may also hold positions labelled by `examples/eval_relabel.rs`.
 
 use std::fmt::Write as _;
 
-use maxconnect4::bitboard::column_cells;
+use maxconnect4::bitboard::{column_cells, completing_cells, ALL_CELLS, CELLS};
 use maxconnect4::board::{Board, Player};
 use maxconnect4::features::{self, Class, Weights, CLASSES, HAND_SET};
 use maxconnect4::rules::Rules;
@@ -123,10 +128,11 @@ fn read(files: &[String], solved_weight: f64) -> anyhow::Result<Vec<Sample>> {
             };
             let board = Board::from_moves(Rules::Max, moves).map_err(|error| bad(&error.to_string()))?;
             let label: f64 = label.parse().map_err(|_| bad("the label is not a number"))?;
+            // `search`: a deep search's value (`examples/eval_relabel.rs`).
             let exact = match kind {
                 "exact" => true,
-                "game" => false,
-                _ => return Err(bad("the kind is neither 'exact' nor 'game'")),
+                "game" | "search" => false,
+                _ => return Err(bad("the kind is not 'exact', 'game' or 'search'")),
             };
             // A game's first position has one move.
             if moves.len() == 1 && !samples.is_empty() {
@@ -228,6 +234,11 @@ fn designs() -> Vec<(&'static str, Design)> {
         ("+ playable threats the player to move takes or blocks: the engine's set", engine_design),
         ("+ centre control (pieces in column 4)", with_centre),
         ("+ a constant per player to move (the tempo)", with_tempo),
+        ("playable threats, and windows by class with an early and a late weight, not per player to move", tapered),
+        ("playable threats, and windows by class per player to move, one set per 10 empty cells", buckets),
+        ("the engine's set, with each window weight as an early and a late one (tapered)", tapered_per_mover),
+        ("the engine's set + playable threats on the player to move's own rows", with_own_rows),
+        ("the engine's set + who holds the zugzwang: odd and even threats of each, stacked threats", with_zugzwang),
     ]
 }
 
@@ -284,15 +295,20 @@ fn by_class_per_mover(board: &Board) -> Vec<f64> {
     per_mover(board, by_class(board))
 }
 
-/// The engine's features, in the order of [`Weights`]: the classes per
-/// player to move, then [`features::playable_threats`] per player to move.
-fn engine_design(board: &Board) -> Vec<f64> {
+/// [`features::playable_threats`] per player to move, for player 1: the
+/// player to move's gain, negated when it is player 2's.
+fn playable(board: &Board) -> Vec<f64> {
     let mover = board.to_move();
     let threats =
         features::playable_threats(board.pieces(mover), board.pieces(mover.other()), board.playable_cells(), mover);
-    // For player 1: the player to move's gain, negated when it is player 2's.
     let sign = if mover == Player::One { 1.0 } else { -1.0 };
-    [by_class_per_mover(board), per_mover(board, threats.map(|count| sign * f64::from(count)).to_vec())].concat()
+    per_mover(board, threats.map(|count| sign * f64::from(count)).to_vec())
+}
+
+/// The engine's features, in the order of [`Weights`]: the classes per
+/// player to move, then [`features::playable_threats`] per player to move.
+fn engine_design(board: &Board) -> Vec<f64> {
+    [by_class_per_mover(board), playable(board)].concat()
 }
 
 fn with_centre(board: &Board) -> Vec<f64> {
@@ -339,4 +355,61 @@ fn rust_constant(weights: &Weights) -> String {
     }
     let _ = write!(text, "    ],\n    playable: {:?},\n}};", weights.playable);
     text
+}
+
+/// `x` twice, for a *tapered* evaluation, whose every weight is two, one
+/// for the empty board and one for the full board, blended in proportion to
+/// the cells still empty: `x` times the share of cells still empty, then
+/// times the share filled.
+fn taper(board: &Board, x: Vec<f64>) -> Vec<f64> {
+    let early = f64::from(board.empty_cells()) / CELLS as f64;
+    x.iter().map(|v| v * early).chain(x.iter().map(|v| v * (1.0 - early))).collect()
+}
+
+fn tapered(board: &Board) -> Vec<f64> {
+    [taper(board, by_class(board)), playable(board)].concat()
+}
+
+/// [`by_class_per_mover`] once for each tenth of the game: 0 to 9 empty
+/// cells, 10 to 19, 20 to 29, and 30 or more.
+fn buckets(board: &Board) -> Vec<f64> {
+    let x = by_class_per_mover(board);
+    let bucket = (board.empty_cells() as usize / 10).min(3);
+    let mut all = vec![0.0; 4 * x.len()];
+    all[bucket * x.len()..(bucket + 1) * x.len()].copy_from_slice(&x);
+    [all, playable(board)].concat()
+}
+
+/// The engine's set with its windows' weights [`taper`]ed.
+fn tapered_per_mover(board: &Board) -> Vec<f64> {
+    [taper(board, by_class_per_mover(board)), playable(board)].concat()
+}
+
+/// The engine's set and the playable threats on the rows parity gives the
+/// player to move: those they take, and those they block, per player to
+/// move. (Weighed by row alone, such a threat is already its owner's late
+/// in the game, but not early.)
+fn with_own_rows(board: &Board) -> Vec<f64> {
+    let mover = board.to_move();
+    let cells = board.playable_cells() & features::parity_rows(mover);
+    let count = |player: Player| f64::from((completing_cells(board.pieces(player)) & cells).count_ones());
+    let sign = if mover == Player::One { 1.0 } else { -1.0 };
+    [engine_design(board), per_mover(board, vec![sign * count(mover), sign * count(mover.other())])].concat()
+}
+
+/// The engine's set and, per player to move, Allis' rules of the zugzwang
+/// in classic Connect-4 as features for player 1: whether player 1 has a
+/// threat (an empty cell that completes a window of theirs) on an odd row,
+/// whether player 2 has one on an even row, both at once, and for each
+/// player the threats with another of theirs right above (the lower one is
+/// filled first, and forces the upper).
+fn with_zugzwang(board: &Board) -> Vec<f64> {
+    let empty = ALL_CELLS & !board.occupied();
+    let threats = |player: Player| completing_cells(board.pieces(player)) & empty;
+    let (one, two) = (threats(Player::One), threats(Player::Two));
+    let odd_one = f64::from(u8::from(one & features::ODD_ROWS != 0));
+    let even_two = f64::from(u8::from(two & features::EVEN_ROWS != 0));
+    let stacked = |cells: u64| f64::from((cells & (cells >> 1)).count_ones());
+    let x = vec![odd_one, -even_two, odd_one * even_two, stacked(one), -stacked(two)];
+    [engine_design(board), per_mover(board, x)].concat()
 }

@@ -85,8 +85,8 @@ measure() {
   echo
   echo "## Threads"
   echo
-  echo "\`maxconnect4 bench --deep --threads N\` (one-move to depth 18, solves from 28 empty"
-  echo "cells): seconds elapsed with one and with two threads, best of $ROUNDS runs each,"
+  echo "\`maxconnect4 bench --deep --threads N\` (one-move to depths 20 and 22, solves from 30"
+  echo "and 28 empty cells): seconds elapsed with one and with two threads, best of $ROUNDS runs each,"
   echo "interleaved; load average before: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo
   echo "| position | 1 thread s | 2 threads s | speed-up |"

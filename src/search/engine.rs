@@ -11,16 +11,14 @@
 //!   entry exact to the end of the game serves any deeper search;
 //! - entries from other depths only say which move to try first.
 //!
-//! Threads search together by sharing the table ("lazy SMP"): each runs the
-//! same search, in the same order, and what one stores cuts the others'
-//! searches. So that threads running at the same moment do not all search
-//! the same move, a thread that reaches a move another thread is searching
-//! puts it off until its other moves are done (see [`super::busy`]; one
-//! thread searching alone never looks there, so its nodes never change).
-//! The first thread to finish gives the answer and stops the rest. Since
-//! every entry is a true bound whoever stored it, every thread finds the
-//! same value; the move is then made the same for any number of threads
-//! (see [`Engine::search`]).
+//! Threads search together by splitting positions (see [`super::split`]):
+//! the calling thread runs the search, and once a position's first move is
+//! searched, the others are shared with any thread that is idle. The values
+//! are alpha-beta's whatever the threads (every table entry is a true bound
+//! whoever stored it, and a split's moves are tested against the best value
+//! found by any thread); the move is then made the same for any number of
+//! threads (see [`Engine::search`]). One thread searching alone never splits,
+//! so its nodes never change.
 //!
 //! [`alpha_beta`]: super::alpha_beta
 
@@ -28,9 +26,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::busy::{self, Busy};
 use super::classic::{Book, Classic};
 use super::follow_up;
+use super::split::{self, Pool, Split};
 use super::table::{Bound, Entry, Table, TableTooLarge};
 use super::SearchResult;
 use crate::bitboard::{column_cells, completing_cells, WIDTH};
@@ -157,22 +155,26 @@ const FOLLOW_UP_MIN_EMPTY: u32 = 11;
 /// within the noise).
 const NODES_PER_SLOT: usize = 16;
 
-/// The clock, and whether another thread has finished, are read once every
-/// this many nodes.
-const CLOCK_INTERVAL: u64 = 4096;
+/// The clock, and whether the search was stopped or the split being searched
+/// cut, are read once every this many nodes (about 50 microseconds).
+const CLOCK_INTERVAL: u64 = 1024;
 
 /// Helper threads join a search only once it has visited this many nodes:
 /// starting a thread costs tens of microseconds, as much as a search of a
 /// few thousand nodes.
 const HELPERS_MIN_NODES: u64 = 50_000;
 
+/// Helper threads join every search to the end of the game from this many
+/// empty cells, the first included: from 24, one takes about 100,000 nodes
+/// (20 empty cells about 10,000, on `bench`), and the first search of a
+/// solve is often most of its work.
+const HELPERS_MIN_EMPTY: u32 = 24;
+
 /// A search engine with its transposition table, which carries over from
 /// one search to the next.
 pub struct Engine {
     table: Table,
     threads: usize,
-    /// The positions the threads are searching, when there are several.
-    busy: Busy,
     progress: Arc<Progress>,
     /// Under classic rules, the searches of [`super::classic`], which
     /// [`search`](Engine::search) and [`solve`](Engine::solve) hand over to.
@@ -200,13 +202,7 @@ impl Engine {
     /// # Errors
     /// When the memory cannot be had.
     pub fn try_new(hash_bytes: usize) -> Result<Engine, TableTooLarge> {
-        Ok(Engine {
-            table: Table::with_bytes(hash_bytes)?,
-            threads: 1,
-            busy: Busy::new(),
-            progress: Arc::default(),
-            classic: None,
-        })
+        Ok(Engine { table: Table::with_bytes(hash_bytes)?, threads: 1, progress: Arc::default(), classic: None })
     }
 
     /// Searches with `threads` threads from now on (at least one). One
@@ -299,18 +295,21 @@ impl Engine {
         }
         self.progress.start();
         let mut nodes = 0;
-        // The first iteration runs without the clock, so there is always a move.
+        // The time limit counts from now, but the first iteration runs
+        // without the clock, so there is always a move.
+        let time_is_up = deadline_after(limits.time_limit);
         let mut deadline = None;
         let mut result: Option<SearchResult> = None;
         let depth_limit = limits.depth.min(board.empty_cells());
         for depth in 1..=depth_limit {
             self.grow_table(nodes);
-            let (found, searched) = self.parallel(deadline, nodes, |searcher| searcher.root(board, depth));
+            let (found, searched) =
+                self.parallel(deadline, nodes >= HELPERS_MIN_NODES, |searcher| searcher.root(board, depth));
             nodes += searched;
             let Some((column, value)) = found else { break };
             self.progress.finished(depth, column);
             result = Some(SearchResult { column, value, nodes: 0, depth });
-            deadline = deadline_after(limits.time_limit);
+            deadline = time_is_up;
         }
         let mut result = result.expect("the first iteration always finishes");
         if result.depth == depth_limit && limits.time_limit.is_none() {
@@ -323,8 +322,9 @@ impl Engine {
                 }
                 let child = board.after(column);
                 let (depth, value) = (result.depth, result.value);
-                let (reply, searched) = self
-                    .parallel(None, nodes, |searcher| Some(searcher.negamax(&child, depth - 1, -value, -value + 1)));
+                let (reply, searched) = self.parallel(None, nodes >= HELPERS_MIN_NODES, |searcher| {
+                    Some(searcher.negamax(&child, depth - 1, -value, -value + 1))
+                });
                 nodes += searched;
                 if reply.is_some_and(|reply| reply <= -value) {
                     result.column = column;
@@ -424,7 +424,8 @@ impl Engine {
     /// `(alpha, beta)` in points, fail-soft, in whole points.
     fn window(&mut self, solving: &mut Solving, board: &Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
         self.grow_table(solving.nodes);
-        let (value, searched) = self.parallel(solving.deadline, solving.nodes, |searcher| {
+        let helped = solving.nodes >= HELPERS_MIN_NODES || board.empty_cells() >= HELPERS_MIN_EMPTY;
+        let (value, searched) = self.parallel(solving.deadline, helped, |searcher| {
             Some(searcher.negamax(board, board.empty_cells(), alpha * POINT, beta * POINT))
         });
         solving.nodes += searched;
@@ -439,48 +440,54 @@ impl Engine {
         self.table.grow_to(usize::try_from(nodes).unwrap_or(usize::MAX) / NODES_PER_SLOT);
     }
 
-    /// Runs `work` on this thread and, once the search has visited
-    /// [`HELPERS_MIN_NODES`] (`nodes` so far), on the engine's other threads
-    /// too, all sharing the table. Returns the result of the first to finish
-    /// (`None` if the time ran out first) and the nodes all of them visited.
-    fn parallel<T: Send>(
+    /// Runs `work` on this thread and, if `helped` (a search worth starting
+    /// threads for), with the engine's other threads helping at the
+    /// positions it splits. Returns its result (`None` if the time ran out
+    /// first) and the nodes all threads visited.
+    fn parallel<T>(
         &self,
         deadline: Option<Instant>,
-        nodes: u64,
-        work: impl Fn(&mut Searcher) -> Option<T> + Sync,
+        helped: bool,
+        work: impl FnOnce(&mut Searcher) -> Option<T>,
     ) -> (Option<T>, u64) {
-        let finished = AtomicBool::new(false);
-        let alone = self.threads == 1 || nodes < HELPERS_MIN_NODES;
+        let done = AtomicBool::new(false);
+        let pool = Pool::default();
+        let alone = self.threads == 1 || !helped;
+        let searcher = || Searcher {
+            table: &self.table,
+            pool: (!alone).then_some(&pool),
+            split: None,
+            nodes: 0,
+            reported: 0,
+            next_clock_check: 0,
+            deadline,
+            progress: &self.progress,
+            stopped: false,
+        };
         let run = || {
-            let mut searcher = Searcher {
-                table: &self.table,
-                busy: (!alone).then_some(&self.busy),
-                nodes: 0,
-                reported: 0,
-                next_clock_check: 0,
-                deadline,
-                finished: &finished,
-                progress: &self.progress,
-                stopped: false,
-            };
+            let mut searcher = searcher();
             let result = work(&mut searcher).filter(|_| !searcher.stopped);
-            if result.is_some() {
-                finished.store(true, Relaxed);
-            }
             searcher.report_progress();
             (result, searcher.nodes)
         };
         if alone {
             return run();
         }
-        self.busy.clear();
         std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
-            let (mut result, mut nodes) = run();
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut helper = searcher();
+                        helper.help(&pool, &done);
+                        helper.report_progress();
+                        helper.nodes
+                    })
+                })
+                .collect();
+            let (result, mut nodes) = run();
+            done.store(true, Relaxed);
             for helper in helpers {
-                let (found, searched) = helper.join().expect("a search thread never panics");
-                nodes += searched;
-                result = result.or(found);
+                nodes += helper.join().expect("a search thread never panics");
             }
             (result, nodes)
         })
@@ -503,26 +510,136 @@ struct Solving {
 /// with the other threads.
 struct Searcher<'a> {
     table: &'a Table,
-    /// The positions the threads are searching; `None` when searching alone.
-    busy: Option<&'a Busy>,
+    /// The splits offered to other threads; `None` when searching alone.
+    pool: Option<&'a Pool>,
+    /// The split whose move this thread is searching, if any.
+    split: Option<Arc<Split>>,
     nodes: u64,
     /// The nodes already added to `progress`.
     reported: u64,
     /// The node count at which to read the clock next.
     next_clock_check: u64,
     deadline: Option<Instant>,
-    /// Set by the first thread to finish.
-    finished: &'a AtomicBool,
     progress: &'a Progress,
-    /// The time ran out or another thread finished: the search's results
-    /// are meaningless from then on.
+    /// The time ran out, or the split this thread is searching under was
+    /// cut: the search's results are meaningless from then on.
     stopped: bool,
 }
 
-impl Searcher<'_> {
+impl<'a> Searcher<'a> {
     fn report_progress(&mut self) {
         self.progress.nodes.fetch_add(self.nodes - self.reported, Relaxed);
         self.reported = self.nodes;
+    }
+
+    /// Whether the search must stop: the time ran out, or the split this
+    /// thread is searching under was cut.
+    fn must_stop(&self) -> bool {
+        self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+            || self.split.as_ref().is_some_and(|split| split.cut())
+    }
+
+    /// A helper thread's work: searching the moves of the splits other
+    /// threads offer, until `done`.
+    fn help(&mut self, pool: &Pool, done: &AtomicBool) {
+        while let Some(split) = self.wait_for_split(pool, None, || done.load(Relaxed)) {
+            self.search_split(&split);
+        }
+    }
+
+    /// Waits, idle, for a split to join (under `under` if given) until
+    /// `over()`, which ends the wait with `None`. A stopped thread joins
+    /// nothing: it would only leave again.
+    fn wait_for_split(&self, pool: &Pool, under: Option<&Split>, over: impl Fn() -> bool) -> Option<Arc<Split>> {
+        let mut idle = pool.idle();
+        loop {
+            if over() {
+                return None;
+            }
+            if !self.stopped {
+                if let Some(split) = pool.join(under) {
+                    return Some(split);
+                }
+            }
+            idle.pause();
+        }
+    }
+
+    /// Searches moves of `split`, which this thread has joined, until none
+    /// is left, then leaves it.
+    fn search_split(&mut self, split: &Arc<Split>) {
+        let outer = self.split.replace(Arc::clone(split));
+        self.stopped = self.must_stop();
+        while !self.stopped {
+            let Some(taken) = split.next_move() else { break };
+            if taken.last {
+                // No thread need join it any more: idle threads wait for another.
+                if let Some(pool) = self.pool {
+                    pool.withdraw(split);
+                }
+            }
+            let (value, alpha) = self.test_split_move(split, &split.board.after(taken.column), taken.alpha);
+            if self.stopped {
+                break;
+            }
+            split.report(&taken, value, alpha);
+        }
+        split.leave();
+        self.split = outer;
+        self.stopped = self.must_stop();
+    }
+
+    /// [`test_move`](Searcher::test_move) for a move of `split` first tested
+    /// against `alpha`, with the alpha of the last search, against which the
+    /// value is a bound or exact. Another thread may raise the split's alpha
+    /// meanwhile: a move that beats the old alpha is then tested against the
+    /// new one before it is searched with the whole window, since most moves
+    /// that tie the best value would otherwise have theirs found exactly.
+    fn test_split_move(&mut self, split: &Split, child: &Board, mut alpha: Value) -> (Value, Value) {
+        let (depth, beta) = (split.depth, split.beta);
+        loop {
+            let value = -self.negamax(child, depth - 1, -alpha - 1, -alpha);
+            if value <= alpha || value >= beta || self.stopped {
+                return (value, alpha);
+            }
+            let now = split.alpha();
+            if now <= alpha {
+                return (-self.negamax(child, depth - 1, -beta, -alpha), alpha);
+            }
+            if now >= beta {
+                // The split is cut: this move no longer matters.
+                return (value, alpha);
+            }
+            alpha = now;
+        }
+    }
+
+    /// Searches the moves of `board` not yet searched, `moves`, together
+    /// with any idle threads, after the first moves gave `best`. Returns the
+    /// best value and move over all the moves (meaningless if the search was
+    /// stopped meanwhile).
+    fn split(
+        &mut self,
+        pool: &Pool,
+        board: &Board,
+        depth: u32,
+        window: (Value, Value),
+        best: (Value, Option<Column>),
+        moves: Moves,
+    ) -> (Value, Option<Column>) {
+        let split = Arc::new(Split::new(*board, depth, window, best, moves, self.split.clone()));
+        pool.offer(&split);
+        self.search_split(&split);
+        pool.withdraw(&split);
+        // Wait for the threads still searching its moves, and help them
+        // with the positions they split.
+        while let Some(below) = self.wait_for_split(pool, Some(&split), || !split.searching()) {
+            self.search_split(&below);
+        }
+        // A thread stopped by the clock or by a cut above leaves its move
+        // without a value: then so does this one.
+        self.stopped = self.must_stop();
+        split.result()
     }
 
     /// One iteration at the root: the best move and its exact value, or
@@ -531,28 +648,48 @@ impl Searcher<'_> {
         self.nodes += 1;
         let key = board.key();
         let first = self.table.probe(key).and_then(|entry| entry.best);
-        let mut best: Option<(Column, Value)> = None;
-        for column in first.into_iter().chain(Searcher::ordered_moves(board, depth, first, 0)) {
-            let child = board.after(column);
-            let value = match best {
-                None => -self.negamax(&child, depth - 1, -INFINITY, INFINITY),
-                // A null window first: is this move better than the best so far?
-                Some((_, alpha)) => match -self.negamax(&child, depth - 1, -alpha - 1, -alpha) {
-                    better if better > alpha && !self.stopped => -self.negamax(&child, depth - 1, -INFINITY, -alpha),
-                    worse => worse,
-                },
-            };
-            let alpha = best.map_or(-INFINITY, |(_, value)| value);
-            if self.stopped {
-                return None;
+        let mut moves = Searcher::ordered_moves(board, depth, first, 0);
+        let eldest = first.or_else(|| moves.next()).expect("the board is not full");
+        let mut best = (-self.negamax(&board.after(eldest), depth - 1, -INFINITY, INFINITY), Some(eldest));
+        while !self.stopped {
+            if let Some(pool) = self.pool_for_split(depth, moves) {
+                best = self.split(pool, board, depth, (best.0, INFINITY), best, moves);
+                break;
             }
-            if value > alpha {
-                best = Some((column, value));
+            let Some(column) = moves.next() else { break };
+            let value = self.test_move(&board.after(column), depth, best.0, INFINITY);
+            if value > best.0 {
+                best = (value, Some(column));
             }
         }
-        let (column, value) = best.expect("the board is not full");
-        self.table.store(key, Entry { value, bound: Bound::Exact, depth, best: Some(column) });
-        Some((column, value))
+        if self.stopped {
+            return None;
+        }
+        let (value, column) = best;
+        self.table.store(key, Entry { value, bound: Bound::Exact, depth, best: column });
+        column.map(|column| (column, value))
+    }
+
+    /// The value of `child`, reached from a position searched to `depth` by
+    /// a move tried after another gave `alpha`, from that position's side:
+    /// principal variation search tests it with a null window first, and
+    /// searches it with the whole window only if it beats `alpha`.
+    #[inline]
+    fn test_move(&mut self, child: &Board, depth: u32, alpha: Value, beta: Value) -> Value {
+        let value = -self.negamax(child, depth - 1, -alpha - 1, -alpha);
+        if alpha < value && value < beta && !self.stopped {
+            -self.negamax(child, depth - 1, -beta, -alpha)
+        } else {
+            value
+        }
+    }
+
+    /// The pool to offer a position's remaining `moves` to, if this thread
+    /// searches with others, the position is worth splitting and a thread is
+    /// idle to take them.
+    #[inline]
+    fn pool_for_split(&self, depth: u32, moves: Moves) -> Option<&'a Pool> {
+        self.pool.filter(|pool| depth >= split::MIN_DEPTH && pool.wanted() && moves.peek().is_some())
     }
 
     /// Alpha-beta in negamax form, fail-soft, with the same contract as the
@@ -584,8 +721,7 @@ impl Searcher<'_> {
         if self.nodes >= self.next_clock_check {
             self.next_clock_check = self.nodes + CLOCK_INTERVAL;
             self.report_progress();
-            self.stopped |=
-                self.finished.load(Relaxed) || self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+            self.stopped |= self.must_stop();
         }
         if self.stopped {
             return 0;
@@ -670,65 +806,39 @@ impl Searcher<'_> {
                 }
                 alpha = alpha.max(best);
             }
-            let moves = Searcher::ordered_moves(board, depth, first, settled);
-            // One move searched: the principal variation search, which gives
-            // up the node at once when the search is stopped.
-            macro_rules! search {
-                ($column:expr, $cut:lifetime) => {{
-                    let column = $column;
-                    let child = board.after(column);
-                    // Principal variation search: once a move has been searched,
-                    // the others are only tested, with a null window, for being
-                    // better; only one that is gets a full search.
-                    let mut value = if best_move.is_some() && alpha + 1 < beta {
-                        -self.negamax(&child, depth - 1, -alpha - 1, -alpha)
-                    } else {
-                        -self.negamax(&child, depth - 1, -beta, -alpha)
-                    };
-                    if best_move.is_some() && alpha < value && value < beta && !self.stopped {
-                        value = -self.negamax(&child, depth - 1, -beta, -alpha);
+            let mut moves = Searcher::ordered_moves(board, depth, first, settled);
+            loop {
+                // Young brothers wait: only once a move has been searched are
+                // the others shared with idle threads.
+                if best_move.is_some() {
+                    if let Some(pool) = self.pool_for_split(depth, moves) {
+                        (best, best_move) = self.split(pool, board, depth, (alpha, beta), (best, best_move), moves);
+                        if self.stopped {
+                            return 0;
+                        }
+                        break;
                     }
-                    if self.stopped {
-                        return 0;
-                    }
-                    if value > best {
-                        best = value;
-                        best_move = Some(column);
-                        if value > alpha {
-                            alpha = value;
-                            if alpha >= beta {
-                                break $cut;
-                            }
+                }
+                let Some(column) = moves.next() else { break };
+                let child = board.after(column);
+                let value = if best_move.is_some() {
+                    self.test_move(&child, depth, alpha, beta)
+                } else {
+                    -self.negamax(&child, depth - 1, -beta, -alpha)
+                };
+                if self.stopped {
+                    return 0;
+                }
+                if value > best {
+                    best = value;
+                    best_move = Some(column);
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
                         }
                     }
-                }};
-            }
-            let Some(busy) = self.busy.filter(|_| depth >= busy::MIN_DEPTH) else {
-                for column in moves {
-                    search!(column, 'moves);
                 }
-                break 'moves;
-            };
-            // With other threads searching, a move one of them is searching
-            // already is put off until the others are done (see `busy`).
-            let listed = busy.enter(key);
-            'listed: {
-                let mut put_off = Moves(0);
-                let mut put_off_len = 0;
-                for column in moves {
-                    if best_move.is_some() && busy.contains(board.key_after(column)) {
-                        put_off.0 |= (column.index() as u64 + 1) << put_off_len;
-                        put_off_len += 4;
-                    } else {
-                        search!(column, 'listed);
-                    }
-                }
-                for column in put_off {
-                    search!(column, 'listed);
-                }
-            }
-            if listed {
-                busy.leave(key);
             }
         }
 
@@ -919,7 +1029,26 @@ fn follow_up_cut(board: &Board, alpha: Value, beta: Value) -> Option<Value> {
 /// plus one), the first in the lowest bits: one word, which is passed in a
 /// register (returning an array stalled on reading back what was just written).
 #[derive(Clone, Copy)]
-struct Moves(u64);
+pub(super) struct Moves(u64);
+
+impl Moves {
+    /// The next column, left in place.
+    pub(super) fn peek(self) -> Option<Column> {
+        { self }.next()
+    }
+}
+
+#[cfg(test)]
+impl FromIterator<Column> for Moves {
+    fn from_iter<I: IntoIterator<Item = Column>>(columns: I) -> Moves {
+        Moves(
+            columns
+                .into_iter()
+                .enumerate()
+                .fold(0, |moves, (at, column)| moves | (column.index() as u64 + 1) << (4 * at)),
+        )
+    }
+}
 
 impl Iterator for Moves {
     type Item = Column;

@@ -18,12 +18,12 @@
 //! [`evaluate`]: crate::score::evaluate
 
 mod alpha_beta;
-mod busy;
 pub mod classic;
 mod engine;
 mod follow_up;
 mod minimax;
 mod perft;
+mod split;
 mod table;
 
 pub use alpha_beta::alpha_beta;

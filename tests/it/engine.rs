@@ -164,12 +164,13 @@ fn the_bench_node_total_is_pinned() {
 /// `bench --deep` searches the shipped positions it names.
 #[test]
 fn the_deep_bench_positions_are_the_shipped_files() {
-    let files = ["input1.txt", "input2.txt", "solve/empty28_a.txt", "solve/empty28_c.txt"];
+    let files = ["input1.txt", "input2.txt", "input2.txt", "solve/empty28_a.txt", "solve/empty28_d.txt"];
     for ((name, text, _), file) in maxconnect4::modes::DEEP_BENCH_POSITIONS.iter().zip(files) {
         let shipped_board = maxconnect4::modes::read_board_file(&shipped(file)).unwrap().board;
         let board = maxconnect4::format::parse(text.as_bytes()).unwrap().board;
         assert_eq!(board, shipped_board, "{name} is not {file}");
     }
+    assert_eq!(maxconnect4::modes::DEEP_BENCH_POSITIONS.len(), files.len());
 }
 
 /// `solve` prints the same value and best columns whatever `--threads`.
