@@ -371,14 +371,12 @@ impl Engine {
                 self.progress.finished(0, column);
                 continue;
             }
-            // Does the move reach `value`: is the child's value at most `-value`?
-            let child_value = self.window(&mut solving, &child, -value, -value + 1)?;
+            // Does the move fall short of `value`, reach it or beat it? One
+            // search with a window of two points around it tells which.
+            let child_value = self.window(&mut solving, &child, -value - 1, -value + 1)?;
             if child_value > -value {
                 continue;
             }
-            // Does it beat `value`? The first search may have said so already.
-            let child_value =
-                if child_value < -value { child_value } else { self.window(&mut solving, &child, -value - 1, -value)? };
             if child_value < -value {
                 value = -self.exact_value(&mut solving, &child, lower, child_value)?;
                 best.clear();
