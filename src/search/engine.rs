@@ -799,11 +799,14 @@ impl<'a> Searcher<'a> {
         'moves: {
             // The table's move often cuts at once, before the others are ordered.
             if let Some(column) = first {
-                best = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
-                best_move = first;
+                let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
                 if self.stopped {
                     return 0;
                 }
+                // Not `best = value`: a settled move's bound may be higher,
+                // and a value failing low must bound every move from above.
+                best = best.max(value);
+                best_move = first;
                 if best >= beta {
                     break 'moves;
                 }
