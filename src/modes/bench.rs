@@ -23,11 +23,11 @@ pub const BENCH_POSITIONS: [(&str, &str, Option<u32>); 6] = [
 ];
 
 /// The deep workload (`bench --deep`), the searches the speed-up from more
-/// threads is measured on, seconds each on one thread: one-move to depth 20
-/// from the empty board (`input_files/input1.txt`) and to depth 22 from
-/// `input2.txt`, and solves of `input2.txt` (30 empty cells) and of
-/// `solve/empty28_a.txt` and `empty28_d.txt`. (Searches under a second
-/// gain little from a second thread: `reports/FIGURES.md`, Threads.)
+/// threads is measured on (`reports/FIGURES.md`, Threads), up to a few
+/// seconds each on one thread: one-move to depth 20 from the empty board
+/// (`input_files/input1.txt`) and to depth 22 from `input2.txt`, and solves
+/// of `input2.txt` (30 empty cells) and of `solve/empty28_a.txt` and
+/// `empty28_d.txt`.
 pub const DEEP_BENCH_POSITIONS: [(&str, &str, Option<u32>); 5] = [
     ("empty board", "0000000\n0000000\n0000000\n0000000\n0000000\n0000000\n1\n", Some(20)),
     ("input2", "0000000\n0000000\n0200000\n0100002\n0200111\n1100222\n1\n", Some(22)),
