@@ -77,9 +77,16 @@ pub fn evaluate_from_scratch(board: &Board) -> Value {
 #[inline]
 #[must_use]
 pub fn bounds(board: &Board) -> (i32, i32) {
-    let tally = board.tally();
-    let (me, opponent) = (board.to_move(), board.to_move().other());
-    let lower = tally.complete(me) as i32 - tally.free_of(me) as i32;
+    bounds_for(board.tally(), board.to_move())
+}
+
+/// [`bounds`] for `player`, from the windows counted in `tally`: for a
+/// position not yet played to, such as the one a move would leave.
+#[inline]
+#[must_use]
+pub fn bounds_for(tally: Tally, player: Player) -> (i32, i32) {
+    let opponent = player.other();
+    let lower = tally.complete(player) as i32 - tally.free_of(player) as i32;
     let upper = tally.free_of(opponent) as i32 - tally.complete(opponent) as i32;
     (lower, upper)
 }

@@ -34,7 +34,7 @@ use super::SearchResult;
 use crate::bitboard::{column_cells, completing_cells, WIDTH};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::score::{bounds, evaluate, value_after, Value, INFINITY, POINT};
+use crate::score::{bounds, bounds_for, evaluate, value_after, Value, INFINITY, POINT};
 
 /// How far and how long to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -822,8 +822,11 @@ impl<'a> Searcher<'a> {
             // `input_files/solve` the same time in all (slower at 24 and 26
             // empty cells, faster at 28).
             let expected_all = self.window_root.is_some_and(|root| (root - board.empty_cells()) % 2 == 1);
-            let order_depth = if expected_all { 0 } else { depth };
-            let mut moves = Searcher::ordered_moves(board, order_depth, first, settled);
+            let mut moves = if expected_all {
+                Searcher::centre_first(board, first, settled)
+            } else {
+                Searcher::ordered_moves(board, depth, first, settled)
+            };
             loop {
                 // Young brothers wait: only once a move has been searched are
                 // the others shared with idle threads.
@@ -946,19 +949,11 @@ impl<'a> Searcher<'a> {
     /// the scoring cells a move leaves, or by a history of cuts, cost more
     /// than it saved (`solve` at 28 empty cells took 1.1 to 1.25 times as long).
     fn ordered_moves(board: &Board, depth: u32, first: Option<Column>, settled: u64) -> Moves {
+        if depth < THREAT_MIN_DEPTH {
+            return Searcher::centre_first(board, first, settled);
+        }
         let playable = board.playable_cells() & !settled;
         let mut ranking = Ranking { keys: [0; WIDTH], len: 0 };
-        if depth < THREAT_MIN_DEPTH {
-            let mut moves = 0;
-            let mut shift = 0;
-            for column in Column::CENTRE_FIRST {
-                if playable & column_cells(column.index()) != 0 && Some(column) != first {
-                    moves |= (column.index() as u64 + 1) << shift;
-                    shift += 4;
-                }
-            }
-            return Moves(moves);
-        }
         let mover = board.to_move();
         // Threats: a move that completes a window of ours is likely good, one
         // that blocks a window of theirs too, and one that lets them complete
@@ -983,6 +978,16 @@ impl<'a> Searcher<'a> {
             ranking.insert(column, score);
         }
         ranking.moves()
+    }
+
+    /// The legal moves of `board` but `first` and the `settled` ones, centre first.
+    #[inline]
+    fn centre_first(board: &Board, first: Option<Column>, settled: u64) -> Moves {
+        let playable = board.playable_cells() & !settled;
+        Column::CENTRE_FIRST
+            .into_iter()
+            .filter(|&column| playable & column_cells(column.index()) != 0 && Some(column) != first)
+            .collect()
     }
 }
 
@@ -1010,17 +1015,15 @@ fn narrow_to_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, 
 /// and their cells.
 #[inline]
 fn settled_by_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, u64), Value> {
-    let (mover, opponent) = (board.to_move(), board.to_move().other());
+    let mover = board.to_move();
     let mut best = -INFINITY;
     let mut settled = 0;
     let mut cells = board.playable_cells();
     while cells != 0 {
         let cell = cells & cells.wrapping_neg();
         cells ^= cell;
-        let tally = board.tally_after(cell);
-        // The mover's bounds after the move (see `bounds`).
-        let lower = (tally.complete(mover) as i32 - tally.free_of(mover) as i32) * POINT;
-        let upper = (tally.free_of(opponent) as i32 - tally.complete(opponent) as i32) * POINT;
+        let (lower, upper) = bounds_for(board.tally_after(cell), mover);
+        let (lower, upper) = (lower * POINT, upper * POINT);
         if lower >= beta {
             return Err(lower);
         }
@@ -1055,7 +1058,6 @@ impl Moves {
     }
 }
 
-#[cfg(test)]
 impl FromIterator<Column> for Moves {
     fn from_iter<I: IntoIterator<Item = Column>>(columns: I) -> Moves {
         Moves(
