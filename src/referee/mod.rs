@@ -146,7 +146,8 @@ pub fn play_match(
         eprintln!("{warning}");
     }
     let id = next_id(&records, &output_root);
-    let containment = start_containment(&seats, options.isolation)?;
+    let private = [options.log.as_path(), &log::moves_file(&options.log), &output_root];
+    let containment = start_containment(&seats, options.isolation, &private)?;
     let output_directory = output_root.join(&id);
     let opening = history.as_ref().filter(|moves| !moves.is_empty()).map(|moves| moves_string(moves));
     let game = Game {
@@ -196,13 +197,14 @@ fn next_id(records: &log::Records, output_root: &Path) -> String {
 }
 
 /// The means to run the programs among `seats`, none if there are none,
-/// with the sandbox's warning printed when it is unavailable.
-fn start_containment(seats: &[Seat], isolation: Isolation) -> Result<Option<Containment>, Error> {
+/// with the sandbox's warning printed when it is unavailable. Players never
+/// see the `private` files.
+fn start_containment(seats: &[Seat], isolation: Isolation, private: &[&Path]) -> Result<Option<Containment>, Error> {
     if seats.iter().all(|seat| matches!(seat.spec, PlayerSpec::Human | PlayerSpec::Http(_))) {
         return Ok(None);
     }
     let with_self = seats.iter().any(|seat| seat.spec == PlayerSpec::Engine);
-    let (containment, warning) = Containment::start(isolation, with_self)?;
+    let (containment, warning) = Containment::start(isolation, with_self, private)?;
     if let Some(warning) = warning {
         eprintln!("{warning}");
     }

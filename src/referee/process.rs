@@ -124,6 +124,14 @@ pub struct Stopped {
     pub cpu: Duration,
 }
 
+/// The installation a program in a `bin` folder belongs to (the folder above
+/// it: a Python under a version manager or a virtual environment, a JDK),
+/// which it needs to run.
+fn installation(program: &Path) -> Option<&Path> {
+    let bin = program.parent()?;
+    (bin.file_name()? == "bin").then(|| bin.parent()).flatten().filter(|prefix| prefix.parent().is_some())
+}
+
 /// The referee's means of running players: its locked folder, the sandbox
 /// if there is one, and the copy of its own executable for `self`.
 pub struct Containment {
@@ -141,7 +149,13 @@ impl Containment {
     /// # Errors
     /// On a system other than Linux, or when the folder or the copy cannot
     /// be made.
-    pub fn start(isolation: Isolation, with_self: bool) -> Result<(Containment, Option<String>), ContainError> {
+    /// `private` names what players must never see besides the referee's
+    /// own folder (the log, the games' captured output).
+    pub fn start(
+        isolation: Isolation,
+        with_self: bool,
+        private: &[&Path],
+    ) -> Result<(Containment, Option<String>), ContainError> {
         if !SUPPORTED {
             return Err(ContainError::Unsupported);
         }
@@ -151,7 +165,7 @@ impl Containment {
         let own_executable =
             if with_self { Some(root.own_executable().map_err(ContainError::OwnExecutable)?) } else { None };
         let (sandbox, warning) = if isolation.sandbox {
-            match Sandbox::find(isolation.network, root.path()) {
+            match Sandbox::find(isolation.network, root.path(), private) {
                 Ok(sandbox) => (Some(sandbox), None),
                 Err(reason) => (
                     None,
@@ -184,7 +198,13 @@ impl Containment {
     /// # Errors
     /// When it cannot be made.
     pub fn player_dir(&self, prefix: &str) -> std::io::Result<ScratchDir> {
-        self.root.player_dir(prefix)
+        let dir = self.root.player_dir(prefix)?;
+        if let Some(owner) = self.sandbox.as_ref().and_then(Sandbox::player_owner) {
+            // Under a root referee the player is an unprivileged user, who
+            // must own its folder to write in it.
+            std::os::unix::fs::chown(dir.path(), Some(owner), Some(owner))?;
+        }
+        Ok(dir)
     }
 
     /// Starts `program` with `args` in `dir`, contained, with its output
@@ -199,10 +219,21 @@ impl Containment {
         let found = super::sandbox::find_program(program).map_err(cannot)?;
         let mut command = match &self.sandbox {
             Some(sandbox) => {
-                let extra: Vec<&Path> = self.own_executable().into_iter().collect();
+                // The player sees the files its command names, wherever they
+                // are (the program, a script, a model file), read-only.
+                let named = args.iter().map(Path::new).filter(|path| path.is_absolute() && path.exists());
+                let program = found.canonicalize().unwrap_or_else(|_| found.clone());
+                let installations = [found.as_path(), &program].map(installation);
+                let shown: Vec<&Path> = self
+                    .own_executable()
+                    .into_iter()
+                    .chain([found.as_path(), &program])
+                    .chain(installations.iter().flatten().copied())
+                    .chain(named)
+                    .collect();
                 let mut command = std::process::Command::new(sandbox.bwrap());
                 command.arg("--json-status-fd").arg(linux::STATUS_FD.to_string());
-                command.args(sandbox.arguments(dir.path(), &extra)).arg(&found);
+                command.args(sandbox.arguments(dir.path(), &shown)).arg(&found);
                 command
             }
             None => std::process::Command::new(&found),

@@ -3,11 +3,26 @@
 //!
 //! A sandboxed player gets its own PID namespace (everything it starts dies
 //! when its program ends, `setsid` or not, and it sees no other process),
-//! its own mount namespace (the whole system read-only, only its own folder
-//! writable, a private empty `/tmp`, the referee's other folders, the
-//! opponent's among them, hidden), no network unless asked, and a session of
-//! its own (no access to the terminal). bwrap dies with the referee, and
-//! the namespace with it.
+//! its own mount namespace, no network unless asked, and a session of its
+//! own (no access to the terminal). bwrap dies with the referee, and the
+//! namespace with it.
+//!
+//! What a player sees: the system read-only; its own folder read-write; the
+//! files and folders its command names (the program, a script, a model
+//! file), read-only, wherever they are; and nothing of the referee's working
+//! directory, the log and the games' captured output, the referee's folder
+//! (its opponent's folder among them), `/tmp`, the temporary directory or
+//! the home directory, which are hidden under empty folders. With the
+//! network cut, `/run` is hidden too and every other Unix socket the system
+//! lists is covered: a socket is network too.
+//!
+//! A player runs with no capabilities, whoever runs the referee. Under a
+//! root referee bwrap keeps root's powers only to build the sandbox, and
+//! `setpriv` then makes the player `nobody` with an empty bounding set and
+//! no way to gain privileges: a root player could read every file of the
+//! system that it can see, whatever its capabilities, since it owns them.
+//! Under any other user bwrap makes a user namespace, drops every capability
+//! in it and forbids nested ones, and the player is that user.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -22,6 +37,11 @@ pub struct Isolation {
     pub network: bool,
 }
 
+/// The user and group a player runs as under a root referee: the overflow
+/// id, `nobody` and `nogroup` on every common distribution, which owns
+/// nothing.
+pub const PLAYER_ID: u32 = 65534;
+
 /// bwrap, found and checked to work here.
 #[derive(Clone, Debug)]
 pub struct Sandbox {
@@ -30,13 +50,31 @@ pub struct Sandbox {
     /// What every player's view of the file system is made of, besides the
     /// whole system read-only.
     mounts: Vec<Mount>,
+    /// What players must never see, even in a folder a command names: the
+    /// log, the captured output.
+    private: Vec<PathBuf>,
+    privileges: Privileges,
+}
+
+/// How a player's privileges are taken away.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Privileges {
+    /// The referee is root: the player becomes [`PLAYER_ID`] through this
+    /// `setpriv`, run by bwrap with only the capabilities it needs for that.
+    Root { setpriv: PathBuf },
+    /// The referee is another user: a user namespace without capabilities.
+    User,
 }
 
 /// One mount of a player's view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Mount {
-    /// An empty folder hides what is there.
+    /// The player's own empty `/tmp`, writable by anyone as `/tmp` is.
+    Scratch(PathBuf),
+    /// An empty read-only folder hides what is there.
     Hidden(PathBuf),
+    /// An empty file covers a file or a socket.
+    Covered(PathBuf),
     /// Shown again read-only, above an empty folder.
     Shown(PathBuf),
     /// Writable.
@@ -46,17 +84,24 @@ enum Mount {
 impl Mount {
     fn path(&self) -> &Path {
         match self {
-            Mount::Hidden(path) | Mount::Shown(path) | Mount::Writable(path) => path,
+            Mount::Scratch(path)
+            | Mount::Hidden(path)
+            | Mount::Covered(path)
+            | Mount::Shown(path)
+            | Mount::Writable(path) => path,
         }
     }
 
     /// Mounts are made shallowest first, so that none is covered by one
-    /// made later above it; at one depth, hiding comes before showing.
+    /// made later above it; at one depth, hiding a folder comes before showing one, and
+    /// covering a file after.
     fn order(&self) -> (usize, u8) {
         let rank = match self {
-            Mount::Hidden(_) => 0,
+            Mount::Scratch(_) | Mount::Hidden(_) => 0,
             Mount::Shown(_) => 1,
-            Mount::Writable(_) => 2,
+            // What must stay unseen stays so even when a command names it.
+            Mount::Covered(_) => 2,
+            Mount::Writable(_) => 3,
         };
         (self.path().components().count(), rank)
     }
@@ -64,32 +109,42 @@ impl Mount {
 
 impl Sandbox {
     /// bwrap, if it is on the PATH and can make a sandbox on this system;
-    /// otherwise why not, in words. `root` is the referee's folder.
-    ///
-    /// Players see the system read-only, with `/tmp` and the temporary
-    /// directory empty (other referees' folders are there), the referee's
-    /// working directory shown again (the files a command names are there),
-    /// and the referee's own folder empty but for what each player is given.
+    /// otherwise why not, in words. `root` is the referee's folder and
+    /// `private` what else players must not see (the log, the captured
+    /// output).
     ///
     /// # Errors
     /// The reason the sandbox is unavailable.
-    pub fn find(network: bool, root: &Path) -> Result<Sandbox, String> {
+    pub fn find(network: bool, root: &Path, private: &[&Path]) -> Result<Sandbox, String> {
         let bwrap = find_program(Path::new("bwrap")).map_err(|_| "bubblewrap (bwrap) is not installed".to_owned())?;
-        let mut mounts = vec![Mount::Hidden(PathBuf::from("/tmp"))];
-        let temp = std::env::temp_dir();
-        if temp.parent().is_some() && temp != Path::new("/tmp") {
-            mounts.push(Mount::Hidden(temp));
+        // SAFETY: geteuid has no preconditions.
+        let privileges = if unsafe { libc::geteuid() } == 0 {
+            let setpriv = find_program(Path::new("setpriv"))
+                .map_err(|_| "setpriv (util-linux), which takes root's powers from players, is not installed")?;
+            Privileges::Root { setpriv }
+        } else {
+            Privileges::User
+        };
+        let mut hidden = vec![std::env::temp_dir(), root.to_owned()];
+        hidden.extend(std::env::current_dir());
+        hidden.extend(std::env::var_os("HOME").map(PathBuf::from));
+        if !network {
+            hidden.push(PathBuf::from("/run"));
         }
-        if let Ok(cwd) = std::env::current_dir() {
-            if cwd.parent().is_some() {
-                mounts.push(Mount::Shown(cwd));
-            }
+        let mut mounts = vec![Mount::Scratch(PathBuf::from("/tmp"))];
+        mounts.extend(hidden.iter().filter_map(|path| hide(path)));
+        mounts.extend(private.iter().filter_map(|path| hide(path)));
+        // Made absolute now: a player runs elsewhere.
+        let private = private.iter().filter_map(|path| std::path::absolute(path).ok()).collect();
+        if !network {
+            mounts.extend(listed_sockets().iter().filter_map(|path| cover(path)));
         }
-        mounts.push(Mount::Hidden(root.to_owned()));
-        let sandbox = Sandbox { bwrap, network, mounts };
+        sort(&mut mounts);
+        let sandbox = Sandbox { bwrap, network, mounts, private, privileges };
         let probe = Command::new(&sandbox.bwrap)
             .args(sandbox.arguments(Path::new("/"), &[]))
             .arg("true")
+            .current_dir("/")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .output()
@@ -107,14 +162,47 @@ impl Sandbox {
         &self.bwrap
     }
 
-    /// bwrap's options to run a program in `dir`, writable, with `extra`
-    /// files shown read-only; the program and its arguments follow.
+    /// The user and group that own a player's folder: [`PLAYER_ID`] under a
+    /// root referee, none to change otherwise.
     #[must_use]
-    pub fn arguments(&self, dir: &Path, extra: &[&Path]) -> Vec<OsString> {
-        let mut words: Vec<OsString> = ["--unshare-all", "--die-with-parent", "--new-session"].map(Into::into).into();
-        if self.network {
+    pub fn player_owner(&self) -> Option<u32> {
+        matches!(self.privileges, Privileges::Root { .. }).then_some(PLAYER_ID)
+    }
+
+    /// bwrap's options to run a program in `dir`, writable, with `shown`
+    /// files and folders shown read-only; the program and its arguments
+    /// follow.
+    #[must_use]
+    pub fn arguments(&self, dir: &Path, shown: &[&Path]) -> Vec<OsString> {
+        let mut words: Vec<OsString> = match self.privileges {
+            // No user namespace: the player is a real, unprivileged user of
+            // the system, and bwrap keeps only what setpriv needs.
+            Privileges::Root { .. } => [
+                "--unshare-ipc",
+                "--unshare-pid",
+                "--unshare-uts",
+                "--unshare-cgroup-try",
+                "--cap-drop",
+                "ALL",
+                "--cap-add",
+                "CAP_SETUID",
+                "--cap-add",
+                "CAP_SETGID",
+                "--cap-add",
+                "CAP_SETPCAP",
+            ]
+            .map(Into::into)
+            .into(),
+            Privileges::User => {
+                ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"].map(Into::into).into()
+            }
+        };
+        if !self.network {
+            words.push("--unshare-net".into());
+        } else if self.privileges == Privileges::User {
             words.push("--share-net".into());
         }
+        words.extend(["--die-with-parent", "--new-session"].map(Into::into));
         for (option, path) in [("--ro-bind", "/"), ("--dev", "/dev"), ("--proc", "/proc")] {
             words.push(option.into());
             words.push(path.into());
@@ -123,22 +211,133 @@ impl Sandbox {
             }
         }
         let mut mounts = self.mounts.clone();
-        mounts.extend(extra.iter().map(|path| Mount::Shown(path.to_path_buf())));
+        // A folder that an unprivileged player could not go through anyway
+        // is hidden, so that what it holds can be shown.
+        let reach = |path: &Path| -> Vec<Mount> {
+            if self.player_owner().is_none() {
+                return Vec::new();
+            }
+            path.ancestors().skip(1).filter(|folder| !passable(folder)).filter_map(hide).collect()
+        };
+        for path in shown {
+            let Ok(path) = path.canonicalize() else { continue };
+            if path.parent().is_none() || path.starts_with(dir) {
+                continue;
+            }
+            mounts.extend(reach(&path));
+            mounts.push(Mount::Shown(path));
+        }
+        // Looked at on every start: the log and the output appear later.
+        mounts.extend(self.private.iter().filter_map(|path| conceal(path)));
         if dir.parent().is_some() {
+            mounts.extend(reach(dir));
             mounts.push(Mount::Writable(dir.to_owned()));
         }
-        mounts.sort_by_key(Mount::order);
-        for mount in mounts {
-            let path = mount.path().as_os_str().to_owned();
+        sort(&mut mounts);
+        let mut made: Vec<&Path> = Vec::new();
+        for mount in &mounts {
+            let path = mount.path();
+            // bwrap makes the folders on the way to a mount point with mode
+            // 700, which only root could go through.
+            let hidden = made
+                .iter()
+                .filter(|&&hidden| path.starts_with(hidden))
+                .max_by_key(|hidden| hidden.components().count());
+            if let Some(hidden) = hidden {
+                let between: Vec<&Path> = path.ancestors().skip(1).take_while(|folder| folder != hidden).collect();
+                for folder in between.into_iter().rev() {
+                    words.extend(["--perms".into(), "0755".into(), "--dir".into(), folder.into()]);
+                }
+            }
+            let path = path.as_os_str().to_owned();
             match mount {
-                Mount::Hidden(_) => words.extend(["--tmpfs".into(), path]),
+                Mount::Scratch(_) => {
+                    words.extend(["--perms".into(), "1777".into(), "--tmpfs".into(), path]);
+                    made.push(mount.path());
+                }
+                Mount::Hidden(_) => {
+                    words.extend(["--tmpfs".into(), path]);
+                    made.push(mount.path());
+                }
+                Mount::Covered(_) => words.extend(["--ro-bind".into(), "/dev/null".into(), path]),
                 Mount::Shown(_) => words.extend(["--ro-bind".into(), path.clone(), path]),
                 Mount::Writable(_) => words.extend(["--bind".into(), path.clone(), path]),
             }
         }
+        // Once what they hold is mounted, hiding folders are made read-only,
+        // so that a write there fails as it would on the system around them.
+        for mount in &mounts {
+            if let Mount::Hidden(path) = mount {
+                words.extend(["--remount-ro".into(), path.into()]);
+            }
+        }
         words.extend(["--chdir".into(), dir.as_os_str().to_owned(), "--setenv".into(), "TMPDIR".into(), "/tmp".into()]);
+        if let Privileges::Root { setpriv } = &self.privileges {
+            let id = PLAYER_ID.to_string();
+            words.extend([
+                setpriv.as_os_str().to_owned(),
+                format!("--reuid={id}").into(),
+                format!("--regid={id}").into(),
+            ]);
+            words.extend(
+                ["--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"].map(Into::into),
+            );
+        }
         words
     }
+}
+
+/// Puts `mounts` in the order they are made, each once.
+fn sort(mounts: &mut Vec<Mount>) {
+    mounts.sort_by(|a, b| a.order().cmp(&b.order()).then_with(|| a.path().cmp(b.path())));
+    mounts.dedup();
+}
+
+/// The mount that hides the folder `path`, or the deepest folder holding it
+/// when it is not one (yet); none for the root of the file system.
+fn hide(path: &Path) -> Option<Mount> {
+    let path = path.canonicalize().ok().or_else(|| path.parent()?.canonicalize().ok())?;
+    let folder = if path.is_dir() { path } else { path.parent()?.to_owned() };
+    folder.parent().is_some().then_some(Mount::Hidden(folder))
+}
+
+/// The mount that hides the folder, or covers the file, at `path`, if there
+/// is one.
+fn conceal(path: &Path) -> Option<Mount> {
+    if path.is_dir() {
+        Some(Mount::Hidden(path.canonicalize().ok()?))
+    } else {
+        cover(path)
+    }
+}
+
+/// The mount that covers the file or socket `path` with an empty file, if
+/// it is one.
+fn cover(path: &Path) -> Option<Mount> {
+    let path = path.canonicalize().ok()?;
+    let kind = std::fs::metadata(&path).ok()?.file_type();
+    (!kind.is_dir()).then_some(Mount::Covered(path))
+}
+
+/// Whether anyone may go through the folder `path`: an unprivileged player
+/// must, to reach a file in it.
+fn passable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).is_ok_and(|metadata| metadata.permissions().mode() & 0o001 != 0)
+}
+
+/// The paths of the Unix sockets bound in the referee's network namespace,
+/// from `/proc/net/unix` (abstract sockets, which have none, end with the
+/// namespace).
+fn listed_sockets() -> Vec<PathBuf> {
+    let listed = std::fs::read_to_string("/proc/net/unix").unwrap_or_default();
+    listed
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_whitespace().nth(7))
+        .filter(|path| path.starts_with('/'))
+        .map(PathBuf::from)
+        .collect()
 }
 
 /// The file a command's program name stands for, as `execvp` finds it: as
@@ -175,25 +374,58 @@ mod tests {
 
     #[test]
     fn deeper_mounts_come_after_the_folders_they_are_in() {
+        let temp = tempfile::tempdir().unwrap();
+        let base = temp.path().canonicalize().unwrap();
+        for folder in ["shown/deep", "temp/referee/red", "temp/referee/self"] {
+            std::fs::create_dir_all(base.join(folder)).unwrap();
+        }
+        let path = |name: &str| base.join(name);
         let sandbox = Sandbox {
             bwrap: PathBuf::from("bwrap"),
             network: false,
-            mounts: vec![
-                Mount::Hidden(PathBuf::from("/tmp")),
-                Mount::Hidden(PathBuf::from("/tmp/t/temp")),
-                Mount::Shown(PathBuf::from("/tmp/t")),
-                Mount::Hidden(PathBuf::from("/tmp/t/temp/referee")),
-            ],
+            mounts: vec![Mount::Hidden(path("temp/referee")), Mount::Hidden(base.clone())],
+            private: Vec::new(),
+            privileges: Privileges::User,
         };
-        let words = sandbox.arguments(Path::new("/tmp/t/temp/referee/red"), &[Path::new("/tmp/t/temp/referee/self")]);
+        let words = sandbox.arguments(&path("temp/referee/red"), &[&path("temp/referee/self"), &path("shown/deep")]);
         let words: Vec<String> = words.iter().map(|word| word.to_string_lossy().into_owned()).collect();
-        let mounts = words.join(" ");
-        let expected = "--tmpfs /tmp --ro-bind /tmp/t /tmp/t --tmpfs /tmp/t/temp --tmpfs /tmp/t/temp/referee \
-                        --ro-bind /tmp/t/temp/referee/self /tmp/t/temp/referee/self \
-                        --bind /tmp/t/temp/referee/red /tmp/t/temp/referee/red --chdir /tmp/t/temp/referee/red";
-        assert!(mounts.contains(expected), "{mounts}");
-        assert!(
-            mounts.starts_with("--unshare-all --die-with-parent --new-session --ro-bind / / --dev /dev --proc /proc")
-        );
+        let expected = [
+            format!("--tmpfs {}", path("").display()),
+            format!("--perms 0755 --dir {}", path("temp").display()),
+            format!("--tmpfs {}", path("temp/referee").display()),
+            format!("--perms 0755 --dir {}", path("shown").display()),
+            format!("--ro-bind {0} {0}", path("shown/deep").display()),
+            format!("--ro-bind {0} {0}", path("temp/referee/self").display()),
+            format!("--bind {0} {0}", path("temp/referee/red").display()),
+            format!("--remount-ro {}", path("").display()),
+            format!("--remount-ro {}", path("temp/referee").display()),
+            format!("--chdir {}", path("temp/referee/red").display()),
+        ]
+        .join(" ")
+        .replace(&format!("{}/ ", base.display()), &format!("{} ", base.display()));
+        assert!(words.join(" ").contains(&expected), "{}\n{expected}", words.join(" "));
+        assert!(words.join(" ").starts_with(
+            "--unshare-all --unshare-user --disable-userns --cap-drop ALL --unshare-net --die-with-parent \
+             --new-session --ro-bind / / --dev /dev --proc /proc"
+        ));
+    }
+
+    #[test]
+    fn under_a_root_referee_the_player_is_nobody_without_capabilities() {
+        let sandbox = Sandbox {
+            bwrap: PathBuf::from("bwrap"),
+            network: false,
+            mounts: Vec::new(),
+            private: Vec::new(),
+            privileges: Privileges::Root { setpriv: PathBuf::from("/usr/bin/setpriv") },
+        };
+        let words = sandbox.arguments(Path::new("/"), &[]).join(std::ffi::OsStr::new(" "));
+        let words = words.to_string_lossy();
+        assert!(words.contains("--cap-drop ALL --cap-add CAP_SETUID --cap-add CAP_SETGID --cap-add CAP_SETPCAP"));
+        assert!(!words.contains("--unshare-user"), "{words}");
+        assert!(words.ends_with(
+            "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all \
+             --no-new-privs --"
+        ));
     }
 }

@@ -116,7 +116,10 @@ def main():
         # Tells a test watching the player's folder that the bot runs.
         open("running", "w").close()
     if behaviour == "wait":
-        while not os.path.exists(tag):
+        # The test names an empty file and writes in it to let the bot go
+        # on: a player sees the files its command names, not the folder
+        # around them.
+        while os.path.getsize(tag) == 0:
             time.sleep(0.02)
     elif behaviour == "hang":
         time.sleep(3600)

@@ -142,7 +142,7 @@ fn a_player_cannot_write_the_log() {
     let log = dir.path().join("games.jsonl");
     let (record, kept) = play(dir.path(), &bot("log", Some(&log)), "self", EMPTY);
     assert_eq!(record.forfeit, None);
-    assert!(kept.contains("games.jsonl: [Errno 30] Read-only file system"), "{kept}");
+    assert!(kept.contains("games.jsonl: [Errno 13] Permission denied"), "{kept}");
     // Every line is a game record (`records` checks), and it replays.
     maxconnect4(dir.path()).args(["replay", "games.jsonl", "--delay", "0"]).assert().success();
 }
@@ -197,7 +197,7 @@ fn players_die_with_a_referee_killed_by_sigkill_and_its_folder_goes_at_the_next_
 #[test]
 fn a_log_in_use_is_refused_and_a_live_referees_folder_is_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let go = dir.path().join("go");
+    let go = write(dir.path(), "go", "");
     let temp = dir.path().join("tmp");
     let nearly_full = read(&shipped("nearly_full.txt"));
     let mut live = referee(dir.path(), &bot("wait", Some(&go)), "self", &nearly_full)
@@ -216,7 +216,7 @@ fn a_log_in_use_is_refused_and_a_live_referees_folder_is_kept() {
     assert!(other.status.success());
     assert_eq!(left_in(&temp), folders, "the live referee's folder is kept");
 
-    std::fs::write(&go, "").unwrap();
+    std::fs::write(&go, "go").unwrap();
     assert!(live.wait().unwrap().success());
     assert_eq!(records(&dir.path().join("live.jsonl")).len(), 1);
 }
@@ -240,7 +240,7 @@ fn self_keeps_playing_when_its_executable_is_replaced() {
     // writing a moment by a child another test forks, and then it cannot be
     // run ("text file busy").
     std::fs::hard_link(env!("CARGO_BIN_EXE_maxconnect4"), &executable).unwrap();
-    let go = dir.path().join("go");
+    let go = write(dir.path(), "go", "");
     let nearly_full = read(&shipped("nearly_full.txt"));
     write(dir.path(), "start.txt", &nearly_full);
     std::fs::create_dir(dir.path().join("tmp")).unwrap();
@@ -255,7 +255,7 @@ fn self_keeps_playing_when_its_executable_is_replaced() {
     // As a rebuild does: the file is replaced.
     std::fs::remove_file(&executable).unwrap();
     write(dir.path(), "maxconnect4", "not a program any more\n");
-    std::fs::write(&go, "").unwrap();
+    std::fs::write(&go, "go").unwrap();
     assert!(child.wait_with_output().unwrap().status.success());
     let record = &records(&dir.path().join("games.jsonl"))[0];
     assert_eq!((record.forfeit.as_ref(), record.moves.len()), (None, 4), "self played after the rebuild");

@@ -7,7 +7,7 @@ use std::process::Stdio;
 
 use maxconnect4::referee::log::GameRecord;
 
-use super::util::{assert_gone, bot, engine, maxconnect4, read, records, wait_for_bot};
+use super::util::{assert_gone, bot, engine, maxconnect4, read, records, wait_for_bot, write};
 
 /// The standings CSV as rows of cells, header first.
 fn standings(dir: &Path) -> Vec<Vec<String>> {
@@ -152,7 +152,7 @@ fn a_resumed_tournament_plays_only_what_is_missing() {
 #[test]
 fn an_interrupted_tournament_kills_its_players_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let go = dir.path().join("go");
+    let go = write(dir.path(), "go", "");
     let c = format!("c={}", bot("wait", Some(&go)));
     let b = format!("b={}", engine(1));
     let args = ["tournament", "--player", "a=self", "--player", &b, "--player", &c, "--openings", "1"];
@@ -183,7 +183,7 @@ fn an_interrupted_tournament_kills_its_players_and_resumes() {
         "the game in progress is not logged"
     );
 
-    std::fs::write(&go, "").unwrap();
+    std::fs::write(&go, "go").unwrap();
     maxconnect4(dir.path())
         .args(&args)
         .assert()
@@ -219,7 +219,7 @@ fn names_with_dashes_give_every_game_its_own_id() {
 #[test]
 fn two_tournaments_in_one_directory_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let go = dir.path().join("go");
+    let go = write(dir.path(), "go", "");
     let temp = tempfile::tempdir().unwrap();
     let args = ["tournament", "--player", "a=self", "--openings", "1", "--depth", "1", "--timeout", "60"];
     let waiting = format!("b={}", bot("wait", Some(&go)));
@@ -231,7 +231,7 @@ fn two_tournaments_in_one_directory_are_refused() {
         "error: the log {} is in use by another referee\n",
         Path::new("tournament/games.jsonl").display()
     ));
-    std::fs::write(&go, "").unwrap();
+    std::fs::write(&go, "go").unwrap();
     assert!(first.wait_with_output().unwrap().status.success());
     assert_eq!(records(&dir.path().join("tournament").join("games.jsonl")).len(), 2, "each game once");
 }
