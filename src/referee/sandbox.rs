@@ -136,9 +136,6 @@ impl Sandbox {
         mounts.extend(private.iter().filter_map(|path| hide(path)));
         // Made absolute now: a player runs elsewhere.
         let private = private.iter().filter_map(|path| std::path::absolute(path).ok()).collect();
-        if !network {
-            mounts.extend(listed_sockets().iter().filter_map(|path| cover(path)));
-        }
         sort(&mut mounts);
         let sandbox = Sandbox { bwrap, network, mounts, private, privileges };
         let probe = Command::new(&sandbox.bwrap)
@@ -227,8 +224,21 @@ impl Sandbox {
             mounts.extend(reach(&path));
             mounts.push(Mount::Shown(path));
         }
-        // Looked at on every start: the log and the output appear later.
+        // Looked at on every start: the log and the output appear later, and
+        // sockets come and go. A socket in a hidden folder is hidden already
+        // (and may be gone by the time bwrap would cover it).
         mounts.extend(self.private.iter().filter_map(|path| conceal(path)));
+        if !self.network {
+            let hidden: Vec<&Path> = self
+                .mounts
+                .iter()
+                .filter(|mount| matches!(mount, Mount::Hidden(_) | Mount::Scratch(_)))
+                .map(Mount::path)
+                .collect();
+            let sockets =
+                listed_sockets().into_iter().filter(|path| !hidden.iter().any(|folder| path.starts_with(folder)));
+            mounts.extend(sockets.filter_map(|path| cover(&path)));
+        }
         if dir.parent().is_some() {
             mounts.extend(reach(dir));
             mounts.push(Mount::Writable(dir.to_owned()));

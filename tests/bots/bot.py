@@ -35,14 +35,23 @@ mode of any student's program, except as BEHAVIOUR says:
                it can find and writing a file into the referee's folder
   log          plays like valid after appending garbage to the file TAG and
                to games.jsonl in the working directory of every ancestor
+  spy          plays like valid after trying what a hostile player would, and
+               printing a line `spy WHAT: open ...` or `spy WHAT: closed
+               (...)` for each: its capabilities, unmounting what hides the
+               referee's folder (also from a user namespace of its own), its
+               opponent's folder, /etc/shadow, and the log, the captured
+               output and Unix sockets `sock` in the folders named by the
+               environment variable SPY_ON (separated by `:`)
 
 TAG, when given, is in the command line of every process the bot starts, so
 that a test can find them all (inside a sandbox a process cannot tell its
 own process id as the test sees it).
 """
 
+import ctypes
 import os
 import shutil
+import socket
 import sys
 import time
 
@@ -82,6 +91,47 @@ def escape(told):
             os.write(told, b".")
             time.sleep(3600)
         os._exit(0)
+
+
+def spy():
+    """Prints what this player can reach that it should not."""
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def probe(what, action):
+        try:
+            found = action()
+            # An empty listing is an empty folder hiding what is there.
+            print(f"spy {what}: open {found}" if found else f"spy {what}: closed (empty)", flush=True)
+        except OSError as error:
+            print(f"spy {what}: closed ({error.strerror})", flush=True)
+
+    def call(result):
+        if result != 0:
+            errno = ctypes.get_errno()
+            raise OSError(errno, os.strerror(errno))
+        return "(it worked)"
+
+    with open("/proc/self/status") as f:
+        effective = next(line.split()[1] for line in f if line.startswith("CapEff:"))
+    print(f"spy capabilities: CapEff {effective}", flush=True)
+    referee = os.path.dirname(os.getcwd())
+    probe("umount", lambda: call(libc.umount2(referee.encode(), 2)))
+    if os.fork() == 0:
+        # CLONE_NEWUSER | CLONE_NEWNS: full powers over namespaces of its own.
+        try:
+            call(libc.unshare(0x10000000 | 0x00020000))
+            probe("nested umount", lambda: call(libc.umount2(referee.encode(), 2)))
+        except OSError as error:
+            print(f"spy nested umount: closed ({error.strerror})", flush=True)
+        os._exit(0)
+    os.wait()
+    mine = os.path.basename(os.getcwd())
+    probe("opponent", lambda: [name for name in os.listdir(referee) if name not in (mine, "maxconnect4")])
+    probe("shadow", lambda: open("/etc/shadow").read(10))
+    for folder in filter(None, os.environ.get("SPY_ON", "").split(":")):
+        probe(f"log in {folder}", lambda: open(os.path.join(folder, "games.jsonl")).read(10))
+        probe(f"outputs in {folder}", lambda: os.listdir(os.path.join(folder, "games.output")))
+        probe(f"socket in {folder}", lambda: socket.socket(socket.AF_UNIX).connect(os.path.join(folder, "sock")))
 
 
 def around(outfile):
@@ -153,6 +203,8 @@ def main():
         else:
             os.mkfifo(outfile)
         return
+    elif behaviour == "spy":
+        spy()
     elif behaviour == "sabotage":
         here = os.getcwd()
         for top in {os.environ.get("TMPDIR", "/tmp"), "/tmp", os.path.dirname(here)}:

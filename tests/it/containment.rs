@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use maxconnect4::referee::log::{Colour, GameRecord};
 
-use super::util::{assert_gone, bot, maxconnect4, read, records, running, shipped, wait_for_bot, write};
+use super::util::{assert_gone, bot, maxconnect4, python, read, records, running, shipped, wait_for_bot, write};
 
 /// The empty board, player 1 to move: a whole game, 21 turns each.
 const EMPTY: &str = "0000000\n0000000\n0000000\n0000000\n0000000\n0000000\n1\n";
@@ -273,4 +273,109 @@ fn without_bubblewrap_the_referee_warns_and_plays() {
          install bubblewrap, or pass --no-sandbox to run them so knowingly\n"
     );
     assert_eq!(records(&dir.path().join("games.jsonl"))[0].forfeit, None);
+}
+
+/// What the `spy` bot of `tests/bots/bot.py` found on every turn it played:
+/// each line `spy WHAT: open ...` or `spy WHAT: closed (...)`.
+fn spied(kept: &str) -> Vec<&str> {
+    kept.lines().filter(|line| line.starts_with("spy ")).collect()
+}
+
+/// Plays `spy` (red) against a valid bot in `dir`, after a first game whose
+/// log and captured output are there to find, with a Unix socket server
+/// listening in `dir` and in `elsewhere`; the command runs as `user` when
+/// given. Returns what the spy found.
+fn spy_on(dir: &Path, elsewhere: &Path, python: &str, user: Option<u32>) -> String {
+    let _here = std::os::unix::net::UnixListener::bind(dir.join("sock")).unwrap();
+    let _there = std::os::unix::net::UnixListener::bind(elsewhere.join("sock")).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/bot.py");
+    let player = |behaviour: &str| format!("{python} -S {} {behaviour} {{in}} {{out}}", script.display());
+    let nearly_full = read(&shipped("nearly_full.txt"));
+    for (red, green, start) in
+        [("self".to_owned(), "self".to_owned(), nearly_full.as_str()), (player("spy"), player("valid"), EMPTY)]
+    {
+        let mut command = referee(dir, &red, &green, start);
+        command.env("SPY_ON", format!("{}:{}", dir.display(), elsewhere.display()));
+        if let Some(user) = user {
+            for path in [dir, elsewhere, &dir.join("tmp"), &dir.join("start.txt")] {
+                std::os::unix::fs::chown(path, Some(user), Some(user)).unwrap();
+            }
+            let program = command.get_program().to_owned();
+            let args: Vec<_> = command.get_args().map(ToOwned::to_owned).collect();
+            let mut wrapped = Command::new("setpriv");
+            wrapped.args([format!("--reuid={user}"), format!("--regid={user}"), "--clear-groups".to_owned()]);
+            wrapped.arg(program).args(args).current_dir(dir).env("TMPDIR", dir.join("tmp")).env("NO_COLOR", "1");
+            command = wrapped;
+        }
+        let output = command.env("SPY_ON", format!("{}:{}", dir.display(), elsewhere.display())).output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    let logged = records(&dir.join("games.jsonl"));
+    assert_eq!((logged[1].forfeit.as_ref(), logged[1].moves.len()), (None, 42), "the game was played out");
+    read(&dir.join("games.output/2/red.txt"))
+}
+
+/// Checks that the spy found nothing on any of its 21 turns.
+#[track_caller]
+fn assert_found_nothing(kept: &str, probes: usize) {
+    let found = spied(kept);
+    assert_eq!(found.len(), 21 * probes, "{kept}");
+    for line in found {
+        let closed = line.contains(": closed (") || line == "spy capabilities: CapEff 0000000000000000";
+        assert!(closed, "{line}\n(everything it found:\n{kept})");
+    }
+}
+
+/// Under a root referee (as in CI), and then, where the machine lets this
+/// test be another user, under a normal one. One test, not two: the Unix
+/// sockets of one would come and go while the other's referee starts.
+#[test]
+fn a_player_reaches_nothing_of_the_referee_its_opponent_or_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    // Not under a folder the sandbox hides anyway, so other tests' referees
+    // cover its socket too: kept, so that it never goes while one does.
+    let elsewhere = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap().keep();
+    let kept = spy_on(dir.path(), &elsewhere, python(), None);
+    // Capabilities, umount twice, opponent, shadow, and three for each folder.
+    assert_found_nothing(&kept, 5 + 2 * 3);
+
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let nobody = maxconnect4::referee::sandbox::PLAYER_ID;
+    // The test's own interpreter may live in root's home, where no other
+    // user may go; the system's serves.
+    let python = "/usr/bin/python3";
+    let reachable = Command::new("setpriv")
+        .args([format!("--reuid={nobody}"), format!("--regid={nobody}"), "--clear-groups".to_owned()])
+        .args(["sh", "-c", "test -x \"$0\" && test -x \"$1\" && test -r \"$2\""])
+        .args([python, env!("CARGO_BIN_EXE_maxconnect4"), concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/bot.py")])
+        .status()
+        .is_ok_and(|status| status.success());
+    if !reachable {
+        eprintln!("skipped as a normal user: it cannot run {python} or this build here");
+        return;
+    }
+    let parent = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap().keep();
+    std::os::unix::fs::chown(&parent, Some(nobody), Some(nobody)).unwrap();
+    let dir = parent.join("referee");
+    let elsewhere = parent.join("elsewhere");
+    for folder in [&dir, &elsewhere] {
+        std::fs::create_dir(folder).unwrap();
+    }
+    let kept = spy_on(&dir, &elsewhere, python, Some(nobody));
+    assert_found_nothing(&kept, 5 + 2 * 3);
+}
+
+#[test]
+fn a_bot_anywhere_plays_when_its_command_names_it() {
+    // Under /tmp, which players do not see, outside the referee's folder.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let script = elsewhere.path().join("bot.py");
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/bot.py"), &script).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let player = format!("{} -S {} valid {{in}} {{out}}", python(), script.display());
+    let (record, _) = play(dir.path(), &player, "self", EMPTY);
+    assert_eq!((record.forfeit, record.moves.len()), (None, 42));
 }
