@@ -25,6 +25,64 @@ pub const FULL_DEPTH: u32 = crate::bitboard::CELLS as u32;
 /// overruns its limit by at most a few milliseconds.
 pub const MODERATOR_TIME_LIMIT: Duration = Duration::from_secs(2);
 
+use crate::protocol::LINE_LIMIT;
+
+/// One line from the arena.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    Text(String),
+    /// Over [`LINE_LIMIT`] bytes, with this many: not kept.
+    TooLong(u64),
+    NotUtf8,
+}
+
+impl Line {
+    /// The line's text, or why there is none, in words.
+    fn text(self) -> Result<String, String> {
+        match self {
+            Line::Text(text) => Ok(text),
+            Line::TooLong(bytes) => Err(format!("a line of {bytes} bytes, over the limit of {LINE_LIMIT}, skipped")),
+            Line::NotUtf8 => Err("a line that is not UTF-8 text, skipped".to_owned()),
+        }
+    }
+}
+
+/// The next line of `input` without its line break (LF or CRLF), keeping at
+/// most [`LINE_LIMIT`] bytes of it whatever its length; `None` at the end.
+fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<Line>> {
+    let (mut kept, mut length) = (Vec::new(), 0_u64);
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if buffer.is_empty() {
+            return Ok((length > 0).then(|| finish(kept, length)));
+        }
+        let end = buffer.iter().position(|&byte| byte == b'\n');
+        let part = &buffer[..end.unwrap_or(buffer.len())];
+        kept.extend_from_slice(&part[..part.len().min(LINE_LIMIT + 1 - kept.len().min(LINE_LIMIT + 1))]);
+        length += part.len() as u64;
+        let used = end.map_or(buffer.len(), |end| end + 1);
+        input.consume(used);
+        if end.is_some() {
+            return Ok(Some(finish(kept, length)));
+        }
+    }
+}
+
+/// The line read as `kept` bytes of `length`.
+fn finish(mut kept: Vec<u8>, length: u64) -> Line {
+    if length > LINE_LIMIT as u64 {
+        return Line::TooLong(length);
+    }
+    if kept.last() == Some(&b'\r') {
+        kept.pop();
+    }
+    String::from_utf8(kept).map_or(Line::NotUtf8, Line::Text)
+}
+
 /// Plays one game for the moderator: prints `p`, then answers each line of
 /// `input` until an end code or the end of the input.
 ///
@@ -34,10 +92,13 @@ pub fn moderator(rules: Rules, limits: &Limits, input: &mut dyn BufRead, out: &m
     let mut mover = Mover::new(rules, Mover::HASH_BYTES)?;
     let mut bot = moderator::Bot::new(rules);
     send(out, &moderator::Bot::greeting())?;
-    for (number, line) in input.lines().enumerate() {
-        let line = line.context("cannot read standard input")?;
+    let mut number = 0;
+    while let Some(line) = read_line(input).context("cannot read standard input")? {
+        number += 1;
+        let line =
+            line.text().map_err(anyhow::Error::msg).with_context(|| format!("line {number} from the moderator"))?;
         let choose = |board: &Board| choose(&mut mover, board, limits).0;
-        match bot.receive(&line, choose).with_context(|| format!("line {} from the moderator", number + 1))? {
+        match bot.receive(&line, choose).with_context(|| format!("line {number} from the moderator"))? {
             Step::Send(message) => send(out, &message)?,
             Step::Wait => {}
             Step::Exit(_) => return Ok(()),
@@ -61,12 +122,14 @@ pub fn coordinator(
 ) -> anyhow::Result<()> {
     let mut engine = Clocked(Mover::new(rules, Mover::HASH_BYTES)?);
     let mut bot = coordinator::Bot::new(rules, name);
-    for (number, line) in input.lines().enumerate() {
-        let line = line.context("cannot read standard input")?;
-        match bot.receive(&line, &mut engine) {
+    let mut number = 0;
+    while let Some(line) = read_line(input).context("cannot read standard input")? {
+        number += 1;
+        let answer = line.text().and_then(|line| bot.receive(&line, &mut engine).map_err(|error| error.to_string()));
+        match answer {
             Ok(Some(answer)) => send(out, &answer)?,
             Ok(None) => {}
-            Err(error) => writeln!(errors, "error: line {} from the coordinator: {error}", number + 1)?,
+            Err(error) => writeln!(errors, "error: line {number} from the coordinator: {error}")?,
         }
         if bot.has_quit() {
             break;
@@ -130,5 +193,22 @@ mod tests {
         coordinator(Rules::Classic, "me-c1234567".into(), &mut input.as_bytes(), &mut out, &mut errors).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "me-c1234567\nperft 3 343\nquitting\n");
         assert_eq!(String::from_utf8(errors).unwrap(), "error: line 2 from the coordinator: unknown command 'bogus'\n");
+    }
+
+    #[test]
+    fn lines_are_read_bounded_and_bad_ones_skipped() {
+        let long = "x".repeat(LINE_LIMIT + 1);
+        let mut input = format!("name AI 0\r\n{long}\n").into_bytes();
+        input.extend_from_slice(b"\xff\xfe\nisready AI 0\nquit");
+        let (mut out, mut errors) = (Vec::new(), Vec::new());
+        coordinator(Rules::Classic, "me-c1234567".into(), &mut input.as_slice(), &mut out, &mut errors).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "me-c1234567\nreadyok\nquitting\n");
+        assert_eq!(
+            String::from_utf8(errors).unwrap(),
+            "error: line 2 from the coordinator: a line of 65537 bytes, over the limit of 65536, skipped\n\
+             error: line 3 from the coordinator: a line that is not UTF-8 text, skipped\n"
+        );
+        let exactly = "y".repeat(LINE_LIMIT);
+        assert_eq!(read_line(&mut exactly.as_bytes()).unwrap(), Some(Line::Text(exactly.clone())));
     }
 }

@@ -11,8 +11,12 @@
 //! | `quit` | `quitting` |
 //!
 //! Tokens are separated by exactly one space on output: the real
-//! coordinator crashes on two. Input is read leniently (a trailing space, as
-//! the real coordinator sends after the moves, is ignored).
+//! coordinator crashes on two. Input is read leniently, as UCI engines read
+//! theirs: the real coordinator sends `name AI 0` and `isready AI 0` (the
+//! engine it addresses) and `position startpos ` with a trailing space, so
+//! words after `name`, `isready` and `quit`, and spaces, are allowed. As a
+//! host this program sends what the real coordinator sends, since real
+//! engines of its course expect `name AI N` and fail on a bare `name`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -28,8 +32,11 @@ pub const DEFAULT_NAME: &str = "maxconnect4-c0000000";
 /// A line from the coordinator to an engine.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Command {
-    Name,
-    IsReady,
+    /// The words after `name`: the real coordinator names the engine it
+    /// asks (`AI 0`); empty for a bare `name`.
+    Name(String),
+    /// The words after `isready`, as for `name`.
+    IsReady(String),
     /// The moves from the start position, in order.
     Position(Vec<Column>),
     /// Milliseconds left to the first and to the second player.
@@ -75,9 +82,10 @@ const KEYWORDS: [&str; 4] = ["readyok", "bestmove", "perft", "quitting"];
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::Name => f.write_str("name"),
-            Command::IsReady => f.write_str("isready"),
-            Command::Position(moves) if moves.is_empty() => f.write_str("position startpos"),
+            Command::Name(to) => with_words(f, "name", to),
+            Command::IsReady(to) => with_words(f, "isready", to),
+            // The trailing space of an empty position is the real
+            // coordinator's.
             Command::Position(moves) => {
                 f.write_str("position startpos ")?;
                 moves.iter().try_for_each(|column| write!(f, "{}", column.index()))
@@ -101,6 +109,16 @@ impl fmt::Display for Response {
     }
 }
 
+/// `keyword`, then `words` after a space if there are any.
+fn with_words(f: &mut fmt::Formatter<'_>, keyword: &str, words: &str) -> fmt::Result {
+    f.write_str(keyword)?;
+    if words.is_empty() {
+        Ok(())
+    } else {
+        write!(f, " {words}")
+    }
+}
+
 /// A column written 0-6.
 fn column(token: &str) -> Option<Column> {
     match token.as_bytes() {
@@ -117,9 +135,9 @@ impl FromStr for Command {
         let malformed = |keyword, expected| ParseError::Malformed { keyword, line: line.trim().to_owned(), expected };
         match words.as_slice() {
             [] => Err(ParseError::Empty),
-            ["name"] => Ok(Command::Name),
-            ["isready"] => Ok(Command::IsReady),
-            ["quit"] => Ok(Command::Quit),
+            ["name", to @ ..] => Ok(Command::Name(to.join(" "))),
+            ["isready", to @ ..] => Ok(Command::IsReady(to.join(" "))),
+            ["quit", ..] => Ok(Command::Quit),
             ["position", "startpos", moves @ ..] => moves
                 .iter()
                 .flat_map(|token| token.split_inclusive(|_| true))
@@ -128,12 +146,12 @@ impl FromStr for Command {
                 .map(Command::Position)
                 .ok_or_else(|| malformed("position", "'position startpos' and digits 0-6")),
             ["position", ..] => Err(malformed("position", "'position startpos' and digits 0-6")),
-            ["go", "ftime", first, "stime", second] => match (first.parse(), second.parse()) {
+            ["go", "ftime", first, "stime", second, ..] => match (first.parse(), second.parse()) {
                 (Ok(first_ms), Ok(second_ms)) => Ok(Command::Go { first_ms, second_ms }),
                 _ => Err(malformed("go", "'go ftime X stime Y' with X and Y whole milliseconds")),
             },
             ["go", ..] => Err(malformed("go", "'go ftime X stime Y' with X and Y whole milliseconds")),
-            ["perft", depth] => {
+            ["perft", depth, ..] => {
                 depth.parse().map(Command::Perft).map_err(|_| malformed("perft", "'perft X', X a depth"))
             }
             ["perft", ..] => Err(malformed("perft", "'perft X', X a depth")),
@@ -186,7 +204,17 @@ pub enum BotError {
     IllegalPosition { number: usize, column: usize, why: &'static str },
     #[error("'go' on a finished game")]
     GameOver,
+    #[error("'go' after a position that was refused: send a legal position first")]
+    NoPosition,
+    #[error("perft {0} is refused: at most {MAX_PERFT_DEPTH} plies (perft 14 takes 14 s here, each ply more about 7 times as long)")]
+    PerftTooDeep(u32),
 }
+
+/// The deepest perft the engine counts, so that it is back reading its
+/// input (a `quit`) in seconds, not days: on this project's machine
+/// classic perft 12 from the empty board takes 1.0 s and perft 14 14.4 s
+/// (release build).
+pub const MAX_PERFT_DEPTH: u32 = 14;
 
 /// The time to think about one move with `left` on the clock and `played`
 /// plies already played: the usable time (less a reserve for the pipes and
@@ -209,6 +237,9 @@ pub struct Bot {
     name: String,
     board: Board,
     played: u32,
+    /// Whether the last `position` was refused: `go` must not answer for
+    /// the one before it.
+    refused: bool,
     quit: bool,
 }
 
@@ -216,7 +247,7 @@ impl Bot {
     /// An engine called `name` playing under `rules`, at the start position.
     #[must_use]
     pub fn new(rules: Rules, name: String) -> Bot {
-        Bot { rules, name, board: Board::empty(), played: 0, quit: false }
+        Bot { rules, name, board: Board::empty(), played: 0, refused: false, quit: false }
     }
 
     /// Whether `quit` has been answered: the engine should exit.
@@ -231,9 +262,14 @@ impl Bot {
     /// A line that is not a command, an illegal position or `go` on a
     /// finished game.
     pub fn receive(&mut self, line: &str, think: &mut impl Think) -> Result<Option<Response>, BotError> {
-        Ok(match line.parse::<Command>()? {
-            Command::Name => Some(Response::Name(self.name.clone())),
-            Command::IsReady => Some(Response::ReadyOk),
+        let command = line.parse::<Command>();
+        if matches!(line.split_whitespace().next(), Some("position")) {
+            // Refused until a position is taken, even if this line is not one.
+            self.refused = true;
+        }
+        Ok(match command? {
+            Command::Name(_) => Some(Response::Name(self.name.clone())),
+            Command::IsReady(_) => Some(Response::ReadyOk),
             Command::Position(moves) => {
                 let mut board = Board::empty();
                 for (index, &column) in moves.iter().enumerate() {
@@ -245,9 +281,13 @@ impl Bot {
                 }
                 self.board = board;
                 self.played = moves.len() as u32;
+                self.refused = false;
                 None
             }
             Command::Go { first_ms, second_ms } => {
+                if self.refused {
+                    return Err(BotError::NoPosition);
+                }
                 if self.rules.is_over(&self.board) {
                     return Err(BotError::GameOver);
                 }
@@ -256,6 +296,7 @@ impl Bot {
                     think.best_move(&self.board, think_time(Duration::from_millis(left), self.played));
                 Some(Response::BestMove { column, value })
             }
+            Command::Perft(depth) if depth > MAX_PERFT_DEPTH => return Err(BotError::PerftTooDeep(depth)),
             Command::Perft(depth) => Some(Response::Perft { depth, count: think.perft(&self.board, depth) }),
             Command::Quit => {
                 self.quit = true;
@@ -315,6 +356,29 @@ mod tests {
         check(&["position startpos 3", "go ftime 1000 stime 5000"], &["", "bestmove 0 422"]);
     }
 
+    /// The error one line alone gets.
+    fn bot_error(line: &str) -> String {
+        Bot::new(Rules::Classic, String::new()).receive(line, &mut Leftmost).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn the_real_coordinators_words_are_understood() {
+        // As seed 001's coordinator jar sends them.
+        check(
+            &[
+                "name AI 0",
+                "isready AI 0",
+                "position startpos ",
+                "isready AI 0",
+                "go ftime 1000 stime 5000",
+                "quit AI 0",
+            ],
+            &["maxconnect4-c0000000", "readyok", "", "readyok", "bestmove 0 77", "quitting"],
+        );
+        assert_eq!(Command::Name("AI 0".into()).to_string(), "name AI 0");
+        assert_eq!(Command::Position(Vec::new()).to_string(), "position startpos ");
+    }
+
     #[test]
     fn bad_lines_are_errors() {
         check(&["hello"], &["error: unknown command 'hello'"]);
@@ -333,6 +397,14 @@ mod tests {
             &["error: move 8 of the position, column 1, is illegal: the game was already over"],
         );
         check(&["position startpos 0101010", "go ftime 5 stime 5"], &["", "error: 'go' on a finished game"]);
+        let refused = "error: 'go' after a position that was refused: send a legal position first";
+        for position in ["position startpos 0000000", "position startpos 9", "position"] {
+            check(
+                &["position startpos 3", position, "go ftime 5 stime 5"],
+                &["", &format!("error: {}", bot_error(position)), refused],
+            );
+        }
+        check(&["perft 15"], &["error: perft 15 is refused: at most 14 plies (perft 14 takes 14 s here, each ply more about 7 times as long)"]);
         check(&["perft x"], &["error: malformed 'perft' line 'perft x': expected 'perft X', X a depth"]);
     }
 
@@ -351,8 +423,8 @@ mod tests {
 
     fn command() -> impl Strategy<Value = Command> {
         prop_oneof![
-            Just(Command::Name),
-            Just(Command::IsReady),
+            prop_oneof![Just(String::new()), "[A-Z]{1,3} [0-9]"].prop_map(Command::Name),
+            prop_oneof![Just(String::new()), "[A-Z]{1,3} [0-9]"].prop_map(Command::IsReady),
             Just(Command::Quit),
             proptest::collection::vec(0..7usize, 0..42)
                 .prop_map(|moves| Command::Position(moves.into_iter().map(|index| Column::ALL[index]).collect())),

@@ -12,6 +12,11 @@
 //! socket: the process and network layers around it are thin and separate,
 //! and the tests drive the state machines directly.
 
+/// The longest line either side of a pipe protocol reads from the other,
+/// as everything read from outside is bounded: a line is a short message,
+/// and a longer one is refused without being kept.
+pub const LINE_LIMIT: usize = 64 * 1024;
+
 pub mod arena;
 pub mod coordinator;
 pub mod moderator;

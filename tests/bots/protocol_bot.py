@@ -20,7 +20,9 @@ It always plays the leftmost column with room, except as BEHAVIOUR says:
 
 What it is sent, one line each, goes to stderr (which the referee keeps),
 so a test can check the messages; it exits at the end code or `quit`. TAG,
-any word, is only there for a test to find the bot's processes by.
+any word, is only there for a test to find the bot's processes by. As the
+real engines of the coordinator's course, it reads which AI it is from
+`name AI N` and fails on a bare `name`.
 """
 
 import os
@@ -89,9 +91,11 @@ def coordinator():
     for line in sys.stdin:
         sys.stderr.write("got %s\n" % line.strip())
         words = line.split()
-        if words == ["name"]:
-            say("testbot-c1234567\n")
-        elif words == ["isready"]:
+        if words[0] == "name":
+            # As real engines of the course do: the coordinator says which
+            # AI it asks (`name AI 0`), and a bare `name` is an IndexError.
+            say("testbot-%s-c1234567\n" % words[2])
+        elif words[0] == "isready":
             say("readyok\n")
         elif words[:2] == ["position", "startpos"]:
             heights[:] = [0] * 7

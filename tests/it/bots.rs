@@ -147,13 +147,15 @@ fn check_coordinator(session: &mut Session, exchanges: &[(&str, &str)]) {
     }
 }
 
-/// Plays a classic game as the coordinator at `clock_ms` per side: the bot
+/// Plays a classic game as the coordinator at `clock_ms` per side, in the
+/// real coordinator's words (seed 001's jar: `name AI 0`, `isready AI 0`,
+/// `position startpos ` with a trailing space): the bot
 /// plays `seat`, the leftmost player the other side, and every move the bot
 /// sends must be legal. Returns who won. (The bot's strength under a clock
 /// depends on the machine's speed, so only the depth-limited moderator test
 /// asserts who wins.)
 fn coordinate(session: &mut Session, seat: u8, clock_ms: u64) -> Option<u8> {
-    check_coordinator(session, &[("name", "maxconnect4-c0000000"), ("isready", "readyok")]);
+    check_coordinator(session, &[("name AI 0", "maxconnect4-c0000000"), ("isready AI 0", "readyok")]);
     let mut board = Board::empty();
     let mut moves = String::new();
     loop {
@@ -166,7 +168,7 @@ fn coordinate(session: &mut Session, seat: u8, clock_ms: u64) -> Option<u8> {
         }
         let column = if board.to_move().number() == seat {
             session.send(&format!("position startpos {moves} "));
-            check_coordinator(session, &[("isready", "readyok")]);
+            check_coordinator(session, &[("isready AI 0", "readyok")]);
             session.send(&format!("go ftime {clock_ms} stime {clock_ms}"));
             let answer = session.receive();
             let words: Vec<&str> = answer.split(' ').collect();
@@ -206,6 +208,7 @@ fn coordinator_bot_plays_whole_games_and_counts_perft() {
             ("go ftime 5 stime 5", ""),
             ("position startpos 00000000", ""),
             ("isready", "readyok"),
+            ("perft 4000000000", ""),
             ("quit", "quitting"),
         ],
     );
@@ -215,8 +218,9 @@ fn coordinator_bot_plays_whole_games_and_counts_perft() {
         errors,
         "error: line 8 from the coordinator: malformed 'go' line 'go ftime 1000 stime': expected 'go ftime X stime Y' with X and Y whole milliseconds\n\
          error: line 9 from the coordinator: malformed 'position' line 'position startpos 9': expected 'position startpos' and digits 0-6\n\
-         error: line 10 from the coordinator: 'go' on a finished game\n\
-         error: line 11 from the coordinator: move 7 of the position, column 0, is illegal: the column is full\n"
+         error: line 10 from the coordinator: 'go' after a position that was refused: send a legal position first\n\
+         error: line 11 from the coordinator: move 7 of the position, column 0, is illegal: the column is full\n\
+         error: line 13 from the coordinator: perft 4000000000 is refused: at most 14 plies (perft 14 takes 14 s here, each ply more about 7 times as long)\n"
     );
 }
 

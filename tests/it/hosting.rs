@@ -101,14 +101,17 @@ fn coordinator_engines_play_whole_games_told_the_moves_and_the_clocks() {
     let valid = protocol_bot("coordinator", &["valid"]);
     let (record, [red, _]) = check_game(&valid, "self", "classic", &["--clock", "100"]);
     assert!(
-        red.contains("got name\ngot isready\ngot position startpos\ngot isready\ngot go ftime 100000 stime 100000\n"),
+        red.contains(
+            "got name AI 0\ngot isready AI 0\ngot position startpos\ngot isready AI 0\ngot go ftime 100000 stime 100000\n"
+        ),
         "{red}"
     );
     assert!(red.contains("> quit\n"), "{red}");
     assert_eq!(record.clock, Some(100.0));
     assert!(record.turns.iter().all(|turn| turn.clock.is_some_and(|left| left <= 100.0)));
     let (record, [_, green]) = check_game(&bot("valid", None), &valid, "max", &[]);
-    assert!(green.contains("got position startpos 0\ngot isready\ngot go ftime 60000 stime 60000\n"), "{green}");
+    assert!(green.contains("got name AI 1\n"), "{green}");
+    assert!(green.contains("got position startpos 0\ngot isready AI 1\ngot go ftime 60000 stime 60000\n"), "{green}");
     assert_eq!(record.clock, None);
     assert!(record.turns.iter().all(|turn| turn.clock.is_none()));
 }

@@ -16,8 +16,9 @@ use crate::board::Column;
 use crate::protocol::coordinator::{Command, Response};
 use crate::referee::verdict::{self, Forfeit};
 
-/// `coordinator:COMMAND`.
-pub struct Coordinator;
+/// `coordinator:COMMAND`, the engine the real coordinator would call
+/// `AI 0` (red) or `AI 1` (green).
+pub struct Coordinator(pub usize);
 
 /// Sends `command` and reads the answer, which `wanted` must accept (it is
 /// described as `expected`); `late` is the forfeit for no answer.
@@ -56,9 +57,10 @@ impl Protocol for Coordinator {
             _ => None,
         };
         let late = |silence| failed_to_start(silence, startup, "NAME");
-        ask(talk, &Command::Name, deadline, &late, name, "NAME").map_err(to_start)?;
+        let engine = format!("AI {}", self.0);
+        ask(talk, &Command::Name(engine.clone()), deadline, &late, name, "NAME").map_err(to_start)?;
         let late = |silence| failed_to_start(silence, startup, "readyok");
-        ask(talk, &Command::IsReady, deadline, &late, ready, "readyok").map_err(to_start)
+        ask(talk, &Command::IsReady(engine), deadline, &late, ready, "readyok").map_err(to_start)
     }
 
     fn turn(&mut self, talk: &mut Conversation, ask_: &Ask<'_>) -> Result<Column, Forfeit> {
@@ -67,7 +69,7 @@ impl Protocol for Coordinator {
         let history = ask_.history.expect("a coordinator engine plays only games started from moves");
         let late = |silence| forfeit(silence, ask_);
         talk.send(&Command::Position(history.to_vec())).map_err(late)?;
-        ask(talk, &Command::IsReady, deadline, &late, ready, "readyok")?;
+        ask(talk, &Command::IsReady(format!("AI {}", self.0)), deadline, &late, ready, "readyok")?;
         let [first_ms, second_ms] = ask_.left.map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX));
         let best = |response| match response {
             Response::BestMove { column, .. } => Some(column),

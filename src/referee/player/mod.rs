@@ -364,7 +364,7 @@ pub fn seat<'a>(game: &'a Game<'a>, colour: Colour, base: &Path) -> Result<Box<d
         PlayerSpec::Coordinator(template) => {
             let (containment, directory) = contained()?;
             let conversation = pipe::Conversation::start(containment, template, game.settings.depth, directory, base);
-            let protocol = coordinator::Coordinator;
+            let protocol = coordinator::Coordinator(if colour == Colour::Red { 0 } else { 1 });
             Box::new(pipe::Bot::new(protocol, conversation, STARTUP.max(game.settings.timeout), captures))
         }
         PlayerSpec::Http(url) => Box::new(http::Http::new(url, &game.id, colour, game.settings, captures)),

@@ -25,7 +25,7 @@ use crate::referee::Error;
 
 /// The most a bot may print without completing an answer: answers are a few
 /// bytes, so this only stops a bot that floods the referee.
-pub const LINE_LIMIT: usize = 64 * 1024;
+pub const LINE_LIMIT: usize = crate::protocol::LINE_LIMIT;
 
 /// How long a bot whose standard output closed has to end by itself, so
 /// that its exit status can be told: exiting takes milliseconds.
