@@ -92,6 +92,15 @@ fn run(example: &Example, dir: &Path) -> Result<(), String> {
     };
     let mut command = super::util::maxconnect4(dir);
     command.args(args);
+    // `python3` is the interpreter itself, not a version manager's shim
+    // that a player running as `nobody` under a root referee cannot follow
+    // into root's home (the README says so).
+    let python = Path::new(super::util::python()).parent().expect("an interpreter is in a folder");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    command.env(
+        "PATH",
+        std::env::join_paths(std::iter::once(python.to_owned()).chain(std::env::split_paths(&path))).unwrap(),
+    );
     if let Some(file) = stdin {
         command.pipe_stdin(dir.join(file)).map_err(|error| error.to_string())?;
     }
