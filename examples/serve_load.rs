@@ -33,9 +33,12 @@ fn main() {
     let options = serve::Options {
         limits: Limits { depth, time_limit: Some(serve::SEARCH_TIME_CAP) },
         searches,
+        // Every client waits its turn: this measures throughput, not refusals.
+        queue: 4096,
+        caps: serve::Caps::default(),
         name: "load".into(),
     };
-    runtime.spawn(serve::serve(listener, options));
+    runtime.spawn(serve::serve(listener, options, serve::Connections::default()));
 
     let end = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();

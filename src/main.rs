@@ -165,9 +165,24 @@ enum Command {
         addr: std::net::SocketAddr,
         #[command(flatten)]
         search: SearchOptions,
-        /// Searches running at once [default: the number of cores].
+        /// Searches running at once, whoever asks [default: the number of cores].
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
         searches: Option<u16>,
+        /// Requests waiting for a search at once; beyond, 503 Service Unavailable.
+        #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u16).range(0..=4096))]
+        queue: u16,
+        /// The deepest search one request may ask for (its "depth").
+        #[arg(long, value_name = "PLIES", default_value_t = 42, value_parser = clap::value_parser!(u32).range(1..=42))]
+        max_depth: u32,
+        /// The longest search one request may ask for (its "time-limit"), in seconds.
+        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+        max_time: Duration,
+        /// Connections served at once; more clients wait until one closes.
+        #[arg(long, value_name = "N", default_value_t = serve::MAX_CONNECTIONS as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        max_connections: u32,
+        /// Seconds a client has to send a request's headers before its connection is closed.
+        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+        header_timeout: Duration,
         /// The name answered to the arena's init.
         #[arg(long, default_value = "maxconnect4")]
         name: String,
@@ -684,10 +699,23 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             tournament::run(&args.options(), &mut out)?;
         }
         Command::Format => writeln!(out, "{}", format::DESCRIPTION)?,
-        Command::Serve { addr, search, searches, name } => {
+        Command::Serve {
+            addr,
+            search,
+            searches,
+            queue,
+            max_depth,
+            max_time,
+            max_connections,
+            header_timeout,
+            name,
+        } => {
             let searches = searches.map_or_else(modes::default_threads, usize::from);
-            let options = serve::Options { limits: search.limits(SERVE_TIME_LIMIT), searches, name };
-            serve::run(addr, options, &mut out)?;
+            let caps = serve::Caps { depth: max_depth, time: max_time.min(serve::SEARCH_TIME_CAP) };
+            let limits = search.limits(SERVE_TIME_LIMIT);
+            let options = serve::Options { limits, searches, queue: usize::from(queue), caps, name };
+            let connections = serve::Connections { most: max_connections as usize, header_timeout };
+            serve::run(addr, options, connections, &mut out)?;
         }
         Command::Bot(BotCommand::Moderator { search, rules }) => {
             let limits = search.limits(bot::MODERATOR_TIME_LIMIT);

@@ -5,9 +5,13 @@
 //! `GET /` is the page (`page.html`, compiled into the binary). The server is
 //! axum on tokio: requests are independent and served concurrently, each
 //! search on a blocking thread so that slow searches never hold up the
-//! page, a preflight or a bad request. The limits (body size, searches at
-//! once, CORS) are tower layers declared together in [`router`]; every client
-//! error is answered with a one-line JSON `{"error": ...}`.
+//! page, a preflight or a bad request. The limits (body size, CORS) are
+//! tower layers declared together in [`router`]; the searches are one
+//! budget for the whole server, whoever asks: at most `searches` run at once,
+//! at most `queue` requests wait for one, and a request beyond is refused
+//! with 503 at once, so a crowd of clients costs the machine a bounded
+//! number of threads and tables. Every client error is answered with a
+//! one-line JSON `{"error": ...}`.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -16,12 +20,10 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
-use axum::handler::Handler as _;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use tower::limit::ConcurrencyLimitLayer;
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 
@@ -37,8 +39,24 @@ const PAGE: &str = include_str!("page.html");
 pub const BODY_LIMIT: usize = 16 * 1024;
 
 /// The longest any one search may run, whatever the request or the server's
-/// options ask: a search slot is never held longer.
+/// options ask: a search slot is never held longer (`--max-time` may lower
+/// it).
 pub const SEARCH_TIME_CAP: Duration = Duration::from_secs(10);
+
+/// The most one request may ask for.
+#[derive(Clone, Copy, Debug)]
+pub struct Caps {
+    /// Plies, 1 to 42.
+    pub depth: u32,
+    /// Seconds, at most [`SEARCH_TIME_CAP`].
+    pub time: Duration,
+}
+
+impl Default for Caps {
+    fn default() -> Caps {
+        Caps { depth: 42, time: SEARCH_TIME_CAP }
+    }
+}
 
 /// Table size of each search: searches at the default limits fill a few MB.
 const HASH_BYTES: usize = 16 << 20;
@@ -48,43 +66,126 @@ const HASH_BYTES: usize = 16 << 20;
 pub struct Options {
     /// The depth and time of a search when the request names neither.
     pub limits: Limits,
-    /// Searches running at the same time; further requests wait their turn.
+    /// Searches running at the same time, in the whole server.
     pub searches: usize,
+    /// Requests waiting for a search at the same time; more are refused.
+    pub queue: usize,
+    /// The most one request may ask for.
+    pub caps: Caps,
     /// The name answered to `init`.
     pub name: String,
 }
 
+/// What every request shares: the options and the one budget of searches.
+struct Shared {
+    options: Options,
+    /// A permit for each search that may run at once.
+    searches: tokio::sync::Semaphore,
+    /// Requests holding a permit or waiting for one.
+    admitted: std::sync::atomic::AtomicUsize,
+}
+
+/// A request's place among those admitted, given back when it is dropped:
+/// when its search ends, or when its client hangs up while it waits.
+struct Admission<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for Admission<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// The server's routes and limits.
 pub fn router(options: Options) -> Router {
-    let searches = options.searches.max(1);
+    let searches = tokio::sync::Semaphore::new(options.searches.max(1));
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
         .allow_headers(Any);
     Router::new()
-        .route("/", get(page).post(play.layer(ConcurrencyLimitLayer::new(searches))))
+        .route("/", get(page).post(play))
         .fallback(|| async {
             error(StatusCode::NOT_FOUND, "no such page: the bot answers POST / and serves its page at GET /")
         })
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(axum::middleware::map_response(json_errors))
         .layer(cors)
-        .with_state(Arc::new(options))
+        .with_state(Arc::new(Shared { options, searches, admitted: std::sync::atomic::AtomicUsize::new(0) }))
 }
 
-/// Serves on `listener` until the process is stopped.
+/// How long a client has to send a request's headers, from the moment the
+/// connection waits for one (an idle keep-alive connection included): a
+/// browser or a bot sends them at once, a slowloris attacker never.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Connections served at once; further clients wait in the kernel's queue
+/// until one closes. Each costs a descriptor and a task, a few KB; the
+/// limit keeps the descriptors of a default `ulimit -n` (1024) from running
+/// out under a flood of idle connections.
+pub const MAX_CONNECTIONS: usize = 512;
+
+/// How connections are served.
+#[derive(Clone, Copy, Debug)]
+pub struct Connections {
+    /// At most this many at once.
+    pub most: usize,
+    /// See [`HEADER_TIMEOUT`].
+    pub header_timeout: Duration,
+}
+
+impl Default for Connections {
+    fn default() -> Connections {
+        Connections { most: MAX_CONNECTIONS, header_timeout: HEADER_TIMEOUT }
+    }
+}
+
+/// Serves on `listener` until the process is stopped, at most
+/// `connections.most` connections at once, each closed when its client is
+/// slower than `connections.header_timeout` to send its headers.
 ///
 /// # Errors
-/// When the listener fails.
-pub async fn serve(listener: tokio::net::TcpListener, options: Options) -> std::io::Result<()> {
-    axum::serve(listener, router(options)).await
+/// Never: an accept that fails (no descriptor left) is retried.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    options: Options,
+    connections: Connections,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let app = hyper_util::service::TowerToHyperService::new(router(options));
+    let slots = Arc::new(tokio::sync::Semaphore::new(connections.most.max(1)));
+    loop {
+        let slot = Arc::clone(&slots).acquire_owned().await.expect("the semaphore is never closed");
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of descriptors, or a connection reset before it was
+                // taken: the server goes on once things settle.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let app = app.clone();
+        tokio::spawn(async move {
+            let served = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(connections.header_timeout)
+                .serve_connection(TokioIo::new(stream), app)
+                .await;
+            drop((served, slot));
+        });
+    }
 }
 
 /// Binds `addr`, says where on `out`, and serves until Ctrl-C.
 ///
 /// # Errors
 /// When the address cannot be bound.
-pub fn run(addr: SocketAddr, options: Options, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+pub fn run(
+    addr: SocketAddr,
+    options: Options,
+    connections: Connections,
+    out: &mut dyn std::io::Write,
+) -> anyhow::Result<()> {
     use anyhow::Context as _;
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
@@ -94,7 +195,7 @@ pub fn run(addr: SocketAddr, options: Options, out: &mut dyn std::io::Write) -> 
         writeln!(out, "Serving on http://{local}/ (the page at GET /, the arena's bot at POST /)")?;
         out.flush()?;
         tokio::select! {
-            result = serve(listener, options) => result.context("the server failed"),
+            result = serve(listener, options, connections) => result.context("the server failed"),
             _ = tokio::signal::ctrl_c() => Ok(()),
         }
     })
@@ -122,7 +223,8 @@ async fn json_errors(response: Response) -> Response {
 }
 
 /// `POST /`: an arena request.
-async fn play(State(options): State<Arc<Options>>, body: Result<Bytes, BytesRejection>) -> Response {
+async fn play(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejection>) -> Response {
+    let options = &shared.options;
     let body = match body {
         Ok(body) => body,
         Err(rejection) => return error(rejection.status(), &rejection.body_text()),
@@ -135,7 +237,7 @@ async fn play(State(options): State<Arc<Options>>, body: Result<Bytes, BytesReje
         Ok(Request::PlayTurn(turn)) => turn,
         Err(parse) => return error(StatusCode::BAD_REQUEST, &parse.to_string()),
     };
-    let limits = match limits(&turn, &options.limits) {
+    let limits = match limits(&turn, &options.limits, options.caps) {
         Ok(limits) => limits,
         Err(message) => return error(StatusCode::UNPROCESSABLE_ENTITY, &message),
     };
@@ -144,6 +246,20 @@ async fn play(State(options): State<Arc<Options>>, body: Result<Bytes, BytesReje
         Err(invalid) => return error(StatusCode::UNPROCESSABLE_ENTITY, &invalid.to_string()),
     };
     let rules = turn.rules();
+    let capacity = options.searches.max(1) + options.queue;
+    let admitted = shared.admitted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let _admission = Admission(&shared.admitted);
+    if admitted >= capacity {
+        let message = format!(
+            "busy: {} searches are running and {} waiting, the most this server takes; try again shortly",
+            options.searches.max(1),
+            options.queue
+        );
+        return error(StatusCode::SERVICE_UNAVAILABLE, &message);
+    }
+    let Ok(_permit) = shared.searches.acquire().await else {
+        return error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
+    };
     let search = tokio::task::spawn_blocking(move || {
         Mover::new(rules, HASH_BYTES).ok().and_then(|mut mover| mover.choose(&board, &limits))
     });
@@ -155,24 +271,25 @@ async fn play(State(options): State<Arc<Options>>, body: Result<Bytes, BytesReje
     }
 }
 
-/// The search limits for `turn`: what it asks, else the server's, the time
-/// always capped at [`SEARCH_TIME_CAP`].
-fn limits(turn: &PlayTurn, default: &Limits) -> Result<Limits, String> {
+/// The search limits for `turn`: what it asks, else the server's, within
+/// the server's `caps` (a request beyond them is refused, so that a bot
+/// author sees why it did not get the depth it asked for).
+fn limits(turn: &PlayTurn, default: &Limits, caps: Caps) -> Result<Limits, String> {
     let depth = match turn.depth {
-        None => default.depth,
-        Some(depth @ 1..=42) => depth,
-        Some(depth) => return Err(format!("depth {depth} is out of range: expected 1 to 42")),
+        None => default.depth.min(caps.depth),
+        Some(depth) if (1..=caps.depth).contains(&depth) => depth,
+        Some(depth) => return Err(format!("depth {depth} is out of range: expected 1 to {}", caps.depth)),
     };
     let time = match turn.time_limit {
-        None if turn.depth.is_some() => SEARCH_TIME_CAP,
-        None => default.time_limit.unwrap_or(SEARCH_TIME_CAP),
-        Some(seconds) if seconds > 0.0 && seconds <= SEARCH_TIME_CAP.as_secs_f64() => Duration::from_secs_f64(seconds),
+        None if turn.depth.is_some() => caps.time,
+        None => default.time_limit.unwrap_or(caps.time),
+        Some(seconds) if seconds > 0.0 && seconds <= caps.time.as_secs_f64() => Duration::from_secs_f64(seconds),
         Some(seconds) => {
             return Err(format!(
                 "time-limit {seconds} is out of range: expected more than 0 and at most {} seconds",
-                SEARCH_TIME_CAP.as_secs()
+                caps.time.as_secs_f64()
             ))
         }
     };
-    Ok(Limits { depth, time_limit: Some(time.min(SEARCH_TIME_CAP)) })
+    Ok(Limits { depth, time_limit: Some(time.min(caps.time)) })
 }

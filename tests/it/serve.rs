@@ -260,3 +260,70 @@ fn sixteen_clients_at_once_are_all_answered() {
         }
     });
 }
+
+/// A play-turn on the empty board asking for a search to `depth` of at
+/// most `seconds`.
+fn search(depth: u32, seconds: f64) -> String {
+    let mut turn = PlayTurn::new(&Board::empty(), Rules::Max);
+    turn.depth = Some(depth);
+    turn.time_limit = Some(seconds);
+    Request::PlayTurn(turn).to_string()
+}
+
+#[test]
+fn the_servers_searches_are_one_budget_and_beyond_its_queue_a_request_is_refused() {
+    // One search at a time and one request waiting: of four clients at once
+    // asking for 4-second searches, two are served in turn and two refused
+    // at once, while the first search runs.
+    let server = Server::start(&["--searches", "1", "--queue", "1"]);
+    let answers: Vec<(u16, String)> = std::thread::scope(|scope| {
+        let clients: Vec<_> = (0..4).map(|_| scope.spawn(|| server.post(&search(42, 4.0)))).collect();
+        clients.into_iter().map(|client| client.join().unwrap()).collect()
+    });
+    let refused = serde_json::json!({
+        "error": "busy: 1 searches are running and 1 waiting, the most this server takes; try again shortly"
+    })
+    .to_string();
+    let count = |status| answers.iter().filter(|(code, _)| *code == status).count();
+    assert_eq!((count(200), count(503)), (2, 2), "{answers:?}");
+    assert!(answers.iter().filter(|(code, _)| *code == 503).all(|(_, body)| *body == refused), "{answers:?}");
+}
+
+#[test]
+fn a_request_may_not_ask_beyond_the_servers_caps() {
+    let server = Server::start(&["--max-depth", "8", "--max-time", "0.5"]);
+    check(&server, &search(9, 0.5), 422, "depth 9 is out of range: expected 1 to 8");
+    check(
+        &server,
+        &search(8, 0.6),
+        422,
+        "time-limit 0.6 is out of range: expected more than 0 and at most 0.5 seconds",
+    );
+    let (status, _) = server.post(&search(8, 0.5));
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn clients_that_never_finish_their_headers_hold_no_connection_for_long() {
+    // As a slowloris attacker: every connection the server takes at once,
+    // each with half a request's headers, never finished.
+    let server = Server::start(&["--depth", "2", "--max-connections", "20", "--header-timeout", "1"]);
+    let attackers: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.addr).unwrap();
+            stream.write_all(b"POST / HTTP/1.1\r\nHost: x\r\nX-Slow: ").unwrap();
+            stream
+        })
+        .collect();
+    // A normal client waits for a connection to be freed, and is answered.
+    let (status, body) = server.post(&Request::PlayTurn(PlayTurn::new(&Board::empty(), Rules::Classic)).to_string());
+    assert_eq!(status, 200, "{body}");
+    // Every attacker's connection was closed by the server.
+    // Every attacker's connection was closed by the server (the timeout on
+    // this side only turns a hang into a failure).
+    for mut attacker in attackers {
+        attacker.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
+        let mut rest = Vec::new();
+        assert!(attacker.read_to_end(&mut rest).is_ok(), "a half-open connection was kept");
+    }
+}
