@@ -42,7 +42,8 @@ it has the wrong number of rows or digits, a character other than 0, 1 or 2, a t
 other than 1 or 2, a piece floating above an empty cell, piece counts no game reaches (the
 player to move has as many pieces as the other player, or one fewer), a position no game
 reaches (no order of moves, the players taking turns, leads to it), when it is UTF-16
-rather than plain text, or when it holds more than 64 KiB.";
+or UTF-32 rather than plain text, when it is not a regular file (a named pipe, a device),
+or when it holds more than 64 KiB.";
 
 /// How lines end in a board file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -147,7 +148,7 @@ const TURN_LINE: usize = HEIGHT + 1;
 /// When the text is not six rows of seven digits `0`, `1`, `2` and a turn
 /// line `1` or `2`.
 pub fn parse_grid(text: &[u8]) -> Result<Grid, ParseError> {
-    if let Some(encoding) = utf16(text) {
+    if let Some(encoding) = wide_encoding(text) {
         return Err(ParseError { line: 1, kind: ParseErrorKind::Encoding(encoding) });
     }
     // The byte-order mark Windows editors put before UTF-8 text.
@@ -191,12 +192,19 @@ pub fn parse_grid(text: &[u8]) -> Result<Grid, ParseError> {
     Ok(Grid { pieces, to_move, line_ending })
 }
 
-/// The name of the UTF-16 encoding `text` is in, if it is: a byte-order mark
-/// (what Windows PowerShell's redirection writes) or, without one, a NUL
-/// byte beside every ASCII character.
-fn utf16(text: &[u8]) -> Option<&'static str> {
+/// The name of the UTF-16 or UTF-32 encoding `text` is in, if it is: a
+/// byte-order mark (what Windows PowerShell's redirection writes) or, without
+/// one, NUL bytes beside every ASCII character (three for UTF-32, one for
+/// UTF-16). UTF-32 is looked for first: its little-endian mark begins with
+/// UTF-16's.
+fn wide_encoding(text: &[u8]) -> Option<&'static str> {
     const LITTLE: &str = "UTF-16 (little-endian)";
     const BIG: &str = "UTF-16 (big-endian)";
+    match text {
+        [0xff, 0xfe, 0, 0, ..] | [_, 0, 0, 0, ..] if text[0] != 0 => return Some("UTF-32 (little-endian)"),
+        [0, 0, 0xfe, 0xff, ..] | [0, 0, 0, _, ..] if text[3] != 0 => return Some("UTF-32 (big-endian)"),
+        _ => {}
+    }
     match text {
         [0xff, 0xfe, ..] => Some(LITTLE),
         [0xfe, 0xff, ..] => Some(BIG),
@@ -264,6 +272,22 @@ mod tests {
         assert_eq!(parse(sloppy.as_bytes()).unwrap().board, file.board);
         let no_final_newline = INPUT2.trim_end();
         assert_eq!(parse(no_final_newline.as_bytes()).unwrap().board, file.board);
+    }
+
+    #[test]
+    fn names_utf32() {
+        let little: Vec<u8> = INPUT2.chars().flat_map(|c| u32::from(c).to_le_bytes()).collect();
+        let big: Vec<u8> = INPUT2.chars().flat_map(|c| u32::from(c).to_be_bytes()).collect();
+        for (text, encoding) in [
+            ([&[0xff, 0xfe, 0, 0][..], &little].concat(), "little"),
+            ([&[0, 0, 0xfe, 0xff][..], &big].concat(), "big"),
+            (little, "little"),
+            (big, "big"),
+        ] {
+            let expected =
+                format!("line 1: the file is in UTF-32 ({encoding}-endian); save it as plain text (ASCII or UTF-8)");
+            assert_eq!(parse(&text).unwrap_err().to_string(), expected);
+        }
     }
 
     #[test]

@@ -10,6 +10,7 @@
 pub mod atomic;
 pub mod bitboard;
 pub mod board;
+pub mod bounded;
 pub mod display;
 pub mod features;
 pub mod format;

@@ -8,7 +8,7 @@
 //! file lacks. The side file is removed once the book is written.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::{self, BufRead as _, BufReader, IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -61,13 +61,18 @@ impl BookChoice {
 /// When the file cannot be read or is not a valid book.
 pub fn read_book(path: &Path) -> anyhow::Result<Book> {
     use std::io::Read as _;
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|file| file.take(BOOK_FILE_LIMIT + 1).read_to_end(&mut bytes))
-        .with_context(|| format!("cannot read the book {}", path.display()))?;
-    if bytes.len() as u64 > BOOK_FILE_LIMIT {
-        bail!("{} is not an opening book: it holds more than {} MiB", path.display(), BOOK_FILE_LIMIT >> 20);
+    let cannot = || format!("cannot read the book {}", path.display());
+    let mut file = crate::bounded::open(path).with_context(cannot)?;
+    // The magic bytes first: a large file of something else is refused
+    // before it is read.
+    let mut magic = [0; book::MAGIC.len()];
+    let read = file.read(&mut magic).with_context(cannot)?;
+    if magic[..read] != book::MAGIC[..read] || read == 0 {
+        return Err(book::BookError::NotABook)
+            .with_context(|| format!("{} is not a valid opening book", path.display()));
     }
+    let rest = crate::bounded::read_from(file, BOOK_FILE_LIMIT, "opening book").with_context(cannot)?;
+    let bytes = [&magic[..read], &rest].concat();
     Book::parse(&bytes).with_context(|| format!("{} is not a valid opening book", path.display()))
 }
 
@@ -174,7 +179,7 @@ fn progress_path(out: &Path) -> PathBuf {
 /// When the file cannot be read, belongs to another build, or has a bad line.
 fn read_progress(path: &Path, header: &str) -> anyhow::Result<HashMap<u64, i32>> {
     let mut known = HashMap::new();
-    let file = match File::open(path) {
+    let file = match crate::bounded::open(path) {
         Ok(file) => file,
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(known),
         Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),

@@ -112,18 +112,10 @@ pub const BOARD_FILE_LIMIT: u64 = 64 << 10;
 /// Reads a board file of at most [`BOARD_FILE_LIMIT`] bytes.
 ///
 /// # Errors
-/// When the file cannot be read or holds more than the limit.
+/// When the file cannot be read, is not a regular file or holds more than
+/// the limit.
 pub fn read_capped(path: &Path) -> io::Result<Vec<u8>> {
-    use std::io::Read as _;
-    let mut text = Vec::new();
-    std::fs::File::open(path)?.take(BOARD_FILE_LIMIT + 1).read_to_end(&mut text)?;
-    if text.len() as u64 > BOARD_FILE_LIMIT {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("it holds more than {} KiB, far more than any board file", BOARD_FILE_LIMIT >> 10),
-        ));
-    }
-    Ok(text)
+    crate::bounded::read(path, BOARD_FILE_LIMIT, "board file")
 }
 
 /// Writes `board` to `path` atomically (see [`atomic`]): a reader never sees

@@ -291,13 +291,19 @@ impl GameRecord {
     }
 }
 
+/// The most a log may hold: a game's record is about 2 KB, so this is half a
+/// million games, far more than a class tournament plays (200 programs in a
+/// round robin with one opening are 40,000 games); a device or a runaway
+/// file is refused instead of read until memory runs out.
+pub const LOG_LIMIT: u64 = 1 << 30;
+
 /// Reads every complete record of the log at `path`; a log that does not
 /// exist yet has none.
 ///
 /// # Errors
 /// When the file cannot be read.
 pub fn read(path: &Path) -> Result<Records, LogError> {
-    match std::fs::read(path) {
+    match crate::bounded::read(path, LOG_LIMIT, "log of games") {
         Ok(text) => Ok(parse(&text)),
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Records::default()),
         Err(source) => Err(LogError::Read { path: path.to_owned(), source }),
@@ -337,7 +343,11 @@ impl Log {
         if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(error)?;
         }
-        let file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(error)?;
+        let mut options = OpenOptions::new();
+        // Not waiting on a named pipe, which is then refused.
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+        let file = options.read(true).append(true).create(true).open(path).map_err(error)?;
+        crate::bounded::regular(&file).map_err(error)?;
         match super::scratch::lock(&file) {
             Ok(()) => Ok(Log { path: path.to_owned(), file }),
             Err(source) if source.kind() == io::ErrorKind::WouldBlock => Err(LogError::InUse { path: path.to_owned() }),
@@ -355,12 +365,38 @@ impl Log {
     /// # Errors
     /// When it cannot be read.
     pub fn records(&mut self) -> Result<Records, LogError> {
-        let mut text = Vec::new();
-        self.file
+        let text = self
+            .file
             .seek(SeekFrom::Start(0))
-            .and_then(|_| self.file.read_to_end(&mut text))
+            .and_then(|_| crate::bounded::read_from(self.file.try_clone()?, LOG_LIMIT, "log of games"))
             .map_err(|source| LogError::Read { path: self.path.clone(), source })?;
-        Ok(parse(&text))
+        let records = parse(&text);
+        self.reconcile_moves(&records.games)?;
+        Ok(records)
+    }
+
+    /// Makes the moves file agree with the log's `games`: a referee stopped
+    /// between writing a game's record and its moves (the record comes
+    /// first, and is on disk first) leaves the moves file a game short, or
+    /// with half a line. The log is the truth; the moves file is rewritten
+    /// from it, atomically, when the two disagree.
+    ///
+    /// # Errors
+    /// When the moves file cannot be read or written.
+    fn reconcile_moves(&self, games: &[GameRecord]) -> Result<(), LogError> {
+        let moves = moves_file(&self.path);
+        let expected: String = games.iter().map(|game| format!("{}\n", game.moves_line())).collect();
+        let found = match crate::bounded::read(&moves, LOG_LIMIT, "file of games' moves") {
+            Ok(found) => found,
+            Err(error) if error.kind() == io::ErrorKind::NotFound && games.is_empty() => return Ok(()),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(source) => return Err(LogError::Read { path: moves, source }),
+        };
+        if found != expected.as_bytes() {
+            crate::atomic::write(&moves, expected.as_bytes())
+                .map_err(|source| LogError::Write { path: moves.clone(), source: io::Error::other(source) })?;
+        }
+        Ok(())
     }
 
     /// Appends `record` as one line, after cutting off an unfinished last

@@ -96,7 +96,16 @@ fn a_file_far_larger_than_a_board_is_refused_unread() {
             .args(["one-move", "/dev/zero", "out.txt", "3"])
             .assert()
             .code(1)
-            .stderr("error: cannot read /dev/zero: it holds more than 64 KiB, far more than any board file\n");
+            .stderr("error: cannot read /dev/zero: it is a device, not a regular file\n");
         assert!(!dir.path().join("out.txt").exists());
+        // A named pipe with no writer is refused at once, not waited on.
+        let fifo = dir.path().join("board.fifo");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        maxconnect4(dir.path())
+            .args(["one-move", "board.fifo", "out.txt", "3"])
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(1)
+            .stderr("error: cannot read board.fifo: it is a named pipe, not a regular file\n");
     }
 }

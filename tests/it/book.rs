@@ -196,7 +196,26 @@ fn damaged_or_foreign_books_are_refused_with_one_line() {
     std::fs::write(dir.path().join("flipped.book"), &flipped).unwrap();
     write(dir.path(), "board.txt", "0000000\n0000000\n0000000\n0000000\n0000000\n0000000\n1\n");
     std::fs::create_dir(dir.path().join("folder.book")).unwrap();
+    // A well-made file whose values are wrong: the root's value changed to
+    // a win, and the hash made to match.
+    let mut lying = whole.clone();
+    let records = lying.len() - 8;
+    let fnv1a = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
+    };
+    for record in (records - 5 * 8..records).step_by(8) {
+        lying[record + 7] = 17;
+    }
+    let hash = fnv1a(&lying[..records]).to_le_bytes();
+    lying[records..].copy_from_slice(&hash);
+    std::fs::write(dir.path().join("lying.book"), &lying).unwrap();
+    assert!(std::process::Command::new("mkfifo").arg(dir.path().join("pipe.book")).status().unwrap().success());
     let cases = [
+        ("lying.book", "lying.book is not a valid opening book: corrupt: a position 0 moves from its root has the value 17, but its best move's is "),
+        ("pipe.book", "cannot read the book pipe.book: it is a named pipe, not a regular file"),
+        ("/dev/zero", "cannot read the book /dev/zero: it is a device, not a regular file"),
         ("cut.book", "cut.book is not a valid opening book: truncated or padded: "),
         ("flipped.book", "flipped.book is not a valid opening book: corrupt: the hash at the end does not match"),
         ("board.txt", "board.txt is not a valid opening book: not an opening book"),

@@ -12,6 +12,8 @@ mod classic;
 mod containment;
 mod endgame;
 mod engine;
+#[cfg(target_os = "linux")]
+mod files;
 mod fuzz;
 #[cfg(target_os = "linux")]
 mod hosting;

@@ -86,7 +86,17 @@ pub enum BookError {
     Order(usize),
     #[error("corrupt: position {index} has the value {value}, beyond any score")]
     Value { index: usize, value: i8 },
+    #[error("corrupt: a position {moves} moves from its root is missing, or a child of it is")]
+    Missing { moves: u32 },
+    #[error("corrupt: a position {moves} moves from its root has the value {value}, but its best move's is {best}")]
+    Inconsistent { moves: u32, value: i32, best: i32 },
+    #[error("corrupt: it holds {found} positions where its root and depth have {expected}")]
+    Count { expected: usize, found: usize },
 }
+
+/// No classic score is larger: a win with the first player's fourth stone,
+/// the seventh stone of the game.
+const MAX_SCORE: i32 = win_now(6);
 
 /// An opening book: positions by key and their exact values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -149,12 +159,39 @@ impl Book {
                 return Err(BookError::Order(index));
             }
             let value = value_of(record);
-            if i32::from(value).abs() > win_now(0) {
+            if i32::from(value).abs() > MAX_SCORE {
                 return Err(BookError::Value { index, value });
             }
             records.push(record);
         }
-        Ok(Book { root_moves: root_board.pieces_played(), root, depth, records })
+        let book = Book { root_moves: root_board.pieces_played(), root, depth, records };
+        book.check(&Position::of(&root_board))?;
+        Ok(book)
+    }
+
+    /// Checks that the book holds every position it should, no other, and
+    /// that every position short of its depth has the value of its best
+    /// move: a book whose hash matches may still have been written wrong.
+    fn check(&self, root: &Position) -> Result<(), BookError> {
+        let layers = layers(root, self.depth);
+        let expected = layers.iter().map(Vec::len).sum();
+        if self.records.len() != expected {
+            return Err(BookError::Count { expected, found: self.records.len() });
+        }
+        for (moves, layer) in (0_u32..).zip(&layers) {
+            for position in layer {
+                let value = self.value(position).ok_or(BookError::Missing { moves })?;
+                if moves == self.depth {
+                    continue;
+                }
+                let children = self.children(position).ok_or(BookError::Missing { moves })?;
+                let best = children.iter().flatten().copied().max().ok_or(BookError::Missing { moves })?;
+                if best != value {
+                    return Err(BookError::Inconsistent { moves, value, best });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The book as bytes, as [`parse`](Book::parse) reads them.

@@ -1,0 +1,124 @@
+//! Files read from outside, bounded: a board file, a log, a book, a batch of
+//! positions. Whatever a user or another program names is opened without
+//! waiting (a named pipe with no writer would block `open` for ever), read
+//! only if it is a regular file (a device such as `/dev/zero` never ends, a
+//! pipe may never answer), and read no further than the most such a file
+//! holds, so that a wrong path costs a one-line error, never a hang or the
+//! machine's memory.
+
+use std::fs::File;
+use std::io::{self, Read as _};
+use std::path::Path;
+
+/// Opens the file at `path` for reading, if it is a regular file.
+///
+/// # Errors
+/// When it cannot be opened, or is a directory, a named pipe, a device or a
+/// socket (said in words).
+pub fn open(path: &Path) -> io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        // Opening a named pipe waits for a writer unless told not to; reads
+        // of a regular file never wait, so the flag changes nothing else.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    regular(&file)?;
+    Ok(file)
+}
+
+/// Checks that `file` is a regular file.
+///
+/// # Errors
+/// What it is instead, in words.
+pub fn regular(file: &File) -> io::Result<()> {
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_dir() { "a directory" } else { kind_of_special(&kind) };
+    Err(io::Error::new(io::ErrorKind::InvalidInput, format!("it is {what}, not a regular file")))
+}
+
+#[cfg(unix)]
+fn kind_of_special(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    if kind.is_fifo() {
+        "a named pipe"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    }
+}
+
+#[cfg(not(unix))]
+fn kind_of_special(_: &std::fs::FileType) -> &'static str {
+    "not a file"
+}
+
+/// Reads the regular file at `path`, which must hold at most `limit` bytes;
+/// `what` names what it should be, for the error.
+///
+/// # Errors
+/// When it cannot be opened or read, is not a regular file, or holds more.
+pub fn read(path: &Path, limit: u64, what: &str) -> io::Result<Vec<u8>> {
+    read_from(open(path)?, limit, what)
+}
+
+/// Reads `file` whole, which must hold at most `limit` bytes.
+///
+/// # Errors
+/// When it cannot be read or holds more.
+pub fn read_from(file: File, limit: u64, what: &str) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("it holds more than {}, far more than any {what}", size(limit)),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `bytes` in words: KiB, MiB or GiB, whole.
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 => format!("{} MiB", b >> 20),
+        b => format!("{} KiB", b >> 10),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_regular_files_within_the_limit_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, "12345").unwrap();
+        assert_eq!(read(&file, 5, "test").unwrap(), b"12345");
+        assert_eq!(read(&file, 4, "test").unwrap_err().to_string(), "it holds more than 0 KiB, far more than any test");
+        assert_eq!(read(dir.path(), 5, "test").unwrap_err().to_string(), "it is a directory, not a regular file");
+        #[cfg(unix)]
+        {
+            assert_eq!(
+                read(Path::new("/dev/zero"), 5, "x").unwrap_err().to_string(),
+                "it is a device, not a regular file"
+            );
+            let fifo = dir.path().join("fifo");
+            let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+            // SAFETY: mkfifo with a valid C string.
+            assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+            assert_eq!(read(&fifo, 5, "x").unwrap_err().to_string(), "it is a named pipe, not a regular file");
+        }
+    }
+}

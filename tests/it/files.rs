@@ -1,0 +1,71 @@
+//! Files read from outside, bounded: a device, a named pipe, a doctored file
+//! or one in another encoding costs a one-line error, never a hang, the
+//! machine's memory or a wrong result.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use super::util::{maxconnect4, read, records, shipped, write};
+
+/// A named pipe at `name` in `dir`, with no writer.
+fn fifo(dir: &Path, name: &str) {
+    assert!(Command::new("mkfifo").arg(dir.join(name)).status().unwrap().success());
+}
+
+/// Runs the program in `dir` with `args`, bounded in time so that a hang is a
+/// failure, and checks its exit code and its one-line error.
+#[track_caller]
+fn check_error(dir: &Path, args: &[&str], message: &str) {
+    maxconnect4(dir).args(args).timeout(Duration::from_secs(60)).assert().code(1).stderr(format!("error: {message}\n"));
+}
+
+#[test]
+fn a_device_or_a_named_pipe_is_no_log() {
+    let dir = tempfile::tempdir().unwrap();
+    fifo(dir.path(), "pipe.jsonl");
+    let device = "it is a device, not a regular file";
+    let pipe = "it is a named pipe, not a regular file";
+    check_error(dir.path(), &["replay", "/dev/zero"], &format!("cannot read /dev/zero: {device}"));
+    check_error(dir.path(), &["replay", "pipe.jsonl"], &format!("cannot read pipe.jsonl: {pipe}"));
+    for (log, reason) in [("/dev/zero", device), ("pipe.jsonl", pipe)] {
+        let args = ["match", "self", "self", "--depth", "1", "--log", log];
+        check_error(dir.path(), &args, &format!("cannot write {log}: {reason}"));
+    }
+}
+
+#[test]
+fn the_moves_file_is_made_to_agree_with_the_log_on_resuming() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "start.txt", &read(&shipped("nearly_full.txt")));
+    let play = || {
+        maxconnect4(dir.path()).args(["match", "self", "self", "--start", "start.txt", "--quiet"]).assert().success();
+    };
+    play();
+    play();
+    let moves = dir.path().join("games.moves");
+    let whole = read(&moves);
+    // As a referee stopped between the record and its moves leaves it: the
+    // last game's line missing, or half written.
+    for crashed in [whole.lines().next().unwrap().to_owned() + "\n", whole[..whole.len() - 1].to_owned()] {
+        std::fs::write(&moves, &crashed).unwrap();
+        play();
+        let logged = records(&dir.path().join("games.jsonl"));
+        let expected: String = logged.iter().map(|game| format!("{}\n", game.moves_line())).collect();
+        assert_eq!(read(&moves), expected);
+    }
+}
+
+#[test]
+fn a_board_file_in_utf32_is_named_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = read(&shipped("input2.txt"));
+    let wide: Vec<u8> =
+        [0xff, 0xfe, 0, 0].into_iter().chain(text.chars().flat_map(|c| u32::from(c).to_le_bytes())).collect();
+    std::fs::write(dir.path().join("wide.txt"), wide).unwrap();
+    check_error(
+        dir.path(),
+        &["one-move", "wide.txt", "out.txt", "3"],
+        "wide.txt is not a valid board file: line 1: the file is in UTF-32 (little-endian); save it as plain text (ASCII or UTF-8)",
+    );
+}
