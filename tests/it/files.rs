@@ -69,3 +69,27 @@ fn a_board_file_in_utf32_is_named_so() {
         "wide.txt is not a valid board file: line 1: the file is in UTF-32 (little-endian); save it as plain text (ASCII or UTF-8)",
     );
 }
+
+#[test]
+fn a_report_onto_a_file_a_pipe_or_a_dangling_link_is_refused_before_searching() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "afile", "keep me\n");
+    fifo(dir.path(), "apipe");
+    std::os::unix::fs::symlink("nowhere", dir.path().join("alink")).unwrap();
+    let positions = shipped("input2.txt");
+    for (out, what) in [
+        ("afile", "a file"),
+        ("apipe", "neither a directory nor a file (a named pipe, a device or a socket)"),
+        ("alink", "a symbolic link to nowhere, which is not a directory"),
+    ] {
+        let args = ["report", "--out", out, "--max-depth", "2", "--positions", positions.to_str().unwrap()];
+        let message =
+            format!("the output directory {out} is {what}: give a directory, or a path where one can be made");
+        check_error(dir.path(), &args, &message);
+    }
+    assert_eq!(read(&dir.path().join("afile")), "keep me\n");
+    let mut left: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+    left.sort();
+    assert_eq!(left, ["afile", "alink", "apipe"], "nothing else is left behind");
+}
