@@ -493,7 +493,7 @@ pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> Strin
         let _ = writeln!(text, "{} forfeited {} {games}:", standing.name, standing.forfeits);
         for (verdict, count, reason) in verdicts {
             let first_line = reason.lines().next().unwrap_or_default();
-            let _ = writeln!(text, "  {count} × {verdict}, for example: {}", shortened(first_line, 100));
+            let _ = writeln!(text, "  {count} × {verdict}, for example: {}", shortened(first_line, 400));
         }
     }
     if text.is_empty() {

@@ -7,7 +7,7 @@ use maxconnect4::board::Player;
 use maxconnect4::referee::log::{Colour, GameRecord, Outcome};
 use maxconnect4::referee::replay;
 
-use super::util::{assert_gone, bot, engine, maxconnect4, read, records, shipped, write};
+use super::util::{assert_gone, bot, engine, maxconnect4, python, read, records, shipped, write};
 
 /// Column 1 is full with player 2's piece on top; player 1 is to move.
 const COLUMN_ONE_FULL: &str = "2000000\n1000000\n2000000\n1000000\n2000000\n1000000\n1\n";
@@ -89,7 +89,10 @@ fn a_crash_is_no_output_and_its_stderr_is_kept() {
     let forfeit = played.record.forfeit.unwrap();
     assert_eq!(forfeit.verdict, "no-output");
     assert!(
-        forfeit.reason.starts_with("no output: the program wrote no output file (exit status 1)"),
+        forfeit.reason.starts_with(
+            "no output: the program wrote no output file (exit status 1); \
+             its last line on stderr: 'RuntimeError: this bot crashes on purpose'; its output is in "
+        ),
         "{}",
         forfeit.reason
     );
@@ -263,4 +266,34 @@ fn bad_players_and_files_are_errors_not_forfeits() {
     );
     maxconnect4(dir.path()).args(["match", "self", "self", "--timeout", "0"]).assert().code(2);
     assert!(!dir.path().join("games.jsonl").exists(), "no game was played");
+}
+
+#[test]
+fn a_program_that_cannot_start_is_failed_to_start_with_its_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-bot.py");
+    let cases = [
+        (
+            format!("{} {} {{in}} {{out}}", python(), missing.display()),
+            format!(
+                "the program could not start (exit status 2): {}: can't open file '{}'",
+                python(),
+                missing.display()
+            ),
+        ),
+        (
+            "./no-such-program {in} {out}".to_owned(),
+            "cannot run ./no-such-program: No such file or directory".to_owned(),
+        ),
+        ("sh -c 'exec no-such-command' {in} {out}".to_owned(), ": 1: exec: no-such-command: not found".to_owned()),
+    ];
+    for (command, reason) in cases {
+        let played = play(dir.path(), &command, "self", COLUMN_ONE_FULL);
+        let forfeit = played.record.forfeit.as_ref().unwrap();
+        assert_eq!(forfeit.verdict, "failed-to-start", "{command}: {}", forfeit.reason);
+        assert!(forfeit.reason.contains(&reason), "{command}: expected '{reason}' in\n{}", forfeit.reason);
+        std::fs::remove_file(dir.path().join("games.jsonl")).unwrap();
+        std::fs::remove_dir_all(dir.path().join("games.output")).unwrap();
+        let _ = std::fs::remove_file(dir.path().join("games.moves"));
+    }
 }

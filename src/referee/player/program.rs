@@ -115,17 +115,25 @@ impl Competitor for Program<'_> {
         self.keep_output(ply, &executable, &args, &run)?;
 
         let ending = describe(&run.ending);
+        let last_words = last_line(&run.stderr.tail);
+        let said = last_words.as_ref().map(|line| format!("; its last line on stderr: '{line}'")).unwrap_or_default();
         let result = match &run.ending {
             Ending::FailedToStart(reason) if self.engine => return Err(Error::OwnExecutable(reason.clone())),
             Ending::FailedToStart(reason) => Err(Forfeit::FailedToStart(reason.clone())),
             Ending::TimedOut => Err(ask.out_of_time()),
             Ending::Exited(_) | Ending::Signalled(_) => match self.directory.read(&output, OUTPUT_LIMIT) {
                 Ok(Some(text)) => verdict::judge(ask.board, &text),
+                Ok(None) if could_not_start(&run.ending, last_words.as_deref()) => {
+                    Err(Forfeit::FailedToStart(format!(
+                        "the program could not start ({ending}): {}",
+                        last_words.as_deref().unwrap_or("it said nothing")
+                    )))
+                }
                 Ok(None) => Err(Forfeit::NoOutput(format!(
-                    "the program wrote no output file ({ending}); its output is in {}",
+                    "the program wrote no output file ({ending}){said}; its output is in {}",
                     self.captures.path().display()
                 ))),
-                Err(error) => Err(Forfeit::NoOutput(format!("the output file cannot be read: {error}"))),
+                Err(error) => Err(Forfeit::NoOutput(format!("the output file cannot be read: {error}{said}"))),
             },
         };
         self.directory.remove(&input);
@@ -136,6 +144,40 @@ impl Competitor for Program<'_> {
     fn finish(&mut self, _: End) -> Result<(), Error> {
         Ok(())
     }
+}
+
+/// The last line a program wrote to a stream, printable and at most 200
+/// characters, if it wrote one.
+fn last_line(tail: &[u8]) -> Option<String> {
+    const LIMIT: usize = 200;
+    let text = String::from_utf8_lossy(tail);
+    let line = text.lines().map(str::trim).rfind(|line| !line.is_empty())?;
+    let mut shown: String = line.chars().map(|c| if c.is_control() { '?' } else { c }).take(LIMIT).collect();
+    if line.chars().count() > LIMIT {
+        shown.push('…');
+    }
+    Some(shown)
+}
+
+/// What programs that cannot start say, and the statuses they end with: a
+/// command not found or not executable (126 and 127, by the convention of
+/// shells and `env`), the sandbox unable to run it, and the common
+/// interpreters unable to open the script or class they were given. A
+/// program that ran and failed says something else, and is `no-output`.
+fn could_not_start(ending: &Ending, last_words: Option<&str>) -> bool {
+    const SAID: [&str; 9] = [
+        "can't open file",                   // python
+        "Could not find or load main class", // java
+        "Unable to access jarfile",          // java -jar
+        "Cannot find module",                // node
+        "Can't open perl script",            // perl
+        "No such file or directory -- ",     // ruby
+        "bwrap: ",                           // the sandbox itself
+        "exec format error",                 // a binary for another machine
+        "cannot execute binary file",        // sh
+    ];
+    matches!(ending, Ending::Exited(126 | 127))
+        || last_words.is_some_and(|line| SAID.iter().any(|said| line.to_lowercase().contains(&said.to_lowercase())))
 }
 
 /// One captured stream in the output file.
