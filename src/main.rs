@@ -155,6 +155,8 @@ enum Command {
     Replay(ReplayArgs),
     /// Play every pair of players from each opening, with both colours.
     Tournament(TournamentArgs),
+    /// Check that players can play: each asked for one move on the empty board, as in a game.
+    Check(CheckArgs),
     /// Describe the board file (also `maxconnect4 help format`).
     #[command(long_about = format::DESCRIPTION)]
     Format,
@@ -694,6 +696,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let game = args.game.map(|n| n as usize);
             replay::replay(&args.log, game, args.rules, args.delay, &mut out)?;
         }
+        Command::Check(args) => {
+            process::stop_players_on_interrupt();
+            let settings = args.settings.settings();
+            let failed = referee::check_players(&args.players, settings, args.isolation.isolation(), &mut out)?;
+            if failed > 0 {
+                anyhow::bail!("{failed} of {} players failed the check", args.players.len());
+            }
+        }
         Command::Tournament(args) => {
             process::stop_players_on_interrupt();
             tournament::run(&args.options(), &mut out)?;
@@ -837,6 +847,18 @@ struct ReplayArgs {
 }
 
 #[derive(clap::Args)]
+struct CheckArgs {
+    /// Players given as to `match`: `self`, a command with {in}, {out} and optionally
+    /// {depth}, or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
+    #[arg(required = true, value_parser = parse_match_player)]
+    players: Vec<String>,
+    #[command(flatten)]
+    settings: SettingsArgs,
+    #[command(flatten)]
+    isolation: IsolationArgs,
+}
+
+#[derive(clap::Args)]
 struct TournamentArgs {
     /// A player as NAME=COMMAND, COMMAND being `self`, a command template or an arena's
     /// bot (`moderator:COMMAND`, `coordinator:COMMAND`, `http:URL`); two or more.
@@ -855,6 +877,13 @@ struct TournamentArgs {
     /// The directory for the games' log, their output and the standings.
     #[arg(long, value_name = "DIR", default_value = "tournament")]
     out: PathBuf,
+    /// Leave out the players that fail the pre-flight check (one move on the
+    /// empty board) instead of refusing to start.
+    #[arg(long, conflicts_with = "no_check")]
+    drop_failing: bool,
+    /// Play without the pre-flight check: a player that cannot play forfeits its games.
+    #[arg(long)]
+    no_check: bool,
 }
 
 impl TournamentArgs {
@@ -866,6 +895,13 @@ impl TournamentArgs {
             directory: self.out,
             settings: self.settings.settings(),
             isolation: self.isolation.isolation(),
+            preflight: if self.no_check {
+                tournament::Preflight::Skip
+            } else if self.drop_failing {
+                tournament::Preflight::Drop
+            } else {
+                tournament::Preflight::Refuse
+            },
         }
     }
 }

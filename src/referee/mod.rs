@@ -10,6 +10,7 @@
 //! openings and ranks them, with a [`chart`].
 
 pub mod chart;
+pub mod check;
 pub mod game;
 pub mod log;
 pub mod player;
@@ -194,6 +195,37 @@ fn next_id(records: &log::Records, output_root: &Path) -> String {
         id += 1;
     }
     id.to_string()
+}
+
+/// `maxconnect4 check`: each of `players` (named 1, 2, ... in the order
+/// given) asked for one move on the empty board under `settings`, as in a
+/// game, one line each on `out`. Returns how many failed; what each printed
+/// is kept only while the check runs.
+///
+/// # Errors
+/// When a player cannot be understood or the referee cannot run the check.
+pub fn check_players(
+    players: &[String],
+    settings: Settings,
+    isolation: Isolation,
+    out: &mut dyn std::io::Write,
+) -> Result<usize, Error> {
+    let seats: Vec<Seat> = players
+        .iter()
+        .enumerate()
+        .map(|(index, command)| Seat::new(&(index + 1).to_string(), command))
+        .collect::<Result<_, _>>()?;
+    let output = tempfile::tempdir().map_err(|source| Error::Io { action: "make", path: "a folder".into(), source })?;
+    let containment = start_containment(&seats, isolation, &[output.path()])?;
+    let checked = check::check(&seats, settings, containment.as_ref(), output.path())?;
+    for checked in &checked {
+        writeln!(out, "{}", checked.line()).map_err(|source| Error::Io {
+            action: "write to",
+            path: "standard output".into(),
+            source,
+        })?;
+    }
+    Ok(checked.iter().filter(|checked| checked.result.is_err()).count())
 }
 
 /// The means to run the programs among `seats`, none if there are none,

@@ -86,7 +86,24 @@ pub struct TournamentOptions {
     pub directory: PathBuf,
     pub settings: Settings,
     pub isolation: Isolation,
+    /// What the pre-flight check does with an entrant that fails it.
+    pub preflight: Preflight,
 }
+
+/// The pre-flight check of a tournament's entrants ([`check`](super::check)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preflight {
+    /// An entrant that fails it stops the tournament before the first game.
+    Refuse,
+    /// An entrant that fails it is left out; the others play.
+    Drop,
+    /// No check: every entrant plays, and forfeits what it cannot play.
+    Skip,
+}
+
+/// The folder in a tournament's directory where the pre-flight check keeps
+/// what each entrant printed.
+pub const PREFLIGHT_OUTPUT: &str = "preflight.output";
 
 impl TournamentOptions {
     /// The log of the games.
@@ -148,6 +165,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     if let Some(warning) = warning {
         eprintln!("{warning}");
     }
+    let seats = preflight(seats, options, &containment, out)?;
 
     let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
     let mut fixtures = Vec::new();
@@ -501,6 +519,52 @@ pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> Strin
     } else {
         format!("\nForfeits (the whole reasons are in the log):\n{text}")
     }
+}
+
+/// Runs the pre-flight check on `seats` as `options.preflight` asks, and
+/// returns the entrants that play.
+///
+/// # Errors
+/// When an entrant fails and the check refuses it, fewer than two are left,
+/// or the referee cannot run the check.
+fn preflight(
+    seats: Vec<Seat>,
+    options: &TournamentOptions,
+    containment: &Containment,
+    out: &mut dyn Write,
+) -> Result<Vec<Seat>, Error> {
+    if options.preflight == Preflight::Skip {
+        return Ok(seats);
+    }
+    let output = options.directory.join(PREFLIGHT_OUTPUT);
+    let checked = super::check::check(&seats, options.settings, Some(containment), &output)?;
+    let failed: Vec<&super::check::Checked> = checked.iter().filter(|checked| checked.result.is_err()).collect();
+    if failed.is_empty() {
+        return Ok(seats);
+    }
+    let io = |source| Error::Io { action: "write to", path: "standard output".into(), source };
+    writeln!(out, "Pre-flight check (one move on the empty board, as in a game):").map_err(io)?;
+    for line in &checked {
+        writeln!(out, "  {}", line.line()).map_err(io)?;
+    }
+    let names: Vec<&str> = failed.iter().map(|checked| checked.name.as_str()).collect();
+    if options.preflight == Preflight::Refuse {
+        return Err(Error::Tournament(format!(
+            "{} failed the pre-flight check (their output is in {}); fix them, or pass --drop-failing to play \
+             without them, or --no-check to let them forfeit their games",
+            names.join(", "),
+            output.display()
+        )));
+    }
+    let kept: Vec<Seat> = seats.into_iter().filter(|seat| !names.contains(&seat.side.name.as_str())).collect();
+    if kept.len() < 2 {
+        return Err(Error::Tournament(format!(
+            "{} failed the pre-flight check, which leaves fewer than two players",
+            names.join(", ")
+        )));
+    }
+    writeln!(out, "Dropped: {}.", names.join(", ")).map_err(io)?;
+    Ok(kept)
 }
 
 /// `count` and `noun`, plural unless the count is one: `1 opening`, `2 games`.

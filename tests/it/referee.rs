@@ -297,3 +297,24 @@ fn a_program_that_cannot_start_is_failed_to_start_with_its_own_words() {
         let _ = std::fs::remove_file(dir.path().join("games.moves"));
     }
 }
+
+#[test]
+fn check_asks_each_player_for_one_move_and_fails_when_one_cannot_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.py");
+    let broken = format!("{} {} {{in}} {{out}}", python(), missing.display());
+    let output = maxconnect4(dir.path())
+        .args(["check", "self", &bot("valid", None), &broken, &bot("garbage", None), "--depth", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(lines[0].starts_with("ok      1 (self): started and played column "), "{stdout}");
+    assert!(lines[1].starts_with("ok      2 ("), "{stdout}");
+    assert!(lines[2].starts_with("FAILED  3 (") && lines[2].contains("failed to start: the program could not start"));
+    assert!(lines[3].starts_with("FAILED  4 (") && lines[3].contains("unparseable output"), "{stdout}");
+    assert_eq!(String::from_utf8(output.stderr).unwrap(), "error: 2 of 4 players failed the check\n");
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "check leaves nothing behind");
+}

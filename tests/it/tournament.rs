@@ -25,7 +25,7 @@ fn three_players_with_a_broken_bot() {
     let assert = maxconnect4(dir.path())
         .args(["tournament", "--player", "me=self", "--player", &format!("deep={}", engine(3))])
         .args(["--player", &format!("broken={}", bot("garbage", None))])
-        .args(["--openings", "2", "--jobs", "2", "--depth", "1", "--timeout", "60", "--out", "t"])
+        .args(["--openings", "2", "--jobs", "2", "--depth", "1", "--timeout", "60", "--out", "t", "--no-check"])
         .assert()
         .success()
         .stderr("");
@@ -156,7 +156,7 @@ fn an_interrupted_tournament_kills_its_players_and_resumes() {
     let c = format!("c={}", bot("wait", Some(&go)));
     let b = format!("b={}", engine(1));
     let args = ["tournament", "--player", "a=self", "--player", &b, "--player", &c, "--openings", "1"];
-    let args = [&args[..], &["--depth", "1", "--timeout", "60"]].concat();
+    let args = [&args[..], &["--depth", "1", "--timeout", "60", "--no-check"]].concat();
 
     // The players' scratch directories go here, to be checked afterwards.
     let scratch = tempfile::tempdir().unwrap();
@@ -203,7 +203,7 @@ fn names_with_dashes_give_every_game_its_own_id() {
     for name in ["a", "a-b", "b-c", "c"] {
         command.args(["--player", &format!("{name}={}", bot("nothing", None))]);
     }
-    command.args(["--openings", "1", "--jobs", "2", "--timeout", "60"]).assert().success();
+    command.args(["--openings", "1", "--jobs", "2", "--timeout", "60", "--no-check"]).assert().success();
     let dir = dir.path().join("tournament");
     let logged = records(&dir.join("games.jsonl"));
     assert_eq!(logged.len(), 12);
@@ -277,4 +277,32 @@ fn changed_settings_are_refused_on_resume() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains("games were played with --timeout 10"));
+}
+
+#[test]
+fn entrants_that_fail_the_pre_flight_check_are_refused_or_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.py");
+    let broken = format!("broken={} {} {{in}} {{out}}", super::util::python(), missing.display());
+    let args = ["tournament", "--player", "a=self", "--player", &format!("b={}", engine(1)), "--player", &broken];
+    let args = [&args[..], &["--openings", "1", "--depth", "1", "--timeout", "60", "--out", "t"]].concat();
+    let refused = maxconnect4(dir.path()).args(&args).assert().code(1);
+    let output = refused.get_output();
+    let stdout = String::from_utf8(output.stdout.clone()).unwrap();
+    assert!(stdout.contains("  FAILED  broken ("), "{stdout}");
+    assert!(stdout.contains("can't open file"), "{stdout}");
+    assert_eq!(
+        String::from_utf8(output.stderr.clone()).unwrap(),
+        format!(
+            "error: broken failed the pre-flight check (their output is in {}); fix them, or pass --drop-failing \
+             to play without them, or --no-check to let them forfeit their games\n",
+            Path::new("t").join("preflight.output").display()
+        )
+    );
+    assert!(records(&dir.path().join("t/games.jsonl")).is_empty(), "no game was played");
+
+    maxconnect4(dir.path()).args(&args).arg("--drop-failing").assert().success();
+    let logged = records(&dir.path().join("t/games.jsonl"));
+    assert_eq!(logged.len(), 2, "a and b played each other, with both colours");
+    assert!(logged.iter().all(|game| game.red.name != "broken" && game.green.name != "broken"));
 }
