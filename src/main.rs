@@ -11,6 +11,7 @@ use maxconnect4::board::{Board, Column};
 
 use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source};
 use maxconnect4::protocol::coordinator;
+use maxconnect4::referee::limits::Limits as PlayerLimits;
 use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Limits};
@@ -770,12 +771,35 @@ struct IsolationArgs {
     /// Let sandboxed players use the network.
     #[arg(long)]
     network: bool,
+    /// Megabytes of memory each player may use, all its processes and its /tmp together.
+    #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.memory >> 20, value_parser = parse_limit_mb)]
+    memory: u64,
+    /// Processes and threads each player may run at once.
+    #[arg(long, value_name = "N", default_value_t = PlayerLimits::DEFAULT.processes, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    processes: u32,
+    /// Megabytes each player's sandbox /tmp may hold.
+    #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.tmp >> 20, value_parser = parse_limit_mb)]
+    tmp_size: u64,
+    /// Megabytes each player's folder may hold (kept across turns); also the largest file it may write.
+    #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.disk >> 20, value_parser = parse_limit_mb)]
+    disk: u64,
 }
 
 impl IsolationArgs {
     fn isolation(&self) -> Isolation {
-        Isolation { sandbox: !self.no_sandbox, network: self.network }
+        let limits = PlayerLimits {
+            memory: self.memory << 20,
+            processes: self.processes,
+            tmp: self.tmp_size << 20,
+            disk: self.disk << 20,
+        };
+        Isolation { sandbox: !self.no_sandbox, network: self.network, limits }
     }
+}
+
+/// A player's limit in megabytes: 1 to 1,048,576 (a terabyte).
+fn parse_limit_mb(text: &str) -> Result<u64, String> {
+    whole(text, 1, 1 << 20, "megabytes").map_err(|error| error.to_string())
 }
 
 #[derive(clap::Args)]

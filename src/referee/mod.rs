@@ -12,6 +12,7 @@
 pub mod chart;
 pub mod check;
 pub mod game;
+pub mod limits;
 pub mod log;
 pub mod player;
 pub mod process;

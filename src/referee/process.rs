@@ -37,6 +37,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::limits::{Group, Groups, Limits, Passed};
 use super::sandbox::{Isolation, Sandbox};
 use super::scratch::{Root, ScratchDir};
 
@@ -93,6 +94,8 @@ pub struct Run {
     pub cpu: Duration,
     pub stdout: Captured,
     pub stderr: Captured,
+    /// The limit it passed, if it passed one.
+    pub passed: Option<Passed>,
 }
 
 /// One of a program's output streams.
@@ -122,6 +125,8 @@ pub struct Stopped {
     /// From the start to the end seen by [`Contained::poll`], or to the stop.
     pub wall: Duration,
     pub cpu: Duration,
+    /// The limit it passed, if it passed one.
+    pub passed: Option<Passed>,
 }
 
 /// The installation a program in a `bin` folder belongs to (the folder above
@@ -138,6 +143,8 @@ pub struct Containment {
     root: Root,
     sandbox: Option<Sandbox>,
     own_executable: Option<PathBuf>,
+    limits: Limits,
+    groups: Groups,
 }
 
 impl Containment {
@@ -164,8 +171,9 @@ impl Containment {
         linux::remember_root(root.path());
         let own_executable =
             if with_self { Some(root.own_executable().map_err(ContainError::OwnExecutable)?) } else { None };
+        let (groups, limits_warning) = Groups::find();
         let (sandbox, warning) = if isolation.sandbox {
-            match Sandbox::find(isolation.network, root.path(), private) {
+            match Sandbox::find(isolation.network, root.path(), private, isolation.limits.tmp) {
                 Ok(sandbox) => (Some(sandbox), None),
                 Err(reason) => (
                     None,
@@ -178,13 +186,35 @@ impl Containment {
         } else {
             (None, None)
         };
-        Ok((Containment { root, sandbox, own_executable }, warning))
+        let warning = match (warning, limits_warning) {
+            (Some(warning), _) => Some(warning),
+            (None, Some(limits)) => Some(format!("{limits} (--memory, --processes)")),
+            (None, None) => None,
+        };
+        Ok((Containment { root, sandbox, own_executable, limits: isolation.limits, groups }, warning))
     }
 
     /// The copy of this program that plays `self`.
     #[must_use]
     pub fn own_executable(&self) -> Option<&Path> {
         self.own_executable.as_deref()
+    }
+
+    /// What each player may use.
+    #[must_use]
+    pub const fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The forfeit for passing `passed`, with the limit it passed.
+    #[must_use]
+    pub const fn forfeit(&self, passed: Passed) -> super::verdict::Forfeit {
+        let limit = match passed {
+            Passed::Memory => self.limits.memory,
+            Passed::Processes => self.limits.processes as u64,
+            Passed::Disk => self.limits.disk,
+        };
+        super::verdict::Forfeit::Limit(passed, limit)
     }
 
     /// Whether players run in a sandbox.
@@ -239,7 +269,26 @@ impl Containment {
             None => std::process::Command::new(&found),
         };
         command.args(args).current_dir(dir.path());
-        linux::spawn(command, stdin, self.sandbox.is_some()).map_err(cannot)
+        let group =
+            self.groups.make(&self.limits).map_err(|error| format!("cannot limit {}: {error}", program.display()))?;
+        let procs = group.as_ref().map(Group::procs).unwrap_or_default();
+        let largest_file = self.limits.disk;
+        // SAFETY: join writes with write(2) only, and setrlimit is
+        // async-signal-safe.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
+                super::limits::join(&procs)?;
+                let limit = libc::rlimit { rlim_cur: largest_file, rlim_max: largest_file };
+                if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut contained = linux::spawn(command, stdin, self.sandbox.is_some()).map_err(cannot)?;
+        contained.group = group;
+        contained.folder = Some((dir.path().to_owned(), self.limits.disk));
+        Ok(contained)
     }
 
     /// Runs `program` with `args` in `dir`, its standard input empty, for at
@@ -257,6 +306,7 @@ impl Containment {
                     cpu: Duration::ZERO,
                     stdout: Captured::default(),
                     stderr: Captured::default(),
+                    passed: None,
                 }
             }
         };
@@ -282,7 +332,7 @@ impl Containment {
             stopped.ending
         };
         let wall = if timed_out { timeout } else { stopped.wall };
-        Run { ending, wall, cpu: stopped.cpu, stdout, stderr }
+        Run { ending, wall, cpu: stopped.cpu, stdout, stderr, passed: stopped.passed }
     }
 }
 
@@ -297,6 +347,10 @@ pub struct Contained {
     inner: linux::Process,
     /// Its standard input, when it was asked for.
     pub stdin: Option<std::process::ChildStdin>,
+    /// Its control groups, which limit it.
+    group: Option<Group>,
+    /// Its folder and the most it may hold.
+    folder: Option<(PathBuf, u64)>,
 }
 
 impl Contained {
@@ -318,7 +372,20 @@ impl Contained {
     /// is gone, and gives `sink` what was left in the pipes.
     pub fn stop(mut self, sink: &mut dyn FnMut(Stream, &[u8])) -> Stopped {
         self.stdin = None;
-        self.inner.stop(sink)
+        let mut stopped = self.inner.stop(sink);
+        stopped.passed =
+            self.passed().or_else(|| (stopped.ending == Ending::Signalled(libc::SIGXFSZ)).then_some(Passed::Disk));
+        stopped
+    }
+
+    /// The limit the program has passed so far, if any: its memory or
+    /// processes as the kernel counted, or its folder's size now.
+    #[must_use]
+    pub fn passed(&self) -> Option<Passed> {
+        self.group.as_ref().and_then(Group::passed).or_else(|| {
+            let (folder, most) = self.folder.as_ref()?;
+            (super::limits::size_of(folder, *most) > *most).then_some(Passed::Disk)
+        })
     }
 }
 
@@ -525,7 +592,7 @@ mod linux {
             sandboxed,
             stopped: false,
         };
-        Ok(Contained { inner: process, stdin: child.stdin.take() })
+        Ok(Contained { inner: process, stdin: child.stdin.take(), group: None, folder: None })
     }
 
     impl Process {
@@ -637,7 +704,7 @@ mod linux {
                 None => Ending::Signalled(libc::SIGKILL),
             };
             let wall = self.ended.unwrap_or_else(Instant::now) - self.started;
-            Stopped { ending, wall, cpu }
+            Stopped { ending, wall, cpu, passed: None }
         }
     }
 

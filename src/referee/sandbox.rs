@@ -35,6 +35,8 @@ pub struct Isolation {
     pub sandbox: bool,
     /// Let sandboxed players use the network.
     pub network: bool,
+    /// What each player may use.
+    pub limits: super::limits::Limits,
 }
 
 /// The user and group a player runs as under a root referee: the overflow
@@ -50,6 +52,8 @@ pub struct Sandbox {
     /// What every player's view of the file system is made of, besides the
     /// whole system read-only.
     mounts: Vec<Mount>,
+    /// The size of a player's `/tmp`, in bytes.
+    tmp_size: u64,
     /// What players must never see, even in a folder a command names: the
     /// log, the captured output.
     private: Vec<PathBuf>,
@@ -115,7 +119,7 @@ impl Sandbox {
     ///
     /// # Errors
     /// The reason the sandbox is unavailable.
-    pub fn find(network: bool, root: &Path, private: &[&Path]) -> Result<Sandbox, String> {
+    pub fn find(network: bool, root: &Path, private: &[&Path], tmp_size: u64) -> Result<Sandbox, String> {
         let bwrap = find_program(Path::new("bwrap")).map_err(|_| "bubblewrap (bwrap) is not installed".to_owned())?;
         // SAFETY: geteuid has no preconditions.
         let privileges = if unsafe { libc::geteuid() } == 0 {
@@ -137,7 +141,7 @@ impl Sandbox {
         // Made absolute now: a player runs elsewhere.
         let private = private.iter().filter_map(|path| std::path::absolute(path).ok()).collect();
         sort(&mut mounts);
-        let sandbox = Sandbox { bwrap, network, mounts, private, privileges };
+        let sandbox = Sandbox { bwrap, network, mounts, tmp_size, private, privileges };
         let probe = Command::new(&sandbox.bwrap)
             .args(sandbox.arguments(Path::new("/"), &[]))
             .arg("true")
@@ -262,7 +266,15 @@ impl Sandbox {
             let path = path.as_os_str().to_owned();
             match mount {
                 Mount::Scratch(_) => {
-                    words.extend(["--perms".into(), "1777".into(), "--tmpfs".into(), path]);
+                    let size = self.tmp_size.to_string();
+                    words.extend([
+                        "--perms".into(),
+                        "1777".into(),
+                        "--size".into(),
+                        size.into(),
+                        "--tmpfs".into(),
+                        path,
+                    ]);
                     made.push(mount.path());
                 }
                 Mount::Hidden(_) => {
@@ -394,6 +406,7 @@ mod tests {
             bwrap: PathBuf::from("bwrap"),
             network: false,
             mounts: vec![Mount::Hidden(path("temp/referee")), Mount::Hidden(base.clone())],
+            tmp_size: 1 << 20,
             private: Vec::new(),
             privileges: Privileges::User,
         };
@@ -426,6 +439,7 @@ mod tests {
             bwrap: PathBuf::from("bwrap"),
             network: false,
             mounts: Vec::new(),
+            tmp_size: 1 << 20,
             private: Vec::new(),
             privileges: Privileges::Root { setpriv: PathBuf::from("/usr/bin/setpriv") },
         };

@@ -32,6 +32,20 @@ pub enum Forfeit {
     Illegal(IllegalMove),
     #[error("quit: the player gave up at the prompt")]
     Quit,
+    #[error("{}", describe_limit(*.0, *.1))]
+    Limit(crate::referee::limits::Passed, u64),
+}
+
+/// A passed limit in words, with the limit (bytes or processes).
+fn describe_limit(passed: crate::referee::limits::Passed, limit: u64) -> String {
+    use crate::referee::limits::Passed;
+    match passed {
+        Passed::Memory => format!("memory limit: it used more than {} MB of memory (--memory)", limit >> 20),
+        Passed::Processes => {
+            format!("process limit: it ran more than {limit} processes and threads at once (--processes)")
+        }
+        Passed::Disk => format!("disk limit: its folder or a file it wrote grew past {} MB (--disk)", limit >> 20),
+    }
 }
 
 impl Forfeit {
@@ -45,6 +59,9 @@ impl Forfeit {
             Forfeit::Unparseable { .. } | Forfeit::Garbage(_) => "unparseable",
             Forfeit::Illegal(_) => "illegal-move",
             Forfeit::Quit => "quit",
+            Forfeit::Limit(crate::referee::limits::Passed::Memory, _) => "memory-limit",
+            Forfeit::Limit(crate::referee::limits::Passed::Processes, _) => "process-limit",
+            Forfeit::Limit(crate::referee::limits::Passed::Disk, _) => "disk-limit",
         }
     }
 }

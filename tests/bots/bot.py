@@ -35,6 +35,9 @@ mode of any student's program, except as BEHAVIOUR says:
                it can find and writing a file into the referee's folder
   log          plays like valid after appending garbage to the file TAG and
                to games.jsonl in the working directory of every ancestor
+  hog          allocates memory 16 MB at a time, touching it, up to 1 GB
+  swarm        starts processes that sleep, up to 300
+  fill         writes a file in its folder 1 MB at a time, up to 200 MB
   spy          plays like valid after trying what a hostile player would, and
                printing a line `spy WHAT: open ...` or `spy WHAT: closed
                (...)` for each: its capabilities, unmounting what hides the
@@ -203,6 +206,21 @@ def main():
         else:
             os.mkfifo(outfile)
         return
+    elif behaviour == "hog":
+        # Bounded, so that a referee that keeps no limit is not brought down.
+        held = []
+        for _ in range(64):
+            held.append(bytearray(16 << 20))
+    elif behaviour == "swarm":
+        for _ in range(300):
+            if os.fork() == 0:
+                time.sleep(3600)
+                os._exit(0)
+    elif behaviour == "fill":
+        with open("filler", "wb") as f:
+            for _ in range(200):
+                f.write(b"x" * (1 << 20))
+                f.flush()
     elif behaviour == "spy":
         spy()
     elif behaviour == "sabotage":

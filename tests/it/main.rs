@@ -18,6 +18,8 @@ mod fuzz;
 #[cfg(target_os = "linux")]
 mod hosting;
 mod interactive;
+#[cfg(target_os = "linux")]
+mod limits;
 mod one_move;
 #[cfg(unix)]
 mod page;

@@ -18,6 +18,7 @@ use super::program::{describe, section, shown, CAPTURE_LIMIT};
 use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
 use crate::board::Column;
 use crate::referee::game::Console;
+use crate::referee::limits::Passed;
 use crate::referee::process::{Captured, Contained, Containment, Progress, Stream};
 use crate::referee::scratch::ScratchDir;
 use crate::referee::verdict::Forfeit;
@@ -40,12 +41,16 @@ pub enum Silence {
     Gone(String),
     /// It printed more than [`LINE_LIMIT`] bytes without an answer.
     Flood,
+    /// It passed one of its limits: the forfeit that says which.
+    Limit(Forfeit),
 }
 
 /// A running bot, or why it could not be started.
 pub struct Conversation {
     /// Stopped (dropped) before the folder it runs in is removed.
     process: Result<Contained, String>,
+    /// The forfeit for each limit it may pass.
+    limits: [Forfeit; 3],
     /// The bot's folder, removed when the conversation is dropped.
     _directory: ScratchDir,
     command: String,
@@ -73,6 +78,7 @@ impl Conversation {
         let process = containment.spawn(&program, &args, &directory, true);
         Conversation {
             process,
+            limits: [Passed::Memory, Passed::Processes, Passed::Disk].map(|passed| containment.forfeit(passed)),
             _directory: directory,
             command,
             pending: Vec::new(),
@@ -111,6 +117,27 @@ impl Conversation {
     /// # Errors
     /// Why no answer came.
     pub fn answer<T>(
+        &mut self,
+        deadline: Instant,
+        take: impl FnMut(&mut Vec<u8>, bool) -> Option<T>,
+    ) -> Result<T, Silence> {
+        let silence = self.silence(deadline, take);
+        // A bot the kernel stopped at a limit is judged by the limit.
+        match (&silence, self.process.as_ref().ok().and_then(Contained::passed)) {
+            (Err(_), Some(passed)) => {
+                let index = match passed {
+                    Passed::Memory => 0,
+                    Passed::Processes => 1,
+                    Passed::Disk => 2,
+                };
+                Err(Silence::Limit(self.limits[index].clone()))
+            }
+            _ => silence,
+        }
+    }
+
+    /// [`answer`](Conversation::answer), limits aside.
+    fn silence<T>(
         &mut self,
         deadline: Instant,
         mut take: impl FnMut(&mut Vec<u8>, bool) -> Option<T>,
@@ -237,6 +264,7 @@ pub fn forfeit(silence: Silence, ask: &Ask<'_>) -> Forfeit {
         Silence::Deadline => ask.out_of_time(),
         Silence::Gone(how) => Forfeit::NoOutput(format!("{how} without answering")),
         Silence::Flood => Forfeit::Garbage(format!("it printed more than {} KiB without an answer", LINE_LIMIT / 1024)),
+        Silence::Limit(forfeit) => forfeit,
     }
 }
 
@@ -330,6 +358,7 @@ pub fn failed_to_start(silence: Silence, startup: Duration, wanted: &str) -> For
         Silence::Deadline => format!("it printed no '{wanted}' within {} s", startup.as_secs_f64()),
         Silence::Gone(how) => format!("{how} before printing '{wanted}'"),
         Silence::Flood => format!("it printed too much before '{wanted}'"),
+        Silence::Limit(forfeit) => return forfeit,
     })
 }
 

@@ -118,6 +118,7 @@ impl Competitor for Program<'_> {
         let last_words = last_line(&run.stderr.tail);
         let said = last_words.as_ref().map(|line| format!("; its last line on stderr: '{line}'")).unwrap_or_default();
         let result = match &run.ending {
+            _ if run.passed.is_some() => Err(self.containment.forfeit(run.passed.expect("checked"))),
             Ending::FailedToStart(reason) if self.engine => return Err(Error::OwnExecutable(reason.clone())),
             Ending::FailedToStart(reason) => Err(Forfeit::FailedToStart(reason.clone())),
             Ending::TimedOut => Err(ask.out_of_time()),

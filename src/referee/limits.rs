@@ -1,0 +1,259 @@
+//! Per-player resource limits, kept by the kernel: each program the referee
+//! starts runs in a control group of its own with a memory limit and a
+//! process limit, its sandbox `/tmp` is a tmpfs of a fixed size, and no file
+//! it writes may grow past its folder's limit (`RLIMIT_FSIZE`); its folder's
+//! size is measured after each turn. A player that passes a limit loses the
+//! game with a verdict naming it, and the kernel stops it there: the
+//! machine, the referee and the other player are untouched.
+//!
+//! Control groups are cgroup v1's `memory` and `pids` hierarchies or cgroup
+//! v2's, where the referee may make groups below its own (as root, usually).
+//! Where it may not, the limits the kernel cannot keep are named in one
+//! warning line and the games go on.
+
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What each player may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Memory of all its processes together, its `/tmp` included, in bytes.
+    pub memory: u64,
+    /// Processes and threads at once.
+    pub processes: u32,
+    /// Its sandbox `/tmp`, in bytes.
+    pub tmp: u64,
+    /// Its folder, kept across turns, in bytes; also the largest file it
+    /// may write anywhere.
+    pub disk: u64,
+}
+
+impl Limits {
+    /// Defaults a class would choose: far above what a Connect-4 program
+    /// needs (a Java bot runs in about 100 MB and 30 threads), far below
+    /// what would starve a machine running two games at once.
+    pub const DEFAULT: Limits = Limits { memory: 1 << 30, processes: 256, tmp: 256 << 20, disk: 256 << 20 };
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::DEFAULT
+    }
+}
+
+/// The limit a player passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passed {
+    Memory,
+    Processes,
+    Disk,
+}
+
+/// Where this referee makes its players' control groups.
+#[derive(Clone, Debug)]
+pub struct Groups {
+    /// cgroup v2: one folder holds both controllers.
+    unified: Option<PathBuf>,
+    /// cgroup v1's memory and pids hierarchies.
+    memory: Option<PathBuf>,
+    pids: Option<PathBuf>,
+}
+
+/// A player's control groups, removed when dropped.
+pub struct Group {
+    folders: Vec<PathBuf>,
+    /// `cgroup.procs` of each, open for the child to write itself into.
+    procs: Vec<File>,
+    unified: bool,
+}
+
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+impl Groups {
+    /// The control groups this referee may make, and a warning naming what
+    /// will not be kept when it may make none.
+    #[must_use]
+    pub fn find() -> (Groups, Option<String>) {
+        let listed = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        let mut groups = Groups { unified: None, memory: None, pids: None };
+        for line in listed.lines() {
+            let mut fields = line.splitn(3, ':');
+            let (Some(_), Some(controllers), Some(path)) = (fields.next(), fields.next(), fields.next()) else {
+                continue;
+            };
+            let path = path.trim_start_matches('/');
+            let usable = |folder: PathBuf| try_group(&folder).then_some(folder);
+            match controllers {
+                "" => {
+                    let base = Path::new("/sys/fs/cgroup");
+                    let enabled =
+                        std::fs::read_to_string(base.join(path).join("cgroup.subtree_control")).unwrap_or_default();
+                    if enabled.contains("memory") && enabled.contains("pids") {
+                        groups.unified = usable(base.join(path));
+                    }
+                }
+                "memory" => groups.memory = usable(Path::new("/sys/fs/cgroup/memory").join(path)),
+                "pids" => groups.pids = usable(Path::new("/sys/fs/cgroup/pids").join(path)),
+                _ => {}
+            }
+        }
+        let warning = match (&groups.unified, &groups.memory, &groups.pids) {
+            (Some(_), _, _) | (None, Some(_), Some(_)) => None,
+            (None, Some(_), None) => Some("the process limit"),
+            (None, None, Some(_)) => Some("the memory limit"),
+            (None, None, None) => Some("the memory and process limits"),
+        }
+        .map(|what| {
+            format!(
+                "warning: {what} of players cannot be kept here (no control group this referee may make); \
+                 their /tmp and file sizes are"
+            )
+        });
+        (groups, warning)
+    }
+
+    /// A player's control groups with `limits`, none where there is no
+    /// hierarchy to make them in.
+    ///
+    /// # Errors
+    /// When a group cannot be made or limited.
+    pub fn make(&self, limits: &Limits) -> io::Result<Option<Group>> {
+        let name = format!("maxconnect4-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+        let mut group = Group { folders: Vec::new(), procs: Vec::new(), unified: self.unified.is_some() };
+        let mut limit = |parent: &Path, settings: &[(&str, String)]| -> io::Result<()> {
+            let folder = parent.join(&name);
+            std::fs::create_dir(&folder)?;
+            group.folders.push(folder.clone());
+            for (file, value) in settings {
+                std::fs::write(folder.join(file), value)?;
+            }
+            group.procs.push(std::fs::OpenOptions::new().write(true).open(folder.join("cgroup.procs"))?);
+            Ok(())
+        };
+        if let Some(unified) = &self.unified {
+            let settings = [
+                ("memory.max", limits.memory.to_string()),
+                ("memory.swap.max", "0".to_owned()),
+                ("memory.oom.group", "1".to_owned()),
+                ("pids.max", limits.processes.to_string()),
+            ];
+            limit(unified, &settings)?;
+        } else {
+            if let Some(memory) = &self.memory {
+                limit(memory, &[("memory.limit_in_bytes", limits.memory.to_string())])?;
+            }
+            if let Some(pids) = &self.pids {
+                limit(pids, &[("pids.max", limits.processes.to_string())])?;
+            }
+        }
+        Ok((!group.folders.is_empty()).then_some(group))
+    }
+}
+
+/// Whether a group can be made (and removed) in `folder`.
+fn try_group(folder: &Path) -> bool {
+    let probe = folder.join(format!("maxconnect4-probe-{}", std::process::id()));
+    let made = std::fs::create_dir(&probe).is_ok();
+    made && std::fs::remove_dir(&probe).is_ok()
+}
+
+impl Group {
+    /// The descriptors the child writes its process id to, before it runs
+    /// the program: everything it starts then stays in the group.
+    #[must_use]
+    pub fn procs(&self) -> Vec<RawFd> {
+        self.procs.iter().map(AsRawFd::as_raw_fd).collect()
+    }
+
+    /// The limit the group's processes passed, if any, as the kernel counted.
+    #[must_use]
+    pub fn passed(&self) -> Option<Passed> {
+        let count = |folder: &Path, file: &str, key: &str| -> u64 {
+            let text = std::fs::read_to_string(folder.join(file)).unwrap_or_default();
+            text.lines().filter_map(|line| line.strip_prefix(key)?.trim().parse::<u64>().ok()).next().unwrap_or(0)
+        };
+        for folder in &self.folders {
+            // The kernel's count of processes it killed for want of memory
+            // in the group (kernels before 4.13 have no such count in v1:
+            // there, how often the limit was hit).
+            let memory = if self.unified {
+                count(folder, "memory.events", "oom_kill ")
+            } else if std::fs::read_to_string(folder.join("memory.oom_control"))
+                .is_ok_and(|text| text.contains("oom_kill "))
+            {
+                count(folder, "memory.oom_control", "oom_kill ")
+            } else {
+                count(folder, "memory.failcnt", "")
+            };
+            if memory > 0 {
+                return Some(Passed::Memory);
+            }
+            if count(folder, "pids.events", "max ") > 0 {
+                return Some(Passed::Processes);
+            }
+        }
+        None
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        // Empty by now: every process of the player has been killed and
+        // reaped.
+        for folder in &self.folders {
+            let _ = std::fs::remove_dir(folder);
+        }
+    }
+}
+
+/// Writes this process's id to each of `procs`, without allocating: it runs
+/// in the child between `fork` and `exec`.
+pub fn join(procs: &[RawFd]) -> io::Result<()> {
+    // SAFETY: getpid has no preconditions.
+    let pid = unsafe { libc::getpid() };
+    let mut digits = [0_u8; 20];
+    let mut at = digits.len();
+    let mut rest = pid.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &fd in procs {
+        // SAFETY: write to a descriptor this process holds, from a buffer it owns.
+        let written = unsafe { libc::write(fd, digits[at..].as_ptr().cast(), digits.len() - at) };
+        if written < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// The bytes under `folder`, not following links, stopping once past
+/// `limit`.
+#[must_use]
+pub fn size_of(folder: &Path, limit: u64) -> u64 {
+    use std::os::unix::fs::MetadataExt as _;
+    let mut total = 0;
+    let mut folders = vec![folder.to_owned()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        for entry in entries.flatten() {
+            let Ok(metadata) = entry.metadata() else { continue };
+            total += metadata.blocks() * 512;
+            if metadata.is_dir() {
+                folders.push(entry.path());
+            }
+            if total > limit {
+                return total;
+            }
+        }
+    }
+    total
+}
