@@ -780,6 +780,9 @@ struct IsolationArgs {
     /// Megabytes each player's sandbox /tmp may hold.
     #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.tmp >> 20, value_parser = parse_limit_mb)]
     tmp_size: u64,
+    /// Seconds of CPU time a one-move program's processes may use on one move [default: --timeout].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    cpu: Option<Duration>,
     /// Megabytes each player's folder may hold (kept across turns); also the largest file it may write.
     #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.disk >> 20, value_parser = parse_limit_mb)]
     disk: u64,
@@ -792,6 +795,7 @@ impl IsolationArgs {
             processes: self.processes,
             tmp: self.tmp_size << 20,
             disk: self.disk << 20,
+            cpu: self.cpu,
         };
         Isolation { sandbox: !self.no_sandbox, network: self.network, limits }
     }

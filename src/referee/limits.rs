@@ -16,6 +16,7 @@ use std::io;
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// What each player may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,13 +30,17 @@ pub struct Limits {
     /// Its folder, kept across turns, in bytes; also the largest file it
     /// may write anywhere.
     pub disk: u64,
+    /// CPU time of all its processes on one move of a one-move program;
+    /// none: the move's time limit, so that running on many cores buys
+    /// nothing.
+    pub cpu: Option<Duration>,
 }
 
 impl Limits {
     /// Defaults a class would choose: far above what a Connect-4 program
     /// needs (a Java bot runs in about 100 MB and 30 threads), far below
     /// what would starve a machine running two games at once.
-    pub const DEFAULT: Limits = Limits { memory: 1 << 30, processes: 256, tmp: 256 << 20, disk: 256 << 20 };
+    pub const DEFAULT: Limits = Limits { memory: 1 << 30, processes: 256, tmp: 256 << 20, disk: 256 << 20, cpu: None };
 }
 
 impl Default for Limits {
@@ -50,6 +55,7 @@ pub enum Passed {
     Memory,
     Processes,
     Disk,
+    Cpu,
 }
 
 /// Where this referee makes its players' control groups.
@@ -60,6 +66,7 @@ pub struct Groups {
     /// cgroup v1's memory and pids hierarchies.
     memory: Option<PathBuf>,
     pids: Option<PathBuf>,
+    cpuacct: Option<PathBuf>,
 }
 
 /// A player's control groups, removed when dropped.
@@ -68,6 +75,9 @@ pub struct Group {
     /// `cgroup.procs` of each, open for the child to write itself into.
     procs: Vec<File>,
     unified: bool,
+    /// The file that counts its CPU time: v2's `cpu.stat`, v1's
+    /// `cpuacct.usage`.
+    cpu: Option<PathBuf>,
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -78,7 +88,7 @@ impl Groups {
     #[must_use]
     pub fn find() -> (Groups, Option<String>) {
         let listed = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-        let mut groups = Groups { unified: None, memory: None, pids: None };
+        let mut groups = Groups { unified: None, memory: None, pids: None, cpuacct: None };
         for line in listed.lines() {
             let mut fields = line.splitn(3, ':');
             let (Some(_), Some(controllers), Some(path)) = (fields.next(), fields.next(), fields.next()) else {
@@ -97,19 +107,27 @@ impl Groups {
                 }
                 "memory" => groups.memory = usable(Path::new("/sys/fs/cgroup/memory").join(path)),
                 "pids" => groups.pids = usable(Path::new("/sys/fs/cgroup/pids").join(path)),
+                "cpuacct" | "cpu,cpuacct" | "cpuacct,cpu" => {
+                    groups.cpuacct = usable(Path::new("/sys/fs/cgroup").join(controllers).join(path));
+                }
                 _ => {}
             }
         }
-        let warning = match (&groups.unified, &groups.memory, &groups.pids) {
-            (Some(_), _, _) | (None, Some(_), Some(_)) => None,
-            (None, Some(_), None) => Some("the process limit"),
-            (None, None, Some(_)) => Some("the memory limit"),
-            (None, None, None) => Some("the memory and process limits"),
-        }
-        .map(|what| {
+        let unified = groups.unified.is_some();
+        let missing: Vec<&str> = [
+            (groups.memory.is_some(), "memory (--memory)"),
+            (groups.pids.is_some(), "processes (--processes)"),
+            (groups.cpuacct.is_some(), "CPU time (--cpu)"),
+        ]
+        .into_iter()
+        .filter(|&(found, _)| !unified && !found)
+        .map(|(_, what)| what)
+        .collect();
+        let warning = (!missing.is_empty()).then(|| {
             format!(
-                "warning: {what} of players cannot be kept here (no control group this referee may make); \
-                 their /tmp and file sizes are"
+                "warning: the limits of players' {} cannot be kept here (no control group this referee may make); \
+                 their /tmp and file sizes are",
+                missing.join(", ")
             )
         });
         (groups, warning)
@@ -122,39 +140,58 @@ impl Groups {
     /// When a group cannot be made or limited.
     pub fn make(&self, limits: &Limits) -> io::Result<Option<Group>> {
         let name = format!("maxconnect4-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
-        let mut group = Group { folders: Vec::new(), procs: Vec::new(), unified: self.unified.is_some() };
-        let mut limit = |parent: &Path, settings: &[(&str, String)]| -> io::Result<()> {
+        let mut group = Group { folders: Vec::new(), procs: Vec::new(), unified: self.unified.is_some(), cpu: None };
+        // Settings marked optional are not on every system (swap accounting
+        // may be off) and only make the limit stricter.
+        let mut limit = |parent: &Path, settings: &[(&str, String, bool)]| -> io::Result<()> {
             let folder = parent.join(&name);
             std::fs::create_dir(&folder)?;
             group.folders.push(folder.clone());
-            for (file, value) in settings {
-                std::fs::write(folder.join(file), value)?;
+            for (file, value, required) in settings {
+                match std::fs::write(folder.join(file), value) {
+                    Err(error) if *required => return Err(error),
+                    _ => {}
+                }
             }
             group.procs.push(std::fs::OpenOptions::new().write(true).open(folder.join("cgroup.procs"))?);
             Ok(())
         };
         if let Some(unified) = &self.unified {
             let settings = [
-                ("memory.max", limits.memory.to_string()),
-                ("memory.swap.max", "0".to_owned()),
-                ("memory.oom.group", "1".to_owned()),
-                ("pids.max", limits.processes.to_string()),
+                ("memory.max", limits.memory.to_string(), true),
+                ("memory.swap.max", "0".to_owned(), false),
+                ("memory.oom.group", "1".to_owned(), false),
+                ("pids.max", limits.processes.to_string(), true),
             ];
             limit(unified, &settings)?;
+            group.cpu = Some(unified.join(&name).join("cpu.stat"));
         } else {
             if let Some(memory) = &self.memory {
-                limit(memory, &[("memory.limit_in_bytes", limits.memory.to_string())])?;
+                limit(memory, &[("memory.limit_in_bytes", limits.memory.to_string(), true)])?;
             }
             if let Some(pids) = &self.pids {
-                limit(pids, &[("pids.max", limits.processes.to_string())])?;
+                limit(pids, &[("pids.max", limits.processes.to_string(), true)])?;
+            }
+            if let Some(cpuacct) = &self.cpuacct {
+                limit(cpuacct, &[])?;
+                group.cpu = Some(cpuacct.join(&name).join("cpuacct.usage"));
             }
         }
         Ok((!group.folders.is_empty()).then_some(group))
     }
 }
 
-/// Whether a group can be made (and removed) in `folder`.
+/// Whether a group can be made (and removed) in `folder`; the groups a dead
+/// referee left there (killed with `kill -9`: empty, since its players died
+/// with it) are removed on the way.
 fn try_group(folder: &Path) -> bool {
+    for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let owner = name.to_str().and_then(|name| name.strip_prefix("maxconnect4-")?.split('-').next()?.parse::<u32>().ok());
+        if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+            let _ = std::fs::remove_dir(entry.path());
+        }
+    }
     let probe = folder.join(format!("maxconnect4-probe-{}", std::process::id()));
     let made = std::fs::create_dir(&probe).is_ok();
     made && std::fs::remove_dir(&probe).is_ok()
@@ -166,6 +203,19 @@ impl Group {
     #[must_use]
     pub fn procs(&self) -> Vec<RawFd> {
         self.procs.iter().map(AsRawFd::as_raw_fd).collect()
+    }
+
+    /// The CPU time the group's processes have used, as the kernel counts
+    /// it, where it does.
+    #[must_use]
+    pub fn cpu(&self) -> Option<Duration> {
+        let text = std::fs::read_to_string(self.cpu.as_ref()?).ok()?;
+        if self.unified {
+            let micros = text.lines().find_map(|line| line.strip_prefix("usage_usec ")?.trim().parse().ok())?;
+            Some(Duration::from_micros(micros))
+        } else {
+            Some(Duration::from_nanos(text.trim().parse().ok()?))
+        }
     }
 
     /// The limit the group's processes passed, if any, as the kernel counted.

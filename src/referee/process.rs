@@ -137,6 +137,9 @@ fn installation(program: &Path) -> Option<&Path> {
     (bin.file_name()? == "bin").then(|| bin.parent()).flatten().filter(|prefix| prefix.parent().is_some())
 }
 
+/// How often a one-move program's CPU time is looked at during its move.
+const CPU_CHECK: Duration = Duration::from_millis(100);
+
 /// The referee's means of running players: its locked folder, the sandbox
 /// if there is one, and the copy of its own executable for `self`.
 pub struct Containment {
@@ -188,7 +191,7 @@ impl Containment {
         };
         let warning = match (warning, limits_warning) {
             (Some(warning), _) => Some(warning),
-            (None, Some(limits)) => Some(format!("{limits} (--memory, --processes)")),
+            (None, Some(limits)) => Some(limits),
             (None, None) => None,
         };
         Ok((Containment { root, sandbox, own_executable, limits: isolation.limits, groups }, warning))
@@ -208,11 +211,14 @@ impl Containment {
 
     /// The forfeit for passing `passed`, with the limit it passed.
     #[must_use]
-    pub const fn forfeit(&self, passed: Passed) -> super::verdict::Forfeit {
+    pub fn forfeit(&self, passed: Passed) -> super::verdict::Forfeit {
         let limit = match passed {
             Passed::Memory => self.limits.memory,
             Passed::Processes => self.limits.processes as u64,
             Passed::Disk => self.limits.disk,
+            // Milliseconds; a move's own time limit when none is set, which
+            // only the caller knows.
+            Passed::Cpu => self.limits.cpu.map_or(0, |cpu| u64::try_from(cpu.as_millis()).unwrap_or(u64::MAX)),
         };
         super::verdict::Forfeit::Limit(passed, limit)
     }
@@ -316,14 +322,27 @@ impl Containment {
             Stream::Stderr => stderr.push(bytes, capture),
         };
         let deadline = started + timeout;
+        // CPU time counts against the move beside wall time: looked at
+        // every tenth of a second, as the kernel counts it.
+        let cpu_limit = self.limits.cpu.unwrap_or(timeout);
+        let mut cpu_out = false;
         let timed_out = loop {
-            match contained.poll(Some(deadline), &mut keep) {
+            let check = (Instant::now() + CPU_CHECK).min(deadline);
+            match contained.poll(Some(check), &mut keep) {
                 Progress::Output => {}
                 Progress::Ended => break false,
-                Progress::Deadline => break true,
+                Progress::Deadline if check == deadline => break true,
+                Progress::Deadline => {}
+            }
+            if contained.cpu().is_some_and(|used| used > cpu_limit) {
+                cpu_out = true;
+                break false;
             }
         };
-        let stopped = contained.stop(&mut keep);
+        let mut stopped = contained.stop(&mut keep);
+        if cpu_out {
+            stopped.passed = Some(Passed::Cpu);
+        }
         let ending = if timed_out {
             Ending::TimedOut
         } else if self.sandboxed() && stopped.ending == Ending::Exited(1) && bwrap_failed(&stderr) {
@@ -376,6 +395,12 @@ impl Contained {
         stopped.passed =
             self.passed().or_else(|| (stopped.ending == Ending::Signalled(libc::SIGXFSZ)).then_some(Passed::Disk));
         stopped
+    }
+
+    /// The CPU time of all its processes so far, where the kernel counts it.
+    #[must_use]
+    pub fn cpu(&self) -> Option<Duration> {
+        self.group.as_ref().and_then(Group::cpu)
     }
 
     /// The limit the program has passed so far, if any: its memory or

@@ -45,6 +45,10 @@ fn describe_limit(passed: crate::referee::limits::Passed, limit: u64) -> String 
             format!("process limit: it ran more than {limit} processes and threads at once (--processes)")
         }
         Passed::Disk => format!("disk limit: its folder or a file it wrote grew past {} MB (--disk)", limit >> 20),
+        Passed::Cpu => format!(
+            "CPU limit: its processes used more than {} s of CPU time on one move (--cpu, or --timeout)",
+            Duration::from_millis(limit).as_secs_f64()
+        ),
     }
 }
 
@@ -62,6 +66,7 @@ impl Forfeit {
             Forfeit::Limit(crate::referee::limits::Passed::Memory, _) => "memory-limit",
             Forfeit::Limit(crate::referee::limits::Passed::Processes, _) => "process-limit",
             Forfeit::Limit(crate::referee::limits::Passed::Disk, _) => "disk-limit",
+            Forfeit::Limit(crate::referee::limits::Passed::Cpu, _) => "cpu-limit",
         }
     }
 }

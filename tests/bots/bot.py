@@ -38,6 +38,7 @@ mode of any student's program, except as BEHAVIOUR says:
   hog          allocates memory 16 MB at a time, touching it, up to 1 GB
   swarm        starts processes that sleep, up to 300
   fill         writes a file in its folder 1 MB at a time, up to 200 MB
+  spin         spins on both of two processes for up to 60 s, then plays like valid
   spy          plays like valid after trying what a hostile player would, and
                printing a line `spy WHAT: open ...` or `spy WHAT: closed
                (...)` for each: its capabilities, unmounting what hides the
@@ -216,6 +217,14 @@ def main():
             if os.fork() == 0:
                 time.sleep(3600)
                 os._exit(0)
+    elif behaviour == "spin":
+        child = os.fork()
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            pass
+        if child == 0:
+            os._exit(0)
+        os.wait()
     elif behaviour == "fill":
         with open("filler", "wb") as f:
             for _ in range(200):

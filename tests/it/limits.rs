@@ -27,7 +27,21 @@ fn a_player_past_a_limit_loses_with_the_limit_named_and_the_next_game_is_played(
             "process limit: it ran more than 32 processes and threads at once (--processes)",
         ));
     }
-    let limits = ["--memory", "64", "--processes", "32", "--disk", "8", "--timeout", "60", "--depth", "1", "--quiet"];
+    let limits = [
+        "--memory",
+        "64",
+        "--processes",
+        "32",
+        "--disk",
+        "8",
+        "--cpu",
+        "1",
+        "--timeout",
+        "60",
+        "--depth",
+        "1",
+        "--quiet",
+    ];
     for (number, (behaviour, verdict, reason)) in cases.into_iter().enumerate() {
         maxconnect4(dir.path()).args(["match", &bot(behaviour, None), "self"]).args(limits).assert().success();
         // The same limits cost a well-behaved player nothing.

@@ -128,7 +128,7 @@ impl Conversation {
                 let index = match passed {
                     Passed::Memory => 0,
                     Passed::Processes => 1,
-                    Passed::Disk => 2,
+                    Passed::Disk | Passed::Cpu => 2,
                 };
                 Err(Silence::Limit(self.limits[index].clone()))
             }

@@ -12,6 +12,7 @@ use std::time::Duration;
 use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
 use crate::format::{self, LineEnding};
 use crate::referee::game::{Console, Settings};
+use crate::referee::limits::Passed;
 use crate::referee::process::{Captured, Containment, Ending, Run};
 use crate::referee::scratch::ScratchDir;
 use crate::referee::verdict::{self, Forfeit};
@@ -118,6 +119,10 @@ impl Competitor for Program<'_> {
         let last_words = last_line(&run.stderr.tail);
         let said = last_words.as_ref().map(|line| format!("; its last line on stderr: '{line}'")).unwrap_or_default();
         let result = match &run.ending {
+            _ if run.passed == Some(Passed::Cpu) => {
+                let limit = self.containment.limits().cpu.unwrap_or(ask.time);
+                Err(Forfeit::Limit(Passed::Cpu, u64::try_from(limit.as_millis()).unwrap_or(u64::MAX)))
+            }
             _ if run.passed.is_some() => Err(self.containment.forfeit(run.passed.expect("checked"))),
             Ending::FailedToStart(reason) if self.engine => return Err(Error::OwnExecutable(reason.clone())),
             Ending::FailedToStart(reason) => Err(Forfeit::FailedToStart(reason.clone())),
