@@ -187,7 +187,8 @@ impl Groups {
 fn try_group(folder: &Path) -> bool {
     for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
         let name = entry.file_name();
-        let owner = name.to_str().and_then(|name| name.strip_prefix("maxconnect4-")?.split('-').next()?.parse::<u32>().ok());
+        let owner =
+            name.to_str().and_then(|name| name.strip_prefix("maxconnect4-")?.split('-').next()?.parse::<u32>().ok());
         if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
             let _ = std::fs::remove_dir(entry.path());
         }

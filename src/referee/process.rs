@@ -154,13 +154,14 @@ impl Containment {
     /// Makes this process a subreaper, removes the folders of dead referees,
     /// makes its own, copies its executable if `with_self`, and finds the
     /// sandbox if `isolation` asks for one. Also returns a one-line warning
-    /// when the sandbox was asked for but is unavailable here.
+    /// when the sandbox was asked for but is unavailable here, or limits
+    /// cannot be kept. `private` names what players must never see besides the referee's
+    /// own folder (the log, the games' captured output), and
+    /// `isolation.limits` what each may use.
     ///
     /// # Errors
     /// On a system other than Linux, or when the folder or the copy cannot
     /// be made.
-    /// `private` names what players must never see besides the referee's
-    /// own folder (the log, the games' captured output).
     pub fn start(
         isolation: Isolation,
         with_self: bool,

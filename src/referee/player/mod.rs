@@ -189,8 +189,11 @@ impl Template {
     #[must_use]
     pub fn engine(executable: &Path, rules: Rules, time_limit: Duration) -> Template {
         let mut words = vec![executable.to_string_lossy().into_owned()];
+        // One thread: the CPU time of a move counts against it as its wall
+        // time does, and at a fixed depth the move is the same on any number.
         words.extend(
-            ["one-move", "{in}", "{out}", "{depth}", "--rules", rules.name(), "--time-limit"].map(str::to_owned),
+            ["one-move", "{in}", "{out}", "{depth}", "--rules", rules.name(), "--threads", "1", "--time-limit"]
+                .map(str::to_owned),
         );
         words.push(time_limit.as_secs_f64().to_string());
         Template { words }
