@@ -402,9 +402,10 @@ mod tests {
             std::fs::create_dir_all(base.join(folder)).unwrap();
         }
         let path = |name: &str| base.join(name);
+        // With the network, so that no socket of the system is covered.
         let sandbox = Sandbox {
             bwrap: PathBuf::from("bwrap"),
-            network: false,
+            network: true,
             mounts: vec![Mount::Hidden(path("temp/referee")), Mount::Hidden(base.clone())],
             tmp_size: 1 << 20,
             private: Vec::new(),
@@ -428,7 +429,7 @@ mod tests {
         .replace(&format!("{}/ ", base.display()), &format!("{} ", base.display()));
         assert!(words.join(" ").contains(&expected), "{}\n{expected}", words.join(" "));
         assert!(words.join(" ").starts_with(
-            "--unshare-all --unshare-user --disable-userns --cap-drop ALL --unshare-net --die-with-parent \
+            "--unshare-all --unshare-user --disable-userns --cap-drop ALL --share-net --die-with-parent \
              --new-session --ro-bind / / --dev /dev --proc /proc"
         ));
     }
