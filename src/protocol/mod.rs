@@ -44,6 +44,13 @@ impl Mover {
         Ok(Mover { rules, engine: Engine::for_rules(rules, hash_bytes)? })
     }
 
+    /// A flag that, once set, ends the mover's searches early with the best
+    /// move found so far (see [`Engine::canceller`]).
+    #[must_use]
+    pub fn canceller(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        self.engine.canceller()
+    }
+
     /// The rules this mover plays by.
     #[must_use]
     pub const fn rules(&self) -> Rules {

@@ -179,9 +179,21 @@ pub struct Engine {
     /// Under classic rules, the searches of [`super::classic`], which
     /// [`search`](Engine::search) and [`solve`](Engine::solve) hand over to.
     classic: Option<Box<Classic>>,
+    /// Set from outside to end a search with a time limit early, with the
+    /// best move of its deepest finished iteration (see [`Engine::canceller`]).
+    cancelled: Arc<AtomicBool>,
 }
 
 impl Engine {
+    /// A flag that, once set, ends this engine's searches that have a time
+    /// limit as if the time had run out (a first iteration, which always
+    /// finishes, aside): the server sets it when the client who asked has
+    /// gone. It stays set.
+    #[must_use]
+    pub fn canceller(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancelled)
+    }
+
     /// The default transposition table size.
     pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 
@@ -202,7 +214,13 @@ impl Engine {
     /// # Errors
     /// When the memory cannot be had.
     pub fn try_new(hash_bytes: usize) -> Result<Engine, TableTooLarge> {
-        Ok(Engine { table: Table::with_bytes(hash_bytes)?, threads: 1, progress: Arc::default(), classic: None })
+        Ok(Engine {
+            table: Table::with_bytes(hash_bytes)?,
+            threads: 1,
+            progress: Arc::default(),
+            classic: None,
+            cancelled: Arc::default(),
+        })
     }
 
     /// Searches with `threads` threads from now on (at least one). One
@@ -288,7 +306,7 @@ impl Engine {
     pub fn search(&mut self, board: &Board, limits: &Limits) -> Option<SearchResult> {
         assert!(limits.depth >= 1, "search depth must be at least 1");
         if let Some(classic) = &mut self.classic {
-            return classic.search(board, limits);
+            return classic.search(board, limits, &self.cancelled);
         }
         if board.is_full() {
             return None;
@@ -461,6 +479,7 @@ impl Engine {
             next_clock_check: 0,
             deadline,
             progress: &self.progress,
+            cancelled: &self.cancelled,
             stopped: false,
             window_root,
         };
@@ -521,6 +540,8 @@ struct Searcher<'a> {
     next_clock_check: u64,
     deadline: Option<Instant>,
     progress: &'a Progress,
+    /// See [`Engine::canceller`].
+    cancelled: &'a AtomicBool,
     /// The time ran out, or the split this thread is searching under was
     /// cut: the search's results are meaningless from then on.
     stopped: bool,
@@ -538,7 +559,9 @@ impl<'a> Searcher<'a> {
     /// Whether the search must stop: the time ran out, or the split this
     /// thread is searching under was cut.
     fn must_stop(&self) -> bool {
-        self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        // Cancelling, like the clock, spares the first iteration: there is
+        // always a move.
+        self.deadline.is_some_and(|deadline| Instant::now() >= deadline || self.cancelled.load(Relaxed))
             || self.split.as_ref().is_some_and(|split| split.cut())
     }
 

@@ -79,10 +79,20 @@ pub struct Options {
 /// What every request shares: the options and the one budget of searches.
 struct Shared {
     options: Options,
-    /// A permit for each search that may run at once.
-    searches: tokio::sync::Semaphore,
+    /// A permit for each search that may run at once, held until the search
+    /// ends.
+    searches: Arc<tokio::sync::Semaphore>,
     /// Requests holding a permit or waiting for one.
     admitted: std::sync::atomic::AtomicUsize,
+}
+
+/// Stops a search when dropped.
+struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// A request's place among those admitted, given back when it is dropped:
@@ -97,7 +107,7 @@ impl Drop for Admission<'_> {
 
 /// The server's routes and limits.
 pub fn router(options: Options) -> Router {
-    let searches = tokio::sync::Semaphore::new(options.searches.max(1));
+    let searches = Arc::new(tokio::sync::Semaphore::new(options.searches.max(1)));
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
@@ -257,11 +267,29 @@ async fn play(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesReject
         );
         return error(StatusCode::SERVICE_UNAVAILABLE, &message);
     }
-    let Ok(_permit) = shared.searches.acquire().await else {
+    let Ok(permit) = Arc::clone(&shared.searches).acquire_owned().await else {
         return error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
     };
+    let Ok(mut mover) = Mover::new(rules, HASH_BYTES) else {
+        return error(StatusCode::INTERNAL_SERVER_ERROR, "no memory for the search's table");
+    };
+    // Dropped with this request: when its answer is sent, or when its
+    // client hangs up, which stops the search.
+    let _cancel = CancelOnDrop(mover.canceller());
     let search = tokio::task::spawn_blocking(move || {
-        Mover::new(rules, HASH_BYTES).ok().and_then(|mut mover| mover.choose(&board, &limits))
+        let started = std::time::Instant::now();
+        let result = mover.choose(&board, &limits);
+        if mover.canceller().load(std::sync::atomic::Ordering::Relaxed) {
+            eprintln!(
+                "a search stopped after {:.1} s of its {} s: its client hung up",
+                started.elapsed().as_secs_f64(),
+                limits.time_limit.unwrap_or_default().as_secs_f64()
+            );
+        }
+        // The search's place is given back when it ends, not when its
+        // client goes.
+        drop(permit);
+        result
     });
     match search.await {
         Ok(Some(result)) => Json(arena::Response::Play { play: Play(result.column) }).into_response(),

@@ -327,3 +327,39 @@ fn clients_that_never_finish_their_headers_hold_no_connection_for_long() {
         assert!(attacker.read_to_end(&mut rest).is_ok(), "a half-open connection was kept");
     }
 }
+
+#[test]
+fn a_client_that_hangs_up_stops_its_search() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--searches", "1", "--queue", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let server = Server { addr: line.split("http://").nth(1).unwrap().split('/').next().unwrap().to_owned(), child };
+    // A client asks for a 10-second search...
+    let body = search(42, 10.0);
+    let mut gone = TcpStream::connect(&server.addr).unwrap();
+    let head = format!("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n", body.len());
+    gone.write_all(format!("{head}{body}").as_bytes()).unwrap();
+    // ...which runs: the one search slot is taken, so another is refused.
+    let quick = search(1, 1.0);
+    assert!((0..200).any(|_| server.post(&quick).0 == 503), "the long search never ran");
+    // The client hangs up; the server stops its search and says so.
+    drop(gone);
+    let mut server = server;
+    let stderr = BufReader::new(server.child.stderr.take().unwrap());
+    let (sender, said) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let said = stderr.lines().map_while(Result::ok).find(|line| line.starts_with("a search stopped after "));
+        let _ = sender.send(said);
+    });
+    // The time only turns a hang into a failure.
+    let said = said.recv_timeout(std::time::Duration::from_secs(60)).ok().flatten();
+    let said = said.expect("the server said the search stopped");
+    assert!(said.ends_with("of its 10 s: its client hung up"), "{said}");
+    // Its slot is free again.
+    assert_eq!(server.post(&quick).0, 200);
+}

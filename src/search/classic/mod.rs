@@ -73,7 +73,13 @@ impl Classic {
     }
 
     /// See [`ClassicPlayer::search`].
-    pub fn search(&mut self, board: &Board, limits: &Limits) -> Option<SearchResult> {
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        cancelled: &Arc<std::sync::atomic::AtomicBool>,
+    ) -> Option<SearchResult> {
+        self.player.cancel_with(Arc::clone(cancelled));
         self.player.search(board, limits.depth, limits.time_limit)
     }
 

@@ -66,6 +66,12 @@ impl ClassicPlayer {
         self.work.table.map_in();
     }
 
+    /// Ends its searches with a time limit early once `cancelled` is set,
+    /// as if the time had run out.
+    pub fn cancel_with(&mut self, cancelled: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.work.cancelled = Some(cancelled);
+    }
+
     /// Chooses a move by iterative deepening to `depth` plies (at least 1)
     /// within `time_limit`; `None` when the game on `board` is over.
     pub fn search(&mut self, board: &Board, depth: u32, time_limit: Option<Duration>) -> Option<SearchResult> {

@@ -1,6 +1,8 @@
 //! What both classic searches keep while they run: the table, the nodes
 //! visited, and the clock they stop by.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::search::table::{Table, TableTooLarge};
@@ -16,6 +18,8 @@ pub(super) struct Work {
     pub deadline: Option<Instant>,
     /// Set once the deadline has passed; results found after are meaningless.
     pub stopped: bool,
+    /// Set from outside to stop as the deadline would.
+    pub cancelled: Option<Arc<AtomicBool>>,
     /// The table grows to one slot per this many nodes visited.
     nodes_per_slot: usize,
 }
@@ -28,6 +32,7 @@ impl Work {
             next_check: CHECK_INTERVAL,
             deadline: None,
             stopped: false,
+            cancelled: None,
             nodes_per_slot,
         })
     }
@@ -48,7 +53,8 @@ impl Work {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_INTERVAL;
             self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / self.nodes_per_slot);
-            self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+            let cancelled = self.cancelled.as_ref().is_some_and(|cancelled| cancelled.load(Ordering::Relaxed));
+            self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline || cancelled);
         }
         self.stopped
     }
