@@ -162,6 +162,11 @@ fn bad_bots_on_pipes_forfeit_with_a_reason() {
         }
         check_forfeit(&format!("{protocol}:./no-such-bot"), &[], "failed-to-start", "no-such-bot");
     }
+    // The reason ends with what the bot last wrote on stderr (this bot
+    // writes every message it is sent there).
+    let exited = check_forfeit(&tagged("coordinator", "exit", &tag), &[], "no-output", "without answering");
+    let reason = exited.forfeit.unwrap().reason;
+    assert!(reason.ends_with("; its last line on stderr: 'got go ftime 60000 stime 60000'"), "{reason}");
     assert_gone(&tag);
 }
 

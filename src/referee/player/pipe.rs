@@ -87,6 +87,21 @@ impl Conversation {
         }
     }
 
+    /// `forfeit`, its reason ending with the last line the bot wrote on
+    /// stderr, when it wrote one: often the cause (a stack trace's last
+    /// line).
+    #[must_use]
+    pub fn with_last_words(&self, forfeit: Forfeit) -> Forfeit {
+        let Some(line) = super::program::last_line(&self.stderr.tail) else { return forfeit };
+        let said = |reason: String| format!("{reason}; its last line on stderr: '{line}'");
+        match forfeit {
+            Forfeit::FailedToStart(reason) => Forfeit::FailedToStart(said(reason)),
+            Forfeit::NoOutput(reason) => Forfeit::NoOutput(said(reason)),
+            Forfeit::Garbage(reason) => Forfeit::Garbage(said(reason)),
+            other => other,
+        }
+    }
+
     /// Why the bot could not be started, if it could not.
     #[must_use]
     pub fn failed(&self) -> Option<&str> {
@@ -333,12 +348,15 @@ impl<P: Protocol> Competitor for Bot<P> {
         if !self.greeted {
             let deadline = Instant::now() + self.startup;
             if let Err(forfeit) = self.protocol.greet(&mut self.conversation, deadline) {
-                return Ok(Turn::lost(forfeit));
+                return Ok(Turn::lost(self.conversation.with_last_words(forfeit)));
             }
             self.greeted = true;
         }
         let started = Instant::now();
-        let result = self.protocol.turn(&mut self.conversation, ask);
+        let result = self
+            .protocol
+            .turn(&mut self.conversation, ask)
+            .map_err(|forfeit| self.conversation.with_last_words(forfeit));
         Ok(Turn { result, wall: started.elapsed(), cpu: None, ending: None })
     }
 

@@ -154,7 +154,7 @@ impl Competitor for Program<'_> {
 
 /// The last line a program wrote to a stream, printable and at most 200
 /// characters, if it wrote one.
-fn last_line(tail: &[u8]) -> Option<String> {
+pub(super) fn last_line(tail: &[u8]) -> Option<String> {
     const LIMIT: usize = 200;
     let text = String::from_utf8_lossy(tail);
     let line = text.lines().map(str::trim).rfind(|line| !line.is_empty())?;
