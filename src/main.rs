@@ -780,7 +780,7 @@ struct IsolationArgs {
     /// Megabytes each player's sandbox /tmp may hold.
     #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.tmp >> 20, value_parser = parse_limit_mb)]
     tmp_size: u64,
-    /// Seconds of CPU time a one-move program's processes may use on one move [default: --timeout].
+    /// Seconds of CPU time a player's processes may use on one move [default: the move's time].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     cpu: Option<Duration>,
     /// Megabytes each player's folder may hold (kept across turns); also the largest file it may write.

@@ -30,9 +30,8 @@ pub struct Limits {
     /// Its folder, kept across turns, in bytes; also the largest file it
     /// may write anywhere.
     pub disk: u64,
-    /// CPU time of all its processes on one move of a one-move program;
-    /// none: the move's time limit, so that running on many cores buys
-    /// nothing.
+    /// CPU time of all its processes on one move; none: the move's time
+    /// limit, so that running on many cores buys nothing.
     pub cpu: Option<Duration>,
 }
 

@@ -138,7 +138,7 @@ fn installation(program: &Path) -> Option<&Path> {
 }
 
 /// How often a one-move program's CPU time is looked at during its move.
-const CPU_CHECK: Duration = Duration::from_millis(100);
+pub const CPU_CHECK: Duration = Duration::from_millis(100);
 
 /// The referee's means of running players: its locked folder, the sandbox
 /// if there is one, and the copy of its own executable for `self`.

@@ -17,6 +17,7 @@ It always plays the leftmost column with room, except as BEHAVIOUR says:
   two     answers its first move twice, in one write
   word    answers its first move with a word
   full    always plays the first column, full or not
+  spin    spins on two processes for up to 60 s before its first move
 
 What it is sent, one line each, goes to stderr (which the referee keeps),
 so a test can check the messages; it exits at the end code or `quit`. TAG,
@@ -53,6 +54,13 @@ def choose():
     if BEHAVIOUR == "flood":
         while True:
             say("x" * 4096 if PROTOCOL == "coordinator" else "4" * 4096)
+    if BEHAVIOUR == "spin":
+        child = os.fork()
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            pass
+        if child == 0:
+            os._exit(0)
     if BEHAVIOUR == "full":
         return 0
     return next(c for c in range(7) if heights[c] < 6)

@@ -53,3 +53,21 @@ fn a_player_past_a_limit_loses_with_the_limit_named_and_the_next_game_is_played(
         assert_eq!(logged[2 * number + 1].moves.len(), 42, "the game after {behaviour}");
     }
 }
+
+#[test]
+fn a_bot_on_pipes_is_held_to_its_cpu_time_too() {
+    let dir = tempfile::tempdir().unwrap();
+    if !limits_kept(dir.path()) {
+        return;
+    }
+    let spinning = super::util::protocol_bot("coordinator", &["spin"]);
+    let args = ["--rules", "classic", "--cpu", "1", "--timeout", "60", "--quiet"];
+    maxconnect4(dir.path()).args(["match", &spinning, "self"]).args(args).assert().success();
+    let forfeit = records(&dir.path().join("games.jsonl"))[0].forfeit.clone().expect("the spinning bot forfeits");
+    assert_eq!(forfeit.verdict, "cpu-limit", "{}", forfeit.reason);
+    assert!(
+        forfeit.reason.starts_with("CPU limit: its processes used more than 1 s of CPU time"),
+        "{}",
+        forfeit.reason
+    );
+}

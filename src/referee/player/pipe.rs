@@ -51,6 +51,8 @@ pub struct Conversation {
     process: Result<Contained, String>,
     /// The forfeit for each limit it may pass.
     limits: [Forfeit; 3],
+    /// The CPU time it may use on one answer, if not the answer's time.
+    cpu: Option<Duration>,
     /// The bot's folder, removed when the conversation is dropped.
     _directory: ScratchDir,
     command: String,
@@ -79,6 +81,7 @@ impl Conversation {
         Conversation {
             process,
             limits: [Passed::Memory, Passed::Processes, Passed::Disk].map(|passed| containment.forfeit(passed)),
+            cpu: containment.limits().cpu,
             _directory: directory,
             command,
             pending: Vec::new(),
@@ -157,6 +160,11 @@ impl Conversation {
         deadline: Instant,
         mut take: impl FnMut(&mut Vec<u8>, bool) -> Option<T>,
     ) -> Result<T, Silence> {
+        // CPU time counts against an answer beside wall time, as for a
+        // one-move program: all the bot's processes together, from now.
+        let cpu = || self.process.as_ref().ok().and_then(Contained::cpu);
+        let (cpu_before, budget) =
+            (cpu(), self.cpu.unwrap_or_else(|| deadline.saturating_duration_since(Instant::now())));
         loop {
             let open = self.process.as_ref().is_ok_and(|process| process.is_open(Stream::Stdout));
             if let Some(answer) = take(&mut self.pending, !open) {
@@ -168,10 +176,19 @@ impl Conversation {
             if !open {
                 return Err(Silence::Gone(self.how_it_went(deadline)));
             }
-            match self.poll(deadline) {
+            let check = (Instant::now() + crate::referee::process::CPU_CHECK).min(deadline);
+            match self.poll(check) {
                 Progress::Output => {}
                 Progress::Ended => return Err(Silence::Gone(self.how_it_went(deadline))),
-                Progress::Deadline => return Err(Silence::Deadline),
+                Progress::Deadline if check == deadline => return Err(Silence::Deadline),
+                Progress::Deadline => {}
+            }
+            let used = self.process.as_ref().ok().and_then(Contained::cpu);
+            if let (Some(before), Some(now)) = (cpu_before, used) {
+                if now.saturating_sub(before) > budget {
+                    let limit = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
+                    return Err(Silence::Limit(Forfeit::Limit(Passed::Cpu, limit)));
+                }
             }
         }
     }
