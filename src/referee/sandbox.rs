@@ -66,8 +66,10 @@ enum Privileges {
     /// The referee is root: the player becomes [`PLAYER_ID`] through this
     /// `setpriv`, run by bwrap with only the capabilities it needs for that.
     Root { setpriv: PathBuf },
-    /// The referee is another user: a user namespace without capabilities.
-    User,
+    /// The referee is another user: a user namespace without capabilities
+    /// and without nested ones, or, where the system allows no user
+    /// namespace (a setuid bwrap), bwrap's own dropping of privileges.
+    User { namespace: bool },
 }
 
 /// One mount of a player's view.
@@ -127,7 +129,7 @@ impl Sandbox {
                 .map_err(|_| "setpriv (util-linux), which takes root's powers from players, is not installed")?;
             Privileges::Root { setpriv }
         } else {
-            Privileges::User
+            Privileges::User { namespace: true }
         };
         let mut hidden = vec![std::env::temp_dir(), root.to_owned()];
         hidden.extend(std::env::current_dir());
@@ -141,21 +143,30 @@ impl Sandbox {
         // Made absolute now: a player runs elsewhere.
         let private = private.iter().filter_map(|path| std::path::absolute(path).ok()).collect();
         sort(&mut mounts);
-        let sandbox = Sandbox { bwrap, network, mounts, tmp_size, private, privileges };
-        let probe = Command::new(&sandbox.bwrap)
-            .args(sandbox.arguments(Path::new("/"), &[]))
-            .arg("true")
-            .current_dir("/")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .output()
-            .map_err(|error| format!("bwrap cannot be run: {error}"))?;
+        let mut sandbox = Sandbox { bwrap, network, mounts, tmp_size, private, privileges };
+        let mut probe = sandbox.probe()?;
+        if !probe.status.success() && sandbox.privileges == (Privileges::User { namespace: true }) {
+            sandbox.privileges = Privileges::User { namespace: false };
+            probe = sandbox.probe()?;
+        }
         if probe.status.success() {
             Ok(sandbox)
         } else {
             let said = String::from_utf8_lossy(&probe.stderr);
             Err(format!("bwrap cannot make a sandbox here ({})", said.trim()))
         }
+    }
+
+    /// Runs `true` in the sandbox.
+    fn probe(&self) -> Result<std::process::Output, String> {
+        Command::new(&self.bwrap)
+            .args(self.arguments(Path::new("/"), &[]))
+            .arg("true")
+            .current_dir("/")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .output()
+            .map_err(|error| format!("bwrap cannot be run: {error}"))
     }
 
     #[must_use]
@@ -194,13 +205,16 @@ impl Sandbox {
             ]
             .map(Into::into)
             .into(),
-            Privileges::User => {
+            Privileges::User { namespace: true } => {
                 ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"].map(Into::into).into()
             }
+            // A setuid bwrap keeps no capability for an unprivileged user,
+            // and takes no capability options.
+            Privileges::User { namespace: false } => vec!["--unshare-all".into()],
         };
         if !self.network {
             words.push("--unshare-net".into());
-        } else if self.privileges == Privileges::User {
+        } else if matches!(self.privileges, Privileges::User { .. }) {
             words.push("--share-net".into());
         }
         words.extend(["--die-with-parent", "--new-session"].map(Into::into));
@@ -409,7 +423,7 @@ mod tests {
             mounts: vec![Mount::Hidden(path("temp/referee")), Mount::Hidden(base.clone())],
             tmp_size: 1 << 20,
             private: Vec::new(),
-            privileges: Privileges::User,
+            privileges: Privileges::User { namespace: true },
         };
         let words = sandbox.arguments(&path("temp/referee/red"), &[&path("temp/referee/self"), &path("shown/deep")]);
         let words: Vec<String> = words.iter().map(|word| word.to_string_lossy().into_owned()).collect();
