@@ -1,6 +1,6 @@
 //! The pre-flight check: each player started on a fresh board, as red, under
 //! the same sandbox, limits and code as a game's (it is seated by
-//! [`player::seat`] and asked by [`Competitor::play`]), and asked for one
+//! [`player::seat`] and asked by [`player::Competitor::play`]), and asked for one
 //! move: it starts, it sees the files its command names, it answers a legal
 //! move in time, or the verdict says what went wrong, before a tournament
 //! plays a hundred games of forfeits.
