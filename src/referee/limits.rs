@@ -125,7 +125,7 @@ impl Groups {
         let warning = (!missing.is_empty()).then(|| {
             format!(
                 "warning: the limits of players' {} cannot be kept here (no control group this referee may make); \
-                 their /tmp and file sizes are",
+                 their /tmp and folder sizes still are",
                 missing.join(", ")
             )
         });
@@ -285,18 +285,25 @@ pub fn join(procs: &[RawFd]) -> io::Result<()> {
     Ok(())
 }
 
-/// The bytes under `folder`, not following links, stopping once past
-/// `limit`.
+/// What an entry of a folder costs at least, in bytes: a filesystem's
+/// block. Empty files and links are not free (each takes an inode), and
+/// counting them so bounds a walk of a folder within its limit (65,536
+/// entries under the default 256 MB).
+const LEAST_PER_ENTRY: u64 = 4096;
+
+/// The bytes under `folder` (itself included), not following links, each
+/// entry counting at least [`LEAST_PER_ENTRY`], stopping once past `limit`.
 #[must_use]
 pub fn size_of(folder: &Path, limit: u64) -> u64 {
     use std::os::unix::fs::MetadataExt as _;
-    let mut total = 0;
+    let cost = |metadata: &std::fs::Metadata| (metadata.blocks() * 512).max(LEAST_PER_ENTRY);
+    let mut total = std::fs::symlink_metadata(folder).map_or(0, |metadata| cost(&metadata));
     let mut folders = vec![folder.to_owned()];
     while let Some(folder) = folders.pop() {
         let Ok(entries) = std::fs::read_dir(&folder) else { continue };
         for entry in entries.flatten() {
             let Ok(metadata) = entry.metadata() else { continue };
-            total += metadata.blocks() * 512;
+            total += cost(&metadata);
             if metadata.is_dir() {
                 folders.push(entry.path());
             }

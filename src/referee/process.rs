@@ -137,7 +137,8 @@ fn installation(program: &Path) -> Option<&Path> {
     (bin.file_name()? == "bin").then(|| bin.parent()).flatten().filter(|prefix| prefix.parent().is_some())
 }
 
-/// How often a one-move program's CPU time is looked at during its move.
+/// How often a player's CPU time, memory, processes and folder are looked
+/// at while its move is due.
 pub const CPU_CHECK: Duration = Duration::from_millis(100);
 
 /// The referee's means of running players: its locked folder, the sandbox
@@ -327,16 +328,27 @@ impl Containment {
         // every tenth of a second, as the kernel counts it.
         let cpu_limit = self.limits.cpu.unwrap_or(timeout);
         let mut cpu_out = false;
+        let mut looked = Instant::now();
         let timed_out = loop {
-            let check = (Instant::now() + CPU_CHECK).min(deadline);
+            let check = (looked + CPU_CHECK).min(deadline);
             match contained.poll(Some(check), &mut keep) {
                 Progress::Output => {}
                 Progress::Ended => break false,
                 Progress::Deadline if check == deadline => break true,
                 Progress::Deadline => {}
             }
+            // Not on every piece of output: a walk of its folder is not free.
+            if looked.elapsed() < CPU_CHECK {
+                continue;
+            }
+            looked = Instant::now();
             if contained.cpu().is_some_and(|used| used > cpu_limit) {
                 cpu_out = true;
+                break false;
+            }
+            // Its memory, processes and folder too: a turn is stopped at a
+            // limit, not at its end (a folder could fill the disk first).
+            if contained.passed().is_some() {
                 break false;
             }
         };

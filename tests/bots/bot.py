@@ -39,6 +39,8 @@ mode of any student's program, except as BEHAVIOUR says:
   swarm        starts processes that sleep, up to 300
   fill         writes a file in its folder 1 MB at a time, up to 200 MB
   spin         spins on both of two processes for up to 60 s, then plays like valid
+  spill        on its first move writes 64 files of 1 MB in its folder, holds
+               them 30 s and removes them, then plays like valid
   spy          plays like valid after trying what a hostile player would, and
                printing a line `spy WHAT: open ...` or `spy WHAT: closed
                (...)` for each: its capabilities, unmounting what hides the
@@ -225,6 +227,16 @@ def main():
         if child == 0:
             os._exit(0)
         os.wait()
+    elif behaviour == "spill":
+        # Each file within the largest a player may write, all of them past
+        # its folder's limit, and gone by the end of the turn.
+        if sum(cell != "0" for row in rows for cell in row) < 2:
+            for number in range(64):
+                with open(f"spill{number}", "wb") as f:
+                    f.write(b"x" * (1 << 20))
+            time.sleep(30)
+            for number in range(64):
+                os.remove(f"spill{number}")
     elif behaviour == "fill":
         with open("filler", "wb") as f:
             for _ in range(200):

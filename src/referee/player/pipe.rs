@@ -142,16 +142,19 @@ impl Conversation {
         let silence = self.silence(deadline, take);
         // A bot the kernel stopped at a limit is judged by the limit.
         match (&silence, self.process.as_ref().ok().and_then(Contained::passed)) {
-            (Err(_), Some(passed)) => {
-                let index = match passed {
-                    Passed::Memory => 0,
-                    Passed::Processes => 1,
-                    Passed::Disk | Passed::Cpu => 2,
-                };
-                Err(Silence::Limit(self.limits[index].clone()))
-            }
+            (Err(_), Some(passed)) => Err(Silence::Limit(self.limit(passed))),
             _ => silence,
         }
+    }
+
+    /// The forfeit for passing `passed`.
+    fn limit(&self, passed: Passed) -> Forfeit {
+        let index = match passed {
+            Passed::Memory => 0,
+            Passed::Processes => 1,
+            Passed::Disk | Passed::Cpu => 2,
+        };
+        self.limits[index].clone()
     }
 
     /// [`answer`](Conversation::answer), limits aside.
@@ -165,6 +168,7 @@ impl Conversation {
         let cpu = || self.process.as_ref().ok().and_then(Contained::cpu);
         let (cpu_before, budget) =
             (cpu(), self.cpu.unwrap_or_else(|| deadline.saturating_duration_since(Instant::now())));
+        let mut looked = Instant::now();
         loop {
             let open = self.process.as_ref().is_ok_and(|process| process.is_open(Stream::Stdout));
             if let Some(answer) = take(&mut self.pending, !open) {
@@ -176,12 +180,22 @@ impl Conversation {
             if !open {
                 return Err(Silence::Gone(self.how_it_went(deadline)));
             }
-            let check = (Instant::now() + crate::referee::process::CPU_CHECK).min(deadline);
+            let check = (looked + crate::referee::process::CPU_CHECK).min(deadline);
             match self.poll(check) {
                 Progress::Output => {}
                 Progress::Ended => return Err(Silence::Gone(self.how_it_went(deadline))),
                 Progress::Deadline if check == deadline => return Err(Silence::Deadline),
                 Progress::Deadline => {}
+            }
+            // Not on every piece of output: a walk of its folder is not free.
+            if looked.elapsed() < crate::referee::process::CPU_CHECK {
+                continue;
+            }
+            looked = Instant::now();
+            // Its memory, processes and folder, as after its turn: stopped
+            // at a limit, not at the deadline.
+            if let Some(passed) = self.process.as_ref().ok().and_then(Contained::passed) {
+                return Err(Silence::Limit(self.limit(passed)));
             }
             let used = self.process.as_ref().ok().and_then(Contained::cpu);
             if let (Some(before), Some(now)) = (cpu_before, used) {
