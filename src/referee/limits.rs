@@ -96,14 +96,7 @@ impl Groups {
             let path = path.trim_start_matches('/');
             let usable = |folder: PathBuf| try_group(&folder).then_some(folder);
             match controllers {
-                "" => {
-                    let base = Path::new("/sys/fs/cgroup");
-                    let enabled =
-                        std::fs::read_to_string(base.join(path).join("cgroup.subtree_control")).unwrap_or_default();
-                    if enabled.contains("memory") && enabled.contains("pids") {
-                        groups.unified = usable(base.join(path));
-                    }
-                }
+                "" => groups.unified = unified_mount().and_then(|mount| nearest_delegating(&mount, Path::new(path))),
                 "memory" => groups.memory = usable(Path::new("/sys/fs/cgroup/memory").join(path)),
                 "pids" => groups.pids = usable(Path::new("/sys/fs/cgroup/pids").join(path)),
                 "cpuacct" | "cpu,cpuacct" | "cpuacct,cpu" => {
@@ -178,6 +171,34 @@ impl Groups {
         }
         Ok((!group.folders.is_empty()).then_some(group))
     }
+}
+
+/// Where the cgroup v2 hierarchy is mounted: `/sys/fs/cgroup` on a system
+/// with v2 alone, `/sys/fs/cgroup/unified` beside v1's hierarchies.
+fn unified_mount() -> Option<PathBuf> {
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    mounts.lines().find_map(|line| {
+        // ID PARENT MAJOR:MINOR ROOT MOUNT-POINT OPTIONS [FIELDS] - TYPE ...
+        let (before, after) = line.split_once(" - ")?;
+        if after.split(' ').next() != Some("cgroup2") {
+            return None;
+        }
+        before.split(' ').nth(4).map(PathBuf::from)
+    })
+}
+
+/// The nearest group at or above `own` (a path in the v2 hierarchy mounted
+/// at `mount`) that hands the memory and pids controllers to its children
+/// and in which this referee may make groups. Its own group seldom does: a
+/// group holding processes may not hand controllers down (v2's rule of no
+/// internal processes), so under systemd a root referee's groups go in its
+/// slice, beside its session.
+fn nearest_delegating(mount: &Path, own: &Path) -> Option<PathBuf> {
+    own.ancestors().map(|group| mount.join(group.strip_prefix("/").unwrap_or(group))).find(|folder| {
+        let enabled = std::fs::read_to_string(folder.join("cgroup.subtree_control")).unwrap_or_default();
+        let words: Vec<&str> = enabled.split_whitespace().collect();
+        words.contains(&"memory") && words.contains(&"pids") && try_group(folder)
+    })
 }
 
 /// Whether a group can be made (and removed) in `folder`; the groups a dead
@@ -313,4 +334,45 @@ pub fn size_of(folder: &Path, limit: u64) -> u64 {
         }
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A v2 hierarchy as systemd lays it out, in a plain folder: the
+    /// referee's session holds processes and hands nothing down, its slice
+    /// hands memory and pids down.
+    #[test]
+    fn v2_groups_are_made_in_the_nearest_group_that_hands_memory_and_pids_down() {
+        let mount = tempfile::tempdir().unwrap();
+        let slice = mount.path().join("user.slice/user-0.slice");
+        let session = slice.join("session-1.scope");
+        std::fs::create_dir_all(&session).unwrap();
+        std::fs::write(mount.path().join("cgroup.subtree_control"), "cpu io memory pids\n").unwrap();
+        std::fs::write(mount.path().join("user.slice/cgroup.subtree_control"), "memory pids\n").unwrap();
+        std::fs::write(slice.join("cgroup.subtree_control"), "memory pids\n").unwrap();
+        std::fs::write(session.join("cgroup.subtree_control"), "").unwrap();
+        let own = Path::new("/user.slice/user-0.slice/session-1.scope");
+        assert_eq!(nearest_delegating(mount.path(), own), Some(slice.clone()));
+
+        // A slice that hands down memory alone is passed over.
+        std::fs::write(slice.join("cgroup.subtree_control"), "memory\n").unwrap();
+        assert_eq!(nearest_delegating(mount.path(), own), Some(mount.path().join("user.slice")));
+
+        // A container's own root that hands nothing down: no group.
+        assert_eq!(nearest_delegating(&session, Path::new("/")), None);
+    }
+
+    #[test]
+    fn a_folder_counts_its_entries_at_least_a_block_each() {
+        let folder = tempfile::tempdir().unwrap();
+        for number in 0..10 {
+            std::fs::File::create(folder.path().join(number.to_string())).unwrap();
+        }
+        // The folder itself and ten empty files.
+        assert!(size_of(folder.path(), u64::MAX) >= 11 * LEAST_PER_ENTRY);
+        // Stops once past the limit.
+        assert!(size_of(folder.path(), 2 * LEAST_PER_ENTRY) <= 3 * LEAST_PER_ENTRY);
+    }
 }

@@ -75,7 +75,8 @@ enum Privileges {
 /// One mount of a player's view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Mount {
-    /// The player's own empty `/tmp`, writable by anyone as `/tmp` is.
+    /// The player's own empty `/tmp` (or `/dev/shm`), writable by anyone
+    /// as `/tmp` is, of the size of [`Limits::tmp`](super::limits::Limits::tmp).
     Scratch(PathBuf),
     /// An empty read-only folder hides what is there.
     Hidden(PathBuf),
@@ -137,9 +138,14 @@ impl Sandbox {
         if !network {
             hidden.push(PathBuf::from("/run"));
         }
-        let mut mounts = vec![Mount::Scratch(PathBuf::from("/tmp"))];
+        // bwrap's own /dev/shm is a folder of its /dev, a tmpfs as large as
+        // the kernel's default (half the RAM): sized as /tmp is.
+        let mut mounts = vec![Mount::Scratch(PathBuf::from("/tmp")), Mount::Scratch(PathBuf::from("/dev/shm"))];
         mounts.extend(hidden.iter().filter_map(|path| hide(path)));
         mounts.extend(private.iter().filter_map(|path| hide(path)));
+        // The referee's temporary folder is often /tmp itself: the player's
+        // own /tmp hides it already, and hidden again it would be read-only.
+        mounts.retain(|mount| !matches!(mount, Mount::Hidden(path) if path == Path::new("/tmp")));
         // Made absolute now: a player runs elsewhere.
         let private = private.iter().filter_map(|path| std::path::absolute(path).ok()).collect();
         sort(&mut mounts);

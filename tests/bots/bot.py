@@ -39,6 +39,9 @@ mode of any student's program, except as BEHAVIOUR says:
   swarm        starts processes that sleep, up to 300
   fill         writes a file in its folder 1 MB at a time, up to 200 MB
   spin         spins on both of two processes for up to 60 s, then plays like valid
+  stuff        writes a file in /tmp and one in /dev/shm 1 MB at a time, up
+               to 64 MB each or until a write fails, prints `stuff FOLDER:
+               N MB` for each, then plays like valid
   spill        on its first move writes 64 files of 1 MB in its folder, holds
                them 30 s and removes them, then plays like valid
   spy          plays like valid after trying what a hostile player would, and
@@ -227,6 +230,18 @@ def main():
         if child == 0:
             os._exit(0)
         os.wait()
+    elif behaviour == "stuff":
+        for folder in ("/tmp", "/dev/shm"):
+            written = 0
+            try:
+                with open(os.path.join(folder, "stuffing"), "wb") as f:
+                    while written < 64:
+                        f.write(b"x" * (1 << 20))
+                        f.flush()
+                        written += 1
+            except OSError as error:
+                print(f"stuff {folder}: {error}", file=sys.stderr, flush=True)
+            print(f"stuff {folder}: {written} MB", flush=True)
     elif behaviour == "spill":
         # Each file within the largest a player may write, all of them past
         # its folder's limit, and gone by the end of the turn.

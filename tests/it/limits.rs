@@ -186,3 +186,23 @@ fn a_referee_that_cannot_keep_a_limit_says_which_and_plays_on() {
     assert_eq!(forfeit.verdict, "disk-limit", "{}", forfeit.reason);
     assert_eq!((&logged[1].forfeit, logged[1].moves.len()), (&None, 42), "the next game");
 }
+
+/// A player's `/tmp` and `/dev/shm` are its to write, up to `--tmp-size`:
+/// a write past it fails, and the player plays on.
+#[test]
+fn a_players_tmp_and_shared_memory_hold_no_more_than_the_tmp_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--tmp-size", "8", "--depth", "1", "--timeout", "60", "--quiet"];
+    maxconnect4(dir.path()).args(["match", &bot("stuff", None), "self"]).args(args).assert().success();
+    let logged = records(&dir.path().join("games.jsonl"));
+    assert_eq!((&logged[0].forfeit, logged[0].moves.len()), (&None, 42));
+    let said = super::util::read(&dir.path().join("games.output/1/red.txt"));
+    for folder in ["/tmp", "/dev/shm"] {
+        let written: Vec<u32> = said
+            .lines()
+            .filter_map(|line| line.strip_prefix(&format!("stuff {folder}: "))?.strip_suffix(" MB")?.parse().ok())
+            .collect();
+        assert_eq!(written.len(), 21, "once a turn:\n{said}");
+        assert!(written.iter().all(|megabytes| (1..=8).contains(megabytes)), "{folder}: {written:?}\n{said}");
+    }
+}
