@@ -777,7 +777,7 @@ struct IsolationArgs {
     /// Processes and threads each player may run at once.
     #[arg(long, value_name = "N", default_value_t = PlayerLimits::DEFAULT.processes, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     processes: u32,
-    /// Megabytes each player's sandbox /tmp may hold.
+    /// Megabytes each player's sandbox /tmp, and its /dev/shm, may each hold.
     #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.tmp >> 20, value_parser = parse_limit_mb)]
     tmp_size: u64,
     /// Seconds of CPU time a player's processes may use on one move [default: the move's time].

@@ -206,3 +206,28 @@ fn a_players_tmp_and_shared_memory_hold_no_more_than_the_tmp_size() {
         assert!(written.iter().all(|megabytes| (1..=8).contains(megabytes)), "{folder}: {written:?}\n{said}");
     }
 }
+
+/// A JVM reserves far more memory than it uses and starts a score of
+/// threads: a Java program plays whole games under the default limits.
+#[test]
+fn a_java_program_plays_under_the_default_limits() {
+    if !super::bots::tool_available("javac", "MAXCONNECT4_REQUIRE_JDK") {
+        return;
+    }
+    // Where a player run as another user may read it (not under /tmp).
+    let classes = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/Leftmost.java");
+    let status = Command::new("javac").arg("-d").arg(classes.path()).arg(&source).status().unwrap();
+    assert!(status.success(), "javac failed on {}", source.display());
+    std::fs::set_permissions(classes.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let classpath = classes.path().display().to_string();
+    let java = format!("{} {{in}} {{out}}", shell_words::join(["java", "-classpath", &classpath, "Leftmost"]));
+    let dir = tempfile::tempdir().unwrap();
+    for (red, green) in [(java.as_str(), "self"), ("self", java.as_str())] {
+        let limits = ["--depth", "1", "--timeout", "60", "--quiet"];
+        maxconnect4(dir.path()).args(["match", red, green]).args(limits).assert().success();
+    }
+    for record in records(&dir.path().join("games.jsonl")) {
+        assert_eq!((&record.forfeit, record.moves.len()), (&None, 42));
+    }
+}
