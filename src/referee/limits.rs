@@ -37,7 +37,7 @@ pub struct Limits {
 
 impl Limits {
     /// Defaults a class would choose: far above what a Connect-4 program
-    /// needs (a small Java program peaks at 20 MB and 21 to 23 threads on
+    /// needs (a small Java program peaks at 20 MB and 21 to 24 threads on
     /// 2 cores, more threads on more cores), far below
     /// what would starve a machine running two games at once.
     pub const DEFAULT: Limits = Limits { memory: 1 << 30, processes: 256, tmp: 256 << 20, disk: 256 << 20, cpu: None };
