@@ -37,6 +37,7 @@ fn main() {
         queue: 4096,
         caps: serve::Caps::default(),
         name: "load".into(),
+        body_timeout: serve::HEADER_TIMEOUT,
     };
     runtime.spawn(serve::serve(listener, options, serve::Connections::default()));
 

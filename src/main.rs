@@ -183,7 +183,7 @@ enum Command {
         /// Connections served at once; more clients wait until one closes.
         #[arg(long, value_name = "N", default_value_t = serve::MAX_CONNECTIONS as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
         max_connections: u32,
-        /// Seconds a client has to send a request's headers before its connection is closed.
+        /// Seconds a client has to send a request's headers before its connection is closed, and then its body before it is answered 408.
         #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
         header_timeout: Duration,
         /// The name answered to the arena's init.
@@ -724,7 +724,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let searches = searches.map_or_else(modes::default_threads, usize::from);
             let caps = serve::Caps { depth: max_depth, time: max_time.min(serve::SEARCH_TIME_CAP) };
             let limits = search.limits(SERVE_TIME_LIMIT);
-            let options = serve::Options { limits, searches, queue: usize::from(queue), caps, name };
+            let options = serve::Options {
+                limits,
+                searches,
+                queue: usize::from(queue),
+                caps,
+                name,
+                body_timeout: header_timeout,
+            };
             let connections = serve::Connections { most: max_connections as usize, header_timeout };
             serve::run(addr, options, connections, &mut out)?;
         }

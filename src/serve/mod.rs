@@ -17,8 +17,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -74,6 +73,9 @@ pub struct Options {
     pub caps: Caps,
     /// The name answered to `init`.
     pub name: String,
+    /// How long a client has to send a request's body once its headers are
+    /// in: a slow body holds a connection as slow headers would.
+    pub body_timeout: Duration,
 }
 
 /// What every request shares: the options and the one budget of searches.
@@ -233,11 +235,19 @@ async fn json_errors(response: Response) -> Response {
 }
 
 /// `POST /`: an arena request.
-async fn play(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejection>) -> Response {
+async fn play(State(shared): State<Arc<Shared>>, body: Body) -> Response {
     let options = &shared.options;
-    let body = match body {
-        Ok(body) => body,
-        Err(rejection) => return error(rejection.status(), &rejection.body_text()),
+    let body = match tokio::time::timeout(options.body_timeout, axum::body::to_bytes(body, BODY_LIMIT)).await {
+        Ok(Ok(body)) => body,
+        // The only error of a body that arrives is the limit's.
+        Ok(Err(_)) => return error(StatusCode::PAYLOAD_TOO_LARGE, "payload too large"),
+        Err(_) => {
+            let message = format!(
+                "request timeout: the body did not arrive within {} s of the headers",
+                options.body_timeout.as_secs_f64()
+            );
+            return error(StatusCode::REQUEST_TIMEOUT, &message);
+        }
     };
     let Ok(text) = std::str::from_utf8(&body) else {
         return error(StatusCode::BAD_REQUEST, "not JSON: the body is not UTF-8");

@@ -329,6 +329,26 @@ fn clients_that_never_finish_their_headers_hold_no_connection_for_long() {
 }
 
 #[test]
+fn a_client_that_never_finishes_its_body_is_answered_408() {
+    let server = Server::start(&["--depth", "2", "--header-timeout", "1"]);
+    let mut slow = TcpStream::connect(&server.addr).unwrap();
+    // Headers promising 100 bytes, then 10 of them, then nothing.
+    slow.write_all(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"init\": ").unwrap();
+    // The timeout on this side only turns a hang into a failure.
+    slow.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
+    let mut answer = String::new();
+    let _ = slow.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.ends_with(r#"{"error":"request timeout: the body did not arrive within 1 s of the headers"}"#),
+        "{answer}"
+    );
+    // The server goes on serving.
+    let (status, body) = server.post(&Request::PlayTurn(PlayTurn::new(&Board::empty(), Rules::Classic)).to_string());
+    assert_eq!(status, 200, "{body}");
+}
+
+#[test]
 fn a_client_that_hangs_up_stops_its_search() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
         .args(["serve", "--addr", "127.0.0.1:0", "--searches", "1", "--queue", "0"])
