@@ -10,10 +10,11 @@ use super::chart::Chart;
 use super::machine::Machine;
 use super::measure::{self, Algorithm};
 use super::{units, Outcome, Timings, CSV_FILE};
-use crate::board::{Board, Player};
+use crate::board::Board;
 use crate::display;
 use crate::features::WEIGHTS;
-use crate::score::POINT;
+use crate::player::Player;
+use crate::value::POINT;
 
 /// What the report says besides the measurements.
 #[derive(Clone, Copy, Debug)]

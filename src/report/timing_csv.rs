@@ -4,7 +4,7 @@
 //! time and leaves the measured columns empty.
 
 use super::{Outcome, Timings};
-use crate::score::POINT;
+use crate::value::POINT;
 
 /// The header row.
 pub const COLUMNS: [&str; 11] = [
