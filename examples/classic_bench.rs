@@ -16,11 +16,11 @@
 //! `classic_bench -- --position MOVES [--weak]` solves one position (`''`
 //! for the empty board) with a 4 GB table and prints its value and time.
 
+use maxconnect4::moves::Moves;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use maxconnect4::board::Board;
 use maxconnect4::rules::Rules;
 use maxconnect4::search::classic::{Solver, BENCHMARK_SETS};
 
@@ -63,7 +63,7 @@ fn main() -> ExitCode {
             eprintln!("{}: not a 'MOVES SCORE' line: {line}", path.display());
             return ExitCode::FAILURE;
         };
-        let board = Board::from_moves(Rules::Classic, moves).expect("benchmark positions are games");
+        let board = Moves::board(Rules::Classic, moves).expect("benchmark positions are games");
         solver.clear();
         let start = cpu_time::ThreadTime::now();
         let value = solver.board_value(&board, weak, None).expect("no time limit");
@@ -95,7 +95,7 @@ fn main() -> ExitCode {
 
 /// Solves the position after `moves` and prints its value, nodes and time.
 fn solve_one(moves: &str, weak: bool) -> ExitCode {
-    let Ok(board) = Board::from_moves(Rules::Classic, moves) else {
+    let Ok(board) = Moves::board(Rules::Classic, moves) else {
         eprintln!("bad move string '{moves}'");
         return ExitCode::from(2);
     };

@@ -18,6 +18,7 @@
 //!
 //! Run: `cargo run --release --example eval_data -- GAMES SEED > eval.txt`
 
+use maxconnect4::moves::Moves;
 use std::io::Write;
 
 use maxconnect4::board::{Board, Column};
@@ -95,13 +96,13 @@ fn play_game(random: &mut Random, engine: &mut Engine) -> Vec<String> {
         board.play(column);
         moves.push(char::from(b'0' + column.number() as u8));
     }
-    let board_of = |moves: &str| Board::from_moves(maxconnect4::rules::Rules::Max, moves).expect("a game's moves");
+    let board_of = |moves: &str| Moves::board(maxconnect4::rules::Rules::Max, moves).expect("a game's moves");
     let mut solve = |board: &Board| {
         let value = engine.solve(board, None).expect("no time limit").value;
         // `solve` gives the mover's view; labels are player 1's.
         match board.to_move() {
-            maxconnect4::board::Player::One => value,
-            maxconnect4::board::Player::Two => -value,
+            maxconnect4::player::Player::One => value,
+            maxconnect4::player::Player::Two => -value,
         }
     };
     let at_solve_empty = &positions[(42 - SOLVE_EMPTY) as usize];

@@ -8,7 +8,7 @@
 //! unknowns are the weights. Feature sets are fitted in turn, each adding
 //! one idea to the one before, on four games in five, and their errors are
 //! measured on the fifth (whole games are held out, since a game's
-//! positions share labels). Then the engine's set ([`features::count`]) is
+//! positions share labels). Then the engine's set ([`maxconnect4::score::count`]) is
 //! fitted on all the data and printed as the Rust constant to paste into
 //! `src/features.rs`, with the error of the rounded weights the engine uses.
 //!
@@ -20,13 +20,15 @@
 //! with `--solved-weight W` each solved position counts W times in the fit.
 //! FILE may also hold positions labelled by `examples/eval_relabel.rs`.
 
+use maxconnect4::moves::Moves;
 use std::fmt::Write as _;
 
 use maxconnect4::bitboard::{column_cells, completing_cells, ALL_CELLS, CELLS};
-use maxconnect4::board::{Board, Player};
+use maxconnect4::board::Board;
 use maxconnect4::features::{self, Class, Weights, CLASSES, HAND_SET};
+use maxconnect4::player::Player;
 use maxconnect4::rules::Rules;
-use maxconnect4::score::{Value, POINT};
+use maxconnect4::value::{Value, POINT};
 
 /// One labelled position.
 struct Sample {
@@ -107,7 +109,7 @@ fn main() -> anyhow::Result<()> {
 /// What the windows short of complete add to the score so far in the
 /// evaluation with `weights`, in points, for player 1.
 fn evaluation(board: &Board, weights: &Weights) -> f64 {
-    f64::from(features::weigh(board, weights)) / f64::from(POINT) - score(board)
+    f64::from(maxconnect4::score::weigh(board, weights)) / f64::from(POINT) - score(board)
 }
 
 fn usage() -> ! {
@@ -126,7 +128,7 @@ fn read(files: &[String], solved_weight: f64) -> anyhow::Result<Vec<Sample>> {
             let [moves, label, kind] = line.split(' ').collect::<Vec<_>>()[..] else {
                 return Err(bad("expected MOVES LABEL KIND"));
             };
-            let board = Board::from_moves(Rules::Max, moves).map_err(|error| bad(&error.to_string()))?;
+            let board = Moves::board(Rules::Max, moves).map_err(|error| bad(&error.to_string()))?;
             let label: f64 = label.parse().map_err(|_| bad("the label is not a number"))?;
             // `search`: a deep search's value (`examples/eval_relabel.rs`).
             let exact = match kind {
@@ -244,7 +246,7 @@ fn designs() -> Vec<(&'static str, Design)> {
 
 /// Open windows per player and [`Class`].
 fn counts(board: &Board) -> [[f64; CLASSES]; 2] {
-    features::count(board).map(|classes| classes.map(f64::from))
+    maxconnect4::score::count(board).map(|classes| classes.map(f64::from))
 }
 
 /// The counts of `classes` added up, for each player.
@@ -274,7 +276,7 @@ fn by_threat_parity(board: &Board) -> Vec<f64> {
     vec![one[0], two[0], odd[0], even[0], -one[1], -two[1], -odd[1], -even[1]]
 }
 
-/// Every class of [`features::count`], player 2's negated.
+/// Every class of [`maxconnect4::score::count`], player 2's negated.
 fn by_class(board: &Board) -> Vec<f64> {
     let c = counts(board);
     c[0].iter().copied().chain(c[1].iter().map(|x| -x)).collect()
@@ -290,7 +292,7 @@ fn per_mover(board: &Board, x: Vec<f64>) -> Vec<f64> {
     }
 }
 
-/// The classes of [`features::count`], per player to move.
+/// The classes of [`maxconnect4::score::count`], per player to move.
 fn by_class_per_mover(board: &Board) -> Vec<f64> {
     per_mover(board, by_class(board))
 }

@@ -14,13 +14,15 @@
 //!
 //! Run: `cargo run --release --example eval_relabel -- DEPTH < eval.txt > relabelled.txt`
 
+use maxconnect4::moves::Moves;
 use std::io::{BufRead, Write};
 
 use anyhow::{anyhow, Context};
-use maxconnect4::board::{Board, Player};
+
+use maxconnect4::player::Player;
 use maxconnect4::rules::Rules;
-use maxconnect4::score::POINT;
 use maxconnect4::search::{Engine, Limits};
+use maxconnect4::value::POINT;
 
 fn usage() -> ! {
     eprintln!("usage: eval_relabel DEPTH < eval.txt > relabelled.txt");
@@ -44,7 +46,7 @@ fn main() -> anyhow::Result<()> {
             writeln!(out, "{line}")?;
             continue;
         }
-        let board = Board::from_moves(Rules::Max, moves).map_err(|error| bad(&error.to_string()))?;
+        let board = Moves::board(Rules::Max, moves).map_err(|error| bad(&error.to_string()))?;
         let value = engine.search(&board, &Limits::depth(depth)).ok_or_else(|| bad("the board is full"))?.value;
         // The search gives the mover's view; labels are player 1's.
         let value = if board.to_move() == Player::One { value } else { -value };

@@ -12,8 +12,9 @@
 use maxconnect4::bitboard::column_cells;
 use maxconnect4::board::{Board, Column};
 use maxconnect4::modes::BENCH_POSITIONS;
-use maxconnect4::score::{evaluate, value_after, Value, INFINITY};
+use maxconnect4::score::{evaluate, value_after};
 use maxconnect4::search::alpha_beta;
+use maxconnect4::value::{Value, INFINITY};
 
 /// A search of a board that returns the nodes it visited.
 type NodesSearched<'a> = dyn Fn(&Board) -> u64 + 'a;

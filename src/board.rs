@@ -10,66 +10,7 @@ use std::fmt;
 
 use crate::bitboard::{self, ALL_CELLS, BOTTOM_ROW, CELLS, HEIGHT, WIDTH};
 use crate::lines::{Lines, Tally};
-use crate::rules::{Outcome, Rules};
-
-/// One of the two players. Player 1 is red and player 2 green in the
-/// assignment; board files write them as `1` and `2`.
-///
-/// A whole word wide, like every other field of [`Board`]: the search
-/// copies a board right after a move wrote it, and a copy that reads a
-/// word of which a move wrote only a byte waits for the write to reach the
-/// cache (it cost a third of plain alpha-beta's time).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u64)]
-pub enum Player {
-    One,
-    Two,
-}
-
-impl Player {
-    /// Both players, player 1 first.
-    pub const BOTH: [Player; 2] = [Player::One, Player::Two];
-
-    /// The opponent.
-    #[must_use]
-    pub const fn other(self) -> Player {
-        match self {
-            Player::One => Player::Two,
-            Player::Two => Player::One,
-        }
-    }
-
-    /// The player's number as written in board files: 1 or 2.
-    #[must_use]
-    pub const fn number(self) -> u8 {
-        match self {
-            Player::One => 1,
-            Player::Two => 2,
-        }
-    }
-
-    /// The player written as `number` (1 or 2) in a board file.
-    #[must_use]
-    pub const fn from_number(number: u8) -> Option<Player> {
-        match number {
-            1 => Some(Player::One),
-            2 => Some(Player::Two),
-            _ => None,
-        }
-    }
-
-    /// 0 for player 1, 1 for player 2: an index into per-player arrays.
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "player {}", self.number())
-    }
-}
+use crate::player::Player;
 
 /// A column of the board. Players number columns 1 to 7 from the left;
 /// [`Column::index`] is the 0-based index used inside the program.
@@ -149,18 +90,6 @@ pub enum InvalidPosition {
     Unreachable,
 }
 
-/// Why a move string (the columns played from the empty board, `1` to `7`,
-/// such as `4453`) is not a game. Moves count from 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveStringError {
-    #[error("move {index} is '{}', not a column 1-7", found.escape_debug())]
-    NotAColumn { index: usize, found: char },
-    #[error("move {index} plays column {column}, which is full")]
-    ColumnFull { index: usize, column: Column },
-    #[error("move {index} plays column {column} after the game ended: {winner} has four in a row")]
-    AfterTheEnd { index: usize, column: Column, winner: Player },
-}
-
 /// A Max-Connect4 position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -218,28 +147,6 @@ impl Board {
                 board.lines.play(pieces.trailing_zeros(), player);
                 pieces &= pieces - 1;
             }
-        }
-        Ok(board)
-    }
-
-    /// The position after the moves of `moves` (columns `1` to `7` played
-    /// from the empty board, first player first: `4453`), under `rules`.
-    ///
-    /// # Errors
-    /// When a character is not a column, a move plays a full column, or
-    /// (classic rules) a move follows the four that ended the game; the
-    /// error names the move.
-    pub fn from_moves(rules: Rules, moves: &str) -> Result<Board, MoveStringError> {
-        let mut board = Board::empty();
-        for (index, found) in (1..).zip(moves.chars()) {
-            let column = found
-                .to_digit(10)
-                .and_then(|digit| Column::from_number(digit as usize))
-                .ok_or(MoveStringError::NotAColumn { index, found })?;
-            if let Some(Outcome::Win(winner)) = rules.outcome(&board) {
-                return Err(MoveStringError::AfterTheEnd { index, column, winner });
-            }
-            board.try_play(column).map_err(|_| MoveStringError::ColumnFull { index, column })?;
         }
         Ok(board)
     }
@@ -509,31 +416,6 @@ mod tests {
         let board = play_all("1122334455");
         assert_eq!(board.score(Player::One), 2);
         assert_eq!(board.score(Player::Two), 2);
-    }
-
-    fn check_moves(rules: Rules, moves: &str, expected: Result<&str, &str>) {
-        let board = Board::from_moves(rules, moves);
-        match expected {
-            Ok(same) => assert_eq!(board, Ok(play_all(same)), "{moves}"),
-            Err(message) => assert_eq!(board.map_err(|error| error.to_string()), Err(message.to_owned()), "{moves}"),
-        }
-    }
-
-    #[test]
-    fn move_strings() {
-        check_moves(Rules::Classic, "", Ok(""));
-        check_moves(Rules::Classic, "4453", Ok("4453"));
-        check_moves(Rules::Classic, "44a3", Err("move 3 is 'a', not a column 1-7"));
-        check_moves(Rules::Max, "448", Err("move 3 is '8', not a column 1-7"));
-        check_moves(Rules::Max, "0", Err("move 1 is '0', not a column 1-7"));
-        check_moves(Rules::Max, "4\n", Err("move 2 is '\\n', not a column 1-7"));
-        check_moves(Rules::Max, "2222222", Err("move 7 plays column 2, which is full"));
-        check_moves(
-            Rules::Classic,
-            "12121213",
-            Err("move 8 plays column 3 after the game ended: player 1 has four in a row"),
-        );
-        check_moves(Rules::Max, "12121213", Ok("12121213"));
     }
 
     #[test]

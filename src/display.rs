@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use crate::bitboard::{HEIGHT, WIDTH};
-use crate::board::{Board, Column, Player};
+use crate::board::{Board, Column};
+use crate::player::Player;
 use crate::rules::{Outcome, Rules};
 
 const RED: Style = AnsiColor::Red.on_default().bold();

@@ -19,7 +19,8 @@
 use std::fmt::Write as _;
 
 use crate::bitboard::{self, HEIGHT, WIDTH};
-use crate::board::{Board, InvalidPosition, Player};
+use crate::board::{Board, InvalidPosition};
+use crate::player::Player;
 
 /// The board file described for a person (`maxconnect4 help format`).
 pub const DESCRIPTION: &str = "\

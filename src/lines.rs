@@ -18,9 +18,9 @@
 //! tests hold the two equal.
 
 use crate::bitboard::{COLUMN_BITS, HEIGHT, WIDTH};
-use crate::board::Player;
 use crate::features::{Class, WEIGHTS};
-use crate::score::{Value, POINT};
+use crate::player::Player;
+use crate::value::{Value, POINT};
 
 /// Number of lines that hold at least one window.
 pub const LINES: usize = 25;

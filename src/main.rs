@@ -1,5 +1,6 @@
 //! The `maxconnect4` command: parses arguments and dispatches to a mode.
 
+use maxconnect4::moves::Moves;
 use std::io::{self, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use maxconnect4::board::{Board, Column};
+use maxconnect4::board::Column;
 
 use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source};
 use maxconnect4::protocol::coordinator;
@@ -552,7 +553,7 @@ impl Cli {
         if let Command::Book { moves, depth, .. } = &self.command {
             // A move string that cannot be played is reported below, as for
             // every other subcommand.
-            if let Ok(root) = Board::from_moves(Rules::Classic, moves) {
+            if let Ok(root) = Moves::board(Rules::Classic, moves) {
                 if Rules::Classic.is_over(&root) {
                     let message = format!("invalid value '{moves}' for '--moves <MOVES>': the game is over there");
                     return Err(Cli::argument_error("book", message));
@@ -588,7 +589,7 @@ impl Cli {
             _ => None,
         };
         if let Some((subcommand, option, moves, rules)) = moves {
-            if let Err(error) = Board::from_moves(rules, moves) {
+            if let Err(error) = Moves::board(rules, moves) {
                 let message = format!("invalid value '{}' for '{option} <MOVES>': {error}", moves.escape_debug());
                 return Err(Cli::argument_error(subcommand, message));
             }
@@ -846,7 +847,7 @@ impl MatchArgs {
         let start = match (self.start, self.start_moves) {
             (Some(path), _) => referee::Start::File(path),
             (None, Some(moves)) => {
-                Board::from_moves(settings.rules, &moves)
+                Moves::board(settings.rules, &moves)
                     .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?;
                 let columns =
                     moves.bytes().filter_map(|digit| Column::from_number(usize::from(digit.wrapping_sub(b'0'))));

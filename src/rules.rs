@@ -8,7 +8,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Player};
+use crate::board::Board;
+
+use crate::player::Player;
 
 /// The rules a game is played by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

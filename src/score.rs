@@ -1,28 +1,20 @@
 //! Values of positions: the heuristic evaluation at the search horizon and
 //! the exact bounds on the final score.
 //!
-//! A [`Value`] is always seen from the player to move and measured in
-//! [`POINT`]ths of a point, so that a window worth less than a point can be
-//! weighed. On a full board the evaluation is exactly `POINT` times the final
-//! score difference.
+//! Values are [`Value`]s (see [`crate::value`]): seen from the player to
+//! move, in [`POINT`]ths of a point. On a full board the evaluation is
+//! exactly `POINT` times the final score difference.
 //!
 //! The evaluation never leaves the [`bounds`] of its position, and the bounds
 //! only narrow as moves are made; so the depth-limited minimax value of a
 //! position also lies within its bounds, and the search may cut on them.
 
-use crate::bitboard::ALL_CELLS;
-use crate::board::{Board, Player};
-use crate::features::{playable_value, weigh, WEIGHTS};
+use crate::bitboard::{cell, ALL_CELLS, HEIGHT, WIDTH};
+use crate::board::Board;
+use crate::features::{playable_threats, playable_value, Class, Weights, CLASSES, ODD_ROWS, WEIGHTS};
 use crate::lines::Tally;
-
-/// A position's value for the player to move, in `POINT`ths of a point.
-pub type Value = i32;
-
-/// One point, the worth of a complete window.
-pub const POINT: Value = 32;
-
-/// Larger than the magnitude of any value.
-pub const INFINITY: Value = POINT * 100;
+use crate::player::Player;
+use crate::value::{Value, POINT};
 
 /// The heuristic value of `board` for the player to move: `POINT` for every
 /// complete window, plus the [`WEIGHTS`] of every open window by its class,
@@ -91,9 +83,124 @@ pub fn bounds_for(tally: Tally, player: Player) -> (i32, i32) {
     (lower, upper)
 }
 
+// Counted window by window: the definition, for the fit and the tests.
+
+/// For each player (by index) and class, how many of the player's open
+/// windows `board` has: the evaluation's features, counted window by window.
+#[must_use]
+pub fn count(board: &Board) -> [[u32; CLASSES]; 2] {
+    let mut counts = [[0; CLASSES]; 2];
+    for window in windows(board) {
+        let empty_on_odd_rows = (window.cells & !board.occupied() & ODD_ROWS).count_ones() as usize;
+        for player in Player::BOTH {
+            if window.pieces[player.other().index()] == 0 {
+                if let Some(class) = Class::of(window.pieces[player.index()], empty_on_odd_rows) {
+                    counts[player.index()][class.index()] += 1;
+                }
+            }
+        }
+    }
+    counts
+}
+
+/// A window of four cells on a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// Its cells.
+    pub cells: u64,
+    /// How many of its cells hold each player's pieces (by index).
+    pub pieces: [usize; 2],
+}
+
+/// Every window of `board`, with the pieces in it.
+pub fn windows(board: &Board) -> impl Iterator<Item = Window> + '_ {
+    // Steps in columns and rows: up, right, up-right, down-right.
+    const STEPS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+    let on_board =
+        |column: isize, row: isize| (0..WIDTH as isize).contains(&column) && (0..HEIGHT as isize).contains(&row);
+    STEPS.into_iter().flat_map(move |(dc, dr)| {
+        (0..WIDTH as isize).flat_map(move |column| {
+            (0..HEIGHT as isize).filter_map(move |row| {
+                if !on_board(column + 3 * dc, row + 3 * dr) {
+                    return None;
+                }
+                let cells: u64 = (0..4).map(|i| cell((column + i * dc) as usize, (row + i * dr) as usize)).sum();
+                let pieces = Player::BOTH.map(|player| (board.pieces(player) & cells).count_ones() as usize);
+                Some(Window { cells, pieces })
+            })
+        })
+    })
+}
+
+/// The evaluation with `weights` for player 1, counted window by window:
+/// a point for each complete window, the weights of [`count`]'s classes and
+/// of [`playable_threats`], player 1's minus player 2's.
+#[must_use]
+pub fn weigh(board: &Board, weights: &Weights) -> Value {
+    let mover = board.to_move();
+    let counts = count(board);
+    let mut total = POINT * board.score(Player::One) as Value - POINT * board.score(Player::Two) as Value;
+    let sign = |player: Player| if player == Player::One { 1 } else { -1 };
+    for owner in Player::BOTH {
+        for class in Class::ALL {
+            total += sign(owner)
+                * weights.windows[mover.index()][owner.index()][class.index()]
+                * counts[owner.index()][class.index()] as Value;
+        }
+    }
+    let (mine, theirs) = (board.pieces(mover), board.pieces(mover.other()));
+    let [taken, blocked] = playable_threats(mine, theirs, board.playable_cells(), mover);
+    let [take, block] = weights.playable[mover.index()];
+    total + sign(mover) * (take * taken as Value + block * blocked as Value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Moves;
+    use crate::rules::Rules;
+
+    /// The counts of `moves`' position, player 1's then player 2's, in class order.
+    fn check(moves: &str, expected: [[u32; CLASSES]; 2]) {
+        let board = Moves::board(Rules::Max, moves).unwrap();
+        assert_eq!(count(&board), expected, "{moves}");
+    }
+
+    #[test]
+    fn the_empty_board_has_no_open_windows() {
+        check("", [[0; CLASSES]; 2]);
+    }
+
+    #[test]
+    fn a_lone_corner_piece_opens_three_windows() {
+        // Column 1's bottom cell: one window up, one right, one up-right.
+        check("1", [[3, 0, 0, 0, 0, 0], [0; CLASSES]]);
+    }
+
+    #[test]
+    fn threats_and_twos_are_classed_by_the_rows_of_their_empty_cells() {
+        // Player 1 on columns 1-3 of row 1, player 2 on the same of row 2:
+        // player 1's three completes on row 1 (odd), player 2's on row 2 (even).
+        let board = "112233";
+        let counts = count(&Moves::board(Rules::Max, board).unwrap());
+        assert_eq!(counts[0][Class::ThreeOnOddRow.index()], 1);
+        assert_eq!(counts[0][Class::ThreeOnEvenRow.index()], 0);
+        assert_eq!(counts[1][Class::ThreeOnEvenRow.index()], 1);
+        assert_eq!(counts[1][Class::ThreeOnOddRow.index()], 0);
+        // Beside the threes, each player's twos on columns 2-3 have their
+        // empty cells on columns 4-5 of the same row.
+        assert_eq!(counts[0][Class::TwoOnOddRows.index()], 1);
+        assert_eq!(counts[1][Class::TwoOnEvenRows.index()], 1);
+        assert_eq!(counts[0][Class::TwoOnEvenRows.index()] + counts[1][Class::TwoOnOddRows.index()], 0);
+        // A vertical three completes above itself: three of player 1's in
+        // column 1 (rows 1-3) complete on row 4, an even row. Player 1's
+        // other windows: a two upwards (empty rows 5 and 4: mixed) and four
+        // ones (one along a row, two diagonals, one upwards). Player 2's two
+        // in column 2: a two upwards (empty rows 3 and 4: mixed) and five
+        // ones (two along rows, two diagonals, one upwards).
+        check("12121", [[4, 0, 0, 1, 0, 1], [5, 0, 0, 1, 0, 0]]);
+    }
+
     use crate::bitboard::count_windows;
     use crate::board::Column;
 

@@ -1,5 +1,6 @@
 //! Commands that study a position rather than play it: `perft` and `solve`.
 
+use crate::moves::Moves;
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -163,7 +164,7 @@ pub fn solve_batch(
     for (number, line) in (1..).zip(input.lines()) {
         let line = line.with_context(|| format!("cannot read {name}"))?;
         let Some(moves) = line.split_whitespace().next() else { continue };
-        let board = match Board::from_moves(options.rules, moves) {
+        let board = match Moves::board(options.rules, moves) {
             Ok(board) => board,
             Err(error) => {
                 writeln!(err, "error: {name}, line {number}: bad move string '{}': {error}", moves.escape_debug())?;

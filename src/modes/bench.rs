@@ -2,6 +2,7 @@
 //! and depths never change, so the node total changes only when the search
 //! does; a test pins it.
 
+use crate::moves::Moves;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -59,9 +60,7 @@ fn positions(rules: Rules, deep: bool) -> Vec<(&'static str, Board, Option<u32>)
             .collect(),
         Rules::Classic => CLASSIC_BENCH_POSITIONS
             .iter()
-            .map(|&(name, moves, depth)| {
-                (name, Board::from_moves(rules, moves).expect("bench positions are valid"), depth)
-            })
+            .map(|&(name, moves, depth)| (name, Moves::board(rules, moves).expect("bench positions are valid"), depth))
             .collect(),
     }
 }

@@ -7,6 +7,7 @@
 //! a build started again with the same root and depth solves only what that
 //! file lacks. The side file is removed once the book is written.
 
+use crate::moves::Moves;
 use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::{self, BufRead as _, BufReader, IsTerminal as _, Write};
@@ -17,7 +18,7 @@ use std::time::Instant;
 use anyhow::{bail, Context as _};
 
 use crate::atomic;
-use crate::board::Board;
+
 use crate::rules::Rules;
 use crate::search::classic::book::{self, BuildOptions, Solved};
 use crate::search::classic::Book;
@@ -95,7 +96,7 @@ pub struct BookBuild {
 /// When the root is not a game that goes on, a file cannot be read or
 /// written, or the side file belongs to another build.
 pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-    let root = Board::from_moves(Rules::Classic, &build.root)
+    let root = Moves::board(Rules::Classic, &build.root)
         .with_context(|| format!("bad move string '{}'", build.root.escape_debug()))?;
     atomic::check(&build.out)?;
     let progress_path = progress_path(&build.out);

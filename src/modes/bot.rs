@@ -14,8 +14,8 @@ use crate::protocol::coordinator::{self, Think};
 use crate::protocol::moderator::{self, Step};
 use crate::protocol::Mover;
 use crate::rules::Rules;
-use crate::score::Value;
 use crate::search::Limits;
+use crate::value::Value;
 
 /// The deepest search there is: every empty cell.
 pub const FULL_DEPTH: u32 = crate::bitboard::CELLS as u32;

@@ -9,9 +9,10 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use super::{read_board_file, save_board, think, EngineSettings};
-use crate::board::{Board, Column, Player};
+use crate::board::{Board, Column};
 use crate::display;
 use crate::format::{BoardFile, LineEnding};
+use crate::player::Player;
 use crate::rules::{Outcome, Rules};
 use crate::search::Limits;
 

@@ -16,6 +16,7 @@ pub use book::{build_book, read_book, BookBuild, BookChoice};
 pub use interactive::{ask_column, interactive, FirstMove};
 pub use one_move::one_move;
 
+use crate::moves::Moves;
 use std::io::{self, Write};
 use std::path::Path;
 use std::time::Duration;
@@ -77,7 +78,7 @@ impl Source {
         match self {
             Source::File(path) => read_board_file(path),
             Source::Moves(moves) => Ok(BoardFile {
-                board: Board::from_moves(rules, moves)
+                board: Moves::board(rules, moves)
                     .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?,
                 line_ending: LineEnding::Lf,
             }),

@@ -23,7 +23,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::bitboard::{self, HEIGHT, WIDTH};
-use crate::board::{Board, Column, InvalidPosition, Player};
+use crate::board::{Board, Column, InvalidPosition};
+use crate::player::Player;
 use crate::rules::Rules;
 
 /// A piece's symbol on the arena's board.

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::score::Value;
+use crate::value::Value;
 
 /// The name a bot gives when none is chosen, in the seed's form.
 pub const DEFAULT_NAME: &str = "maxconnect4-c0000000";

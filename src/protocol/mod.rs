@@ -81,9 +81,10 @@ impl Mover {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Moves;
 
     fn after(moves: &str) -> Board {
-        Board::from_moves(Rules::Max, moves).unwrap()
+        Moves::board(Rules::Max, moves).unwrap()
     }
 
     #[test]

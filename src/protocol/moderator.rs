@@ -16,7 +16,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Column, Player};
+use crate::board::{Board, Column};
+
+use crate::player::Player;
 use crate::rules::{Outcome, Rules};
 
 /// How a game ended, as the moderator tells the bots.

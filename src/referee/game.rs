@@ -16,8 +16,9 @@ use super::log::{encode_board, Colour, ForfeitRecord, GameRecord, Outcome, Score
 use super::player::{self, Ask, End, PlayerSpec, Turn};
 use super::process::Containment;
 use super::Error;
-use crate::board::{Board, Column, Player};
+use crate::board::{Board, Column};
 use crate::display;
+use crate::player::Player;
 use crate::rules::{self, Rules};
 
 /// A player and how it is shown and logged.

@@ -26,8 +26,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, Player};
+use crate::board::Board;
+
 use crate::format::{self, LineEnding};
+use crate::player::Player;
 use crate::rules::Rules;
 
 /// What can go wrong with a log file.

@@ -10,8 +10,9 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::bitboard::{self, COLUMN_BITS, HEIGHT};
-use crate::board::{Board, Column, Player};
+use crate::board::{Board, Column};
 use crate::format::{self, Grid, ParseError};
+use crate::player::Player;
 
 /// Why a player loses the game without finishing it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

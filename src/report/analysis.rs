@@ -3,7 +3,7 @@
 //! The charts and the written findings both use these, so they always agree.
 
 use super::measure::{Algorithm, Measurement};
-use super::Timings;
+use super::timings::Timings;
 
 /// Searches of fewer nodes than this are left out of the cost per node: their
 /// time is mostly the fixed cost of starting a search.

@@ -14,7 +14,8 @@ use plotters::prelude::*;
 
 use super::analysis::{self, AlgorithmSummary};
 use super::measure::{Algorithm, Measurement};
-use super::{units, Outcome, Timings};
+use super::timings::{Outcome, Timings};
+use super::units;
 use crate::plot::{self, encode_png, FONT};
 
 /// Why a chart could not be made.

@@ -9,11 +9,17 @@ use super::analysis::{self, AlgorithmSummary};
 use super::chart::Chart;
 use super::machine::Machine;
 use super::measure::{self, Algorithm};
-use super::{units, Outcome, Timings, CSV_FILE};
-use crate::board::{Board, Player};
+use super::timing_csv::CSV_FILE;
+use super::timings::{Outcome, Timings};
+use super::units;
+use crate::board::Board;
 use crate::display;
 use crate::features::WEIGHTS;
-use crate::score::POINT;
+use crate::player::Player;
+use crate::value::POINT;
+
+/// The name of the written report in the output directory.
+pub const REPORT_FILE: &str = "REPORT.md";
 
 /// What the report says besides the measurements.
 #[derive(Clone, Copy, Debug)]

@@ -4,7 +4,8 @@
 //! mean. The assignment asks for these measurements; this makes them one
 //! reproducible command.
 //!
-//! The pieces: [`measure`] times one search, [`analysis`] fits the figures,
+//! The pieces: [`measure`] times one search, [`timings`] holds every search
+//! of a report, [`analysis`] fits the figures,
 //! [`timing_csv`], [`chart`] and [`markdown`] render them ([`units`] writes
 //! the numbers), [`machine`] says where they were taken. This module reads
 //! the positions, runs every cell with a progress bar, and writes the files
@@ -17,6 +18,7 @@ pub mod machine;
 pub mod markdown;
 pub mod measure;
 pub mod timing_csv;
+pub mod timings;
 pub mod units;
 
 use std::io::{IsTerminal as _, Write};
@@ -27,10 +29,13 @@ use anyhow::{bail, Context as _};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::atomic;
-use crate::board::Board;
+
 use crate::modes::read_board_file;
 use machine::Machine;
-use measure::{measure, predict, Algorithm, Measurement, Prediction, Searcher};
+use markdown::REPORT_FILE;
+use measure::Algorithm;
+use timing_csv::CSV_FILE;
+use timings::{Outcome, Position, Timings};
 
 /// Where the positions come from when none are named.
 pub const DEFAULT_POSITIONS: &str = "input_files";
@@ -41,11 +46,6 @@ pub const DEFAULT_MAX_DEPTH: u32 = 20;
 /// A cell predicted to take more CPU seconds than this is skipped by default
 /// (as typed on the command line).
 pub const DEFAULT_BUDGET: &str = "2";
-
-/// The name of the CSV file in the output directory.
-pub const CSV_FILE: &str = "timing.csv";
-/// The name of the written report in the output directory.
-pub const REPORT_FILE: &str = "REPORT.md";
 
 /// What to measure and where to write it.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,110 +60,6 @@ pub struct Options {
     pub budget: Duration,
     /// The command line that asked for this report, for its header.
     pub command: String,
-}
-
-/// A position the report searches from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
-    /// How tables and charts name it: the file name, or the path when two
-    /// files share a name.
-    pub label: String,
-    pub board: Board,
-}
-
-impl Position {
-    /// The depths searched from this position: 1 to `max_depth`, but no
-    /// deeper than the empty cells, as a deeper search is the same search.
-    fn depths(&self, max_depth: u32) -> std::ops::RangeInclusive<u32> {
-        1..=max_depth.min(self.board.empty_cells())
-    }
-}
-
-/// One position, algorithm and depth: one row of the CSV file.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cell {
-    /// Index into [`Timings::positions`].
-    pub position: usize,
-    pub algorithm: Algorithm,
-    pub depth: u32,
-    pub outcome: Outcome,
-}
-
-/// Whether a cell was searched.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Outcome {
-    Measured(Measurement),
-    /// Not searched: its predicted CPU seconds exceeded the budget.
-    Skipped {
-        predicted_seconds: f64,
-    },
-}
-
-/// Every cell of a report, with what it was measured from.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Timings {
-    pub positions: Vec<Position>,
-    /// By position, then algorithm in [`Algorithm::ALL`] order, then depth.
-    pub cells: Vec<Cell>,
-    pub max_depth: u32,
-    pub budget: Duration,
-    /// What reading the clock adds to a timing, as measured before the searches.
-    pub clock_overhead: Duration,
-}
-
-impl Timings {
-    /// Searches every cell: each position, algorithm and depth, skipping a
-    /// cell whose predicted time exceeds `budget`, and every deeper one after
-    /// it. `progress` advances by one for each cell.
-    #[must_use]
-    pub fn measure(positions: Vec<Position>, max_depth: u32, budget: Duration, progress: &ProgressBar) -> Timings {
-        let clock_overhead = measure::clock_overhead();
-        let mut searchers = Algorithm::ALL.map(|algorithm| (algorithm, Searcher::new(algorithm)));
-        let mut cells = Vec::new();
-        for (index, position) in positions.iter().enumerate() {
-            for (algorithm, searcher) in &mut searchers {
-                let mut shallower: Vec<Measurement> = Vec::new();
-                let mut skipping: Option<Prediction> = None;
-                for depth in position.depths(max_depth) {
-                    progress.set_message(format!("{} {} depth {depth}", position.label, algorithm.name()));
-                    let prediction = skipping.map_or_else(|| predict(&shallower), |skipped| Some(skipped.deeper()));
-                    let outcome = match prediction {
-                        Some(prediction) if prediction.seconds > budget.as_secs_f64() => {
-                            skipping = Some(prediction);
-                            Outcome::Skipped { predicted_seconds: prediction.seconds }
-                        }
-                        _ => {
-                            let measurement = measure(searcher, &position.board, depth, clock_overhead);
-                            shallower.push(measurement);
-                            Outcome::Measured(measurement)
-                        }
-                    };
-                    cells.push(Cell { position: index, algorithm: *algorithm, depth, outcome });
-                    progress.inc(1);
-                }
-            }
-        }
-        Timings { positions, cells, max_depth, budget, clock_overhead }
-    }
-
-    /// Every measured cell of `algorithm`: position index, depth, measurement.
-    pub fn measurements(&self, algorithm: Algorithm) -> impl Iterator<Item = (usize, u32, Measurement)> + '_ {
-        self.cells.iter().filter(move |cell| cell.algorithm == algorithm).filter_map(|cell| match cell.outcome {
-            Outcome::Measured(measurement) => Some((cell.position, cell.depth, measurement)),
-            Outcome::Skipped { .. } => None,
-        })
-    }
-
-    /// The measured depths of `algorithm` on one position, shallowest first.
-    pub fn series(&self, position: usize, algorithm: Algorithm) -> impl Iterator<Item = (u32, Measurement)> + '_ {
-        self.measurements(algorithm).filter(move |&(p, _, _)| p == position).map(|(_, depth, m)| (depth, m))
-    }
-
-    /// The nodes of `algorithm` on one position by depth, shallowest first.
-    #[must_use]
-    pub fn node_series(&self, position: usize, algorithm: Algorithm) -> Vec<(u32, u64)> {
-        self.series(position, algorithm).map(|(depth, m)| (depth, m.result.nodes)).collect()
-    }
 }
 
 /// Checks, before any search, that `path` is a directory or nothing yet:

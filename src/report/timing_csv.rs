@@ -3,8 +3,11 @@
 //! its position, algorithm and depth, says `skipped`, gives its predicted
 //! time and leaves the measured columns empty.
 
-use super::{Outcome, Timings};
-use crate::score::POINT;
+use super::timings::{Outcome, Timings};
+use crate::value::POINT;
+
+/// The name of the CSV file in the output directory.
+pub const CSV_FILE: &str = "timing.csv";
 
 /// The header row.
 pub const COLUMNS: [&str; 11] = [

@@ -3,7 +3,8 @@
 
 use super::{best_child, SearchResult};
 use crate::board::{Board, Column};
-use crate::score::{evaluate, Value, INFINITY};
+use crate::score::evaluate;
+use crate::value::{Value, INFINITY};
 
 /// Chooses a move for the player to move by an alpha-beta search `depth`
 /// plies deep. Returns `None` when the board is full.

@@ -34,7 +34,8 @@ use super::SearchResult;
 use crate::bitboard::{column_cells, completing_cells, WIDTH};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::score::{bounds, bounds_for, evaluate, value_after, Value, INFINITY, POINT};
+use crate::score::{bounds, bounds_for, evaluate, value_after};
+use crate::value::{Value, INFINITY, POINT};
 
 /// How far and how long to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -199,11 +199,12 @@ fn worst_outcome(pairs: &[(u64, u64)], sides: Sides, at_least: i32) -> Option<i3
 mod tests {
     use super::*;
     use crate::board::Column;
+    use crate::moves::Moves;
     use crate::rules::Rules;
     use crate::search::alpha_beta;
 
     fn board(moves: &str) -> Board {
-        Board::from_moves(Rules::Max, moves).unwrap()
+        Moves::board(Rules::Max, moves).unwrap()
     }
 
     /// Plays random moves from the empty board until `empty` cells are left.
@@ -237,7 +238,7 @@ mod tests {
     /// Checks every cut `cut` makes on `board` with null windows around its
     /// value against a full search, and returns how many it made.
     fn check_cuts(board: &Board) -> usize {
-        let value = alpha_beta(board, board.empty_cells()).unwrap().value / crate::score::POINT;
+        let value = alpha_beta(board, board.empty_cells()).unwrap().value / crate::value::POINT;
         let mut cuts = 0;
         for alpha in value - 3..=value + 2 {
             match cut(board, alpha, alpha + 1) {

@@ -2,7 +2,8 @@
 
 use super::{best_child, SearchResult};
 use crate::board::{Board, Column};
-use crate::score::{evaluate, Value};
+use crate::score::evaluate;
+use crate::value::Value;
 
 /// Chooses a move for the player to move by a full-width search `depth`
 /// plies deep. Returns `None` when the board is full.

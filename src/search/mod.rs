@@ -33,7 +33,7 @@ pub use perft::perft;
 pub use table::TableTooLarge;
 
 use crate::board::{Board, Column};
-use crate::score::{Value, INFINITY};
+use crate::value::{Value, INFINITY};
 
 /// The outcome of a search from a position with at least one legal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::engine::Moves;
 use crate::board::{Board, Column};
-use crate::score::Value;
+use crate::value::Value;
 
 /// Positions nearer the horizon than this are never split: their searches
 /// are too short to repay handing moves to another thread. With two threads,

@@ -12,7 +12,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::board::Column;
-use crate::score::Value;
+use crate::value::Value;
 
 /// What a stored value says about the true value of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! it (the one shipped in the program unless `--book FILE` or `--no-book`),
 //! and a damaged book file is refused with one line.
 
+use maxconnect4::moves::Moves;
 use std::path::{Path, PathBuf};
 
 use maxconnect4::board::Board;
@@ -39,10 +40,10 @@ fn positions(root: &str, depth: usize) -> Vec<String> {
     for _ in 0..depth {
         let mut next = Vec::new();
         for moves in &layer {
-            let board = Board::from_moves(Rules::Classic, moves).unwrap();
+            let board = Moves::board(Rules::Classic, moves).unwrap();
             for column in board.legal_columns() {
                 let child = format!("{moves}{column}");
-                if !Rules::Classic.is_over(&Board::from_moves(Rules::Classic, &child).unwrap()) {
+                if !Rules::Classic.is_over(&Moves::board(Rules::Classic, &child).unwrap()) {
                     next.push(child);
                 }
             }
@@ -100,9 +101,9 @@ fn a_book_from_a_late_root_agrees_with_the_solver() {
 fn count_after_symmetry(moves: &[String]) -> usize {
     let mut keys = std::collections::HashSet::new();
     for moves in moves {
-        let board = Board::from_moves(Rules::Classic, moves).unwrap();
+        let board = Moves::board(Rules::Classic, moves).unwrap();
         let mirrored: String = moves.chars().map(|c| char::from(b'8' - (c as u8 - b'0'))).collect();
-        let mirror = Board::from_moves(Rules::Classic, &mirrored).unwrap();
+        let mirror = Moves::board(Rules::Classic, &mirrored).unwrap();
         keys.insert(board.key().min(mirror.key()));
     }
     keys.len()
@@ -119,7 +120,7 @@ fn an_interrupted_build_resumes_from_its_progress_file() {
     // A progress file with two positions solved (one of them with a value
     // no search would give: the build must take it as given), the last line
     // cut short.
-    let board = Board::from_moves(Rules::Classic, &format!("{LATE_ROOT}44")).unwrap();
+    let board = Moves::board(Rules::Classic, &format!("{LATE_ROOT}44")).unwrap();
     let key = board.key().min(maxconnect4::search::classic::mirror(board.key()));
     let header = format!("maxconnect4 book progress: root '{LATE_ROOT}' depth 2");
     write(dir.path(), "late.book.progress", &format!("{header}\n{key} 5\n12"));

@@ -1,7 +1,9 @@
 //! Classic rules (the first four wins) wherever a game is played, and
 //! positions given as move strings.
 
-use maxconnect4::board::{Board, Column, Player};
+use maxconnect4::board::{Board, Column};
+
+use maxconnect4::player::Player;
 use maxconnect4::referee;
 use maxconnect4::referee::replay;
 use maxconnect4::rules::{Outcome, Rules};

@@ -3,9 +3,11 @@
 
 use std::collections::HashMap;
 
-use maxconnect4::board::{Board, Column, Player};
-use maxconnect4::score::POINT;
+use maxconnect4::board::{Board, Column};
+
+use maxconnect4::player::Player;
 use maxconnect4::search::{alpha_beta, minimax, Engine};
+use maxconnect4::value::POINT;
 
 use super::util::{engines_with_threads, Rng};
 

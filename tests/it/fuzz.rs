@@ -9,6 +9,7 @@
 use maxconnect4::board::{Board, Column};
 use maxconnect4::format::{self, LineEnding};
 use maxconnect4::modes::ask_column;
+use maxconnect4::moves::Moves;
 use maxconnect4::rules::Rules;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -121,7 +122,7 @@ fn move_strings() {
     let text = prop_oneof![any::<String>(), "[1-8]{0,50}", "[0-9a\n ]{0,50}"];
     fuzz("move strings", (text, any::<bool>()), |(text, classic)| {
         let rules = if classic { Rules::Classic } else { Rules::Max };
-        match Board::from_moves(rules, &text) {
+        match Moves::board(rules, &text) {
             Ok(board) => prop_assert_eq!(board.pieces_played() as usize, text.chars().count()),
             Err(error) => {
                 let message = error.to_string();

@@ -1,7 +1,7 @@
 //! Interactive mode fed through stdin, as a person at the terminal would play.
 
-use maxconnect4::board::Player;
 use maxconnect4::format;
+use maxconnect4::player::Player;
 use predicates::prelude::*;
 
 use super::util::{maxconnect4, read, shipped, write, INPUT2};

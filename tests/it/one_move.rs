@@ -1,7 +1,7 @@
 //! One-move mode as rival programs use it: read a board file, write one back.
 
-use maxconnect4::board::Player;
 use maxconnect4::format;
+use maxconnect4::player::Player;
 use predicates::prelude::*;
 
 use super::util::{assert_text, dir_with_input2, maxconnect4, names_in, read, shipped, write, INPUT2};

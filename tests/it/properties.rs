@@ -1,8 +1,9 @@
 //! Properties that hold for every position, checked on random ones.
 
 use maxconnect4::bitboard::count_windows;
-use maxconnect4::board::{Board, Column, Player};
+use maxconnect4::board::{Board, Column};
 use maxconnect4::format::{self, LineEnding};
+use maxconnect4::player::Player;
 use maxconnect4::search::{alpha_beta, minimax, Engine, Limits};
 use proptest::prelude::*;
 

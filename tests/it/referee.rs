@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use maxconnect4::board::Player;
+use maxconnect4::player::Player;
 use maxconnect4::referee::log::{Colour, GameRecord, Outcome};
 use maxconnect4::referee::replay;
 

@@ -30,6 +30,7 @@
 //! end-8   8      FNV-1a 64-bit hash of every byte before it
 //! ```
 
+use crate::moves::Moves;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -148,7 +149,7 @@ impl Book {
             return Err(BookError::Hash);
         }
         let root = String::from_utf8_lossy(&bytes[HEADER..root_end]).into_owned();
-        let root_board = Board::from_moves(Rules::Classic, &root).map_err(|_| BookError::Root(root.clone()))?;
+        let root_board = Moves::board(Rules::Classic, &root).map_err(|_| BookError::Root(root.clone()))?;
         if Rules::Classic.is_over(&root_board) {
             return Err(BookError::Root(root));
         }
@@ -458,7 +459,7 @@ mod tests {
     use super::*;
 
     fn board(moves: &str) -> Board {
-        Board::from_moves(Rules::Classic, moves).unwrap()
+        Moves::board(Rules::Classic, moves).unwrap()
     }
 
     fn small_book() -> Book {

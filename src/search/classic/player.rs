@@ -19,9 +19,9 @@ use super::work::Work;
 use crate::bitboard::{column_cells, ALL_CELLS};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::score::Value;
 use crate::search::table::{Bound, Entry, TableTooLarge};
 use crate::search::SearchResult;
+use crate::value::Value;
 
 /// One point of the solver's score in the values this search returns; a
 /// heuristic value stays strictly between `-WIN_UNIT` and `WIN_UNIT`.

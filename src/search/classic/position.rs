@@ -188,10 +188,11 @@ pub const fn column_of(cell: u64) -> Column {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Moves;
     use crate::rules::Rules;
 
     fn position(moves: &str) -> Position {
-        Position::of(&Board::from_moves(Rules::Classic, moves).unwrap())
+        Position::of(&Moves::board(Rules::Classic, moves).unwrap())
     }
 
     #[test]

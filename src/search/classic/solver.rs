@@ -366,6 +366,7 @@ impl MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Moves;
     use crate::rules::{Outcome, Rules};
 
     /// The classic value by plain alpha-beta over [`Board`], with the game's
@@ -437,7 +438,7 @@ mod tests {
     #[test]
     fn finished_games_have_no_best_move() {
         let mut solver = Solver::new(0).unwrap();
-        let won = Board::from_moves(Rules::Classic, "1212121").unwrap();
+        let won = Moves::board(Rules::Classic, "1212121").unwrap();
         assert_eq!(solver.solve(&won, false, None).unwrap(), Solution { value: -18, best: Vec::new(), nodes: 0 });
         assert_eq!(solver.solve(&won, true, None).unwrap().value, -1);
     }
