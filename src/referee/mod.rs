@@ -106,7 +106,7 @@ pub fn play_match(
     let seats = [Seat::new(&options.red, &options.red)?, Seat::new(&options.green, &options.green)?];
     let (start, history) = match &options.start {
         Start::File(path) => {
-            let text = crate::modes::read_capped(path).map_err(|source| Error::io("read", path, source))?;
+            let text = crate::bounded::board_file_bytes(path).map_err(|source| Error::io("read", path, source))?;
             let board =
                 crate::format::parse(&text).map_err(|source| Error::StartFile { path: path.clone(), source })?.board;
             (board, None)

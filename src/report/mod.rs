@@ -28,7 +28,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::atomic;
 use crate::board::Board;
-use crate::modes::read_board_file;
+use crate::bounded::read_board_file;
 use machine::Machine;
 use measure::{measure, predict, Algorithm, Measurement, Prediction, Searcher};
 
