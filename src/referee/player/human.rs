@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::{Ask, Competitor, End, Turn};
 use crate::display;
-use crate::referee::game::Console;
+use crate::referee::console::Console;
 use crate::referee::verdict::Forfeit;
 use crate::referee::Error;
 
