@@ -10,6 +10,10 @@ use std::fs::File;
 use std::io::{self, Read as _};
 use std::path::Path;
 
+use anyhow::Context as _;
+
+use crate::format::{self, BoardFile};
+
 /// Opens the file at `path` for reading, if it is a regular file.
 ///
 /// # Errors
@@ -85,6 +89,30 @@ pub fn read_from(file: File, limit: u64, what: &str) -> io::Result<Vec<u8>> {
         ));
     }
     Ok(bytes)
+}
+
+/// The most a board file may hold. One is under 100 bytes (seven lines of
+/// at most nine); this leaves room for any trailing blank space while a
+/// device or a runaway file (`/dev/zero`) is refused at once instead of
+/// read until memory runs out.
+pub const BOARD_FILE_LIMIT: u64 = 64 << 10;
+
+/// Reads a board file of at most [`BOARD_FILE_LIMIT`] bytes, unparsed.
+///
+/// # Errors
+/// When the file cannot be read, is not a regular file or holds more than
+/// the limit.
+pub fn board_file_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    read(path, BOARD_FILE_LIMIT, "board file")
+}
+
+/// Reads and parses a board file; errors name the file and the line.
+///
+/// # Errors
+/// When the file cannot be read or is not a valid board file.
+pub fn read_board_file(path: &Path) -> anyhow::Result<BoardFile> {
+    let text = board_file_bytes(path).with_context(|| format!("cannot read {}", path.display()))?;
+    format::parse(&text).with_context(|| format!("{} is not a valid board file", path.display()))
 }
 
 /// `bytes` in words: KiB, MiB or GiB, whole.

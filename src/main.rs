@@ -13,7 +13,9 @@ use maxconnect4::board::Column;
 use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source};
 use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::limits::Limits as PlayerLimits;
-use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, sandbox::Isolation, tournament};
+use maxconnect4::referee::{
+    self, player::PlayerSpec, process, replay, sandbox::Isolation, settings::Settings, tournament,
+};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Limits};
 use maxconnect4::serve;
@@ -818,11 +820,11 @@ fn parse_limit_mb(text: &str) -> Result<u64, String> {
 struct MatchArgs {
     /// Player 1: `self`, `human`, a command with {in}, {out} and optionally {depth},
     /// or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
-    #[arg(value_parser = parse_match_player)]
-    red: String,
+    #[arg(value_parser = parse_player)]
+    red: PlayerSpec,
     /// Player 2, given the same way.
-    #[arg(value_parser = parse_match_player)]
-    green: String,
+    #[arg(value_parser = parse_player)]
+    green: PlayerSpec,
     /// A board file to start from instead of the empty board.
     #[arg(long, value_name = "FILE", conflicts_with = "start_moves")]
     start: Option<PathBuf>,
@@ -886,8 +888,8 @@ struct ReplayArgs {
 struct CheckArgs {
     /// Players given as to `match`: `self`, a command with {in}, {out} and optionally
     /// {depth}, or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
-    #[arg(required = true, value_parser = parse_match_player)]
-    players: Vec<String>,
+    #[arg(required = true, value_parser = parse_player)]
+    players: Vec<PlayerSpec>,
     #[command(flatten)]
     settings: SettingsArgs,
     #[command(flatten)]
@@ -899,7 +901,7 @@ struct TournamentArgs {
     /// A player as NAME=COMMAND, COMMAND being `self`, a command template or an arena's
     /// bot (`moderator:COMMAND`, `coordinator:COMMAND`, `http:URL`); two or more.
     #[arg(long = "player", value_name = "NAME=TEMPLATE", required = true, value_parser = parse_entrant)]
-    players: Vec<(String, String)>,
+    players: Vec<(String, PlayerSpec)>,
     #[command(flatten)]
     settings: SettingsArgs,
     #[command(flatten)]
@@ -944,24 +946,20 @@ impl TournamentArgs {
 
 /// NAME=TEMPLATE: a name usable as a file name (letters, digits, `-`, `_`
 /// and `.`, not first) and `self` or a command template, never a person.
-fn parse_entrant(text: &str) -> Result<(String, String), String> {
+fn parse_entrant(text: &str) -> Result<(String, PlayerSpec), String> {
     let (name, template) = text
         .split_once('=')
         .map(|(name, template)| (name.trim(), template))
         .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())?;
     tournament::check_name(name)?;
-    if parse_player(template)? == PlayerSpec::Human {
+    let spec = parse_player(template)?;
+    if spec.is_human() {
         return Err("a tournament has no human players: give `self`, a command template or a bot".to_owned());
     }
-    Ok((name.to_owned(), template.to_owned()))
+    Ok((name.to_owned(), spec))
 }
 
-/// A player of a match: `self`, `human` or a command template.
+/// A player: `self`, `human`, a command template or an arena's bot.
 fn parse_player(text: &str) -> Result<PlayerSpec, String> {
     PlayerSpec::parse(text).map_err(|error| error.to_string())
-}
-
-/// A player of a match, checked and kept as given.
-fn parse_match_player(text: &str) -> Result<String, String> {
-    parse_player(text).map(|_| text.to_owned())
 }

@@ -13,7 +13,7 @@ pub use analysis::SolveOptions;
 pub use analysis::{perft, solve, solve_batch};
 pub use bench::{bench, BENCH_POSITIONS, CLASSIC_BENCH_POSITIONS, DEEP_BENCH_POSITIONS};
 pub use book::{build_book, read_book, BookBuild, BookChoice};
-pub use interactive::{ask_column, interactive, FirstMove};
+pub use interactive::{interactive, FirstMove};
 pub use one_move::one_move;
 
 use crate::moves::Moves;
@@ -25,6 +25,7 @@ use anyhow::Context as _;
 
 use crate::atomic;
 use crate::board::Board;
+use crate::bounded::read_board_file;
 use crate::format::{self, BoardFile, LineEnding};
 use crate::rules::Rules;
 use crate::search::{Engine, Limits, SearchResult};
@@ -93,30 +94,6 @@ impl Source {
             Source::Moves(moves) => format!("the position after '{moves}'"),
         }
     }
-}
-
-/// Reads and parses a board file; errors name the file and the line.
-///
-/// # Errors
-/// When the file cannot be read or is not a valid board file.
-pub fn read_board_file(path: &Path) -> anyhow::Result<BoardFile> {
-    let text = read_capped(path).with_context(|| format!("cannot read {}", path.display()))?;
-    format::parse(&text).with_context(|| format!("{} is not a valid board file", path.display()))
-}
-
-/// The most a board file may hold. One is under 100 bytes (seven lines of
-/// at most nine); this leaves room for any trailing blank space while a
-/// device or a runaway file (`/dev/zero`) is refused at once instead of
-/// read until memory runs out.
-pub const BOARD_FILE_LIMIT: u64 = 64 << 10;
-
-/// Reads a board file of at most [`BOARD_FILE_LIMIT`] bytes.
-///
-/// # Errors
-/// When the file cannot be read, is not a regular file or holds more than
-/// the limit.
-pub fn read_capped(path: &Path) -> io::Result<Vec<u8>> {
-    crate::bounded::read(path, BOARD_FILE_LIMIT, "board file")
 }
 
 /// Writes `board` to `path` atomically (see [`atomic`]): a reader never sees

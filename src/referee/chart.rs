@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::tournament::Standing;
+use super::standings::Standing;
 use crate::plot::{self, encode_png, FONT};
 
 /// Why the chart could not be made.

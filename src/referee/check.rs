@@ -5,13 +5,16 @@
 //! move in time, or the verdict says what went wrong, before a tournament
 //! plays a hundred games of forfeits.
 
+use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use super::game::{Game, Seat, Settings};
 use super::log::Colour;
-use super::player::{self, Ask, End};
+use super::player::{self, Ask, End, PlayerSpec, Seating};
 use super::process::Containment;
+use super::sandbox::Isolation;
+use super::seat::{self, Seat};
+use super::settings::Settings;
 use super::verdict::Forfeit;
 use super::Error;
 use crate::board::{Board, Column};
@@ -60,19 +63,11 @@ pub fn check(
     let board = Board::empty();
     let base = std::env::current_dir().map_err(|source| Error::Io { action: "find", path: ".".into(), source })?;
     let mut checked = Vec::new();
-    for seat in seats.iter().filter(|seat| seat.spec != player::PlayerSpec::Human) {
-        let pair = [seat.clone(), seat.clone()];
-        let game = Game {
-            id: "check".to_owned(),
-            seats: &pair,
-            start: board,
-            history: Some(Vec::new()),
-            opening: None,
-            settings,
-            output_directory: output.join(&seat.side.name),
-            containment,
-        };
-        let mut competitor = player::seat(&game, Colour::Red, &base)?;
+    for seat in seats.iter().filter(|seat| !seat.spec.is_human()) {
+        let output_directory = output.join(&seat.name);
+        let seating =
+            Seating { game_id: "check", settings, output_directory: &output_directory, containment, base: &base };
+        let mut competitor = player::seat(&seat.spec, Colour::Red, &seating)?;
         let ask = Ask {
             board: &board,
             history: Some(&[]),
@@ -83,8 +78,36 @@ pub fn check(
         };
         let turn = competitor.play(&ask, None)?;
         competitor.finish(End { outcome: None, forfeited: true })?;
-        let (name, command) = (seat.side.name.clone(), seat.side.command.clone());
+        let (name, command) = (seat.name.clone(), seat.spec.command().to_owned());
         checked.push(Checked { name, command, result: turn.result, wall: turn.wall });
     }
     Ok(checked)
+}
+
+/// `maxconnect4 check`: each of `players` (named 1, 2, ... in the order
+/// given) asked for one move on the empty board under `settings`, as in a
+/// game, one line each on `out`. Returns how many failed; what each printed
+/// is kept only while the check runs.
+///
+/// # Errors
+/// When the referee cannot run the check.
+pub fn check_players(
+    players: &[PlayerSpec],
+    settings: Settings,
+    isolation: Isolation,
+    out: &mut dyn Write,
+) -> Result<usize, Error> {
+    let seats: Vec<Seat> =
+        players.iter().enumerate().map(|(index, spec)| Seat::new(&(index + 1).to_string(), spec.clone())).collect();
+    let output = tempfile::tempdir().map_err(|source| Error::Io { action: "make", path: "a folder".into(), source })?;
+    let containment = seat::containment(&seats, isolation, &[output.path()])?;
+    let checked = check(&seats, settings, containment.as_ref(), output.path())?;
+    for checked in &checked {
+        writeln!(out, "{}", checked.line()).map_err(|source| Error::Io {
+            action: "write to",
+            path: "standard output".into(),
+            source,
+        })?;
+    }
+    Ok(checked.iter().filter(|checked| checked.result.is_err()).count())
 }

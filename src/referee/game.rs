@@ -8,58 +8,19 @@
 //! clock runs out forfeits on time. When the game ends each player is told
 //! (a bot gets its protocol's end message) and stopped.
 
-use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::log::{encode_board, Colour, ForfeitRecord, GameRecord, Outcome, Scores, Side, TurnRecord};
-use super::player::{self, Ask, End, PlayerSpec, Turn};
+use super::console::Console;
+use super::log::{Colour, GameRecord, TurnRecord};
+use super::player::{self, Ask, End, Seating, Turn};
 use super::process::Containment;
+use super::result::{GameResult, PlayedTurn};
+use super::seat::Seat;
+use super::settings::Settings;
 use super::Error;
 use crate::board::{Board, Column};
 use crate::display;
-use crate::player::Player;
-use crate::rules::{self, Rules};
-
-/// A player and how it is shown and logged.
-#[derive(Clone, Debug)]
-pub struct Seat {
-    pub side: Side,
-    pub spec: PlayerSpec,
-}
-
-impl Seat {
-    /// A seat for `command` (`self`, `human` or a template) shown as `name`.
-    ///
-    /// # Errors
-    /// When `command` is a template that cannot be used.
-    pub fn new(name: &str, command: &str) -> Result<Seat, Error> {
-        let spec = PlayerSpec::parse(command)?;
-        Ok(Seat { side: Side { name: name.to_owned(), command: command.trim().to_owned() }, spec })
-    }
-}
-
-/// The rules of a game and what every program in it is given.
-#[derive(Clone, Copy, Debug)]
-pub struct Settings {
-    /// The game played: when it ends and who wins.
-    pub rules: Rules,
-    /// Substituted for `{depth}`, and the depth `self` searches.
-    pub depth: u32,
-    /// Per move, for programs; people have all the time they want. `self`
-    /// stops searching at half of it, so that it never loses on time.
-    pub timeout: Duration,
-    /// Each side's total time for the game, beside the timeout per move.
-    pub clock: Option<Duration>,
-}
-
-/// The terminal, for people who play and for showing the game.
-pub struct Console<'a> {
-    pub input: &'a mut dyn BufRead,
-    pub output: &'a mut dyn Write,
-    /// Print the board after every move, not only to a person about to move.
-    pub show_moves: bool,
-}
 
 /// Everything a game needs to be played.
 pub struct Game<'a> {
@@ -72,7 +33,7 @@ pub struct Game<'a> {
     pub history: Option<Vec<Column>>,
     /// The moves that led to `start`, as logged: a tournament's opening or
     /// a match's `--start-moves`.
-    pub opening: Option<String>,
+    pub opening: Option<Vec<Column>>,
     pub settings: Settings,
     /// Where the captured output of the programs goes: one file per colour.
     pub output_directory: PathBuf,
@@ -81,18 +42,27 @@ pub struct Game<'a> {
 }
 
 impl Game<'_> {
-    /// Plays the game to its end and returns its record.
+    /// Plays the game to its end and returns how it went.
     ///
     /// # Errors
     /// When the referee cannot do its own part: create directories or
     /// files, find its own executable for `self`, or use the terminal. A
-    /// player's failure is a forfeit in the record, not an error.
-    pub fn play(&self, mut console: Option<&mut Console<'_>>) -> Result<GameRecord, Error> {
+    /// player's failure is a forfeit in the result, not an error.
+    pub fn play(&self, mut console: Option<&mut Console<'_>>) -> Result<GameResult, Error> {
         let base = std::env::current_dir().map_err(|source| Error::io("find", Path::new("."), source))?;
-        let mut players = [player::seat(self, Colour::Red, &base)?, player::seat(self, Colour::Green, &base)?];
+        let seating = Seating {
+            game_id: &self.id,
+            settings: self.settings,
+            output_directory: &self.output_directory,
+            containment: self.containment,
+            base: &base,
+        };
+        let [red, green] = self.seats;
+        let mut players =
+            [player::seat(&red.spec, Colour::Red, &seating)?, player::seat(&green.spec, Colour::Green, &seating)?];
         let mut board = self.start;
         let mut history = self.history.clone();
-        let mut record = self.empty_record();
+        let mut turns: Vec<PlayedTurn> = Vec::new();
         if let Some(console) = console.as_deref_mut().filter(|console| console.show_moves) {
             for colour in Colour::BOTH {
                 writeln!(
@@ -100,7 +70,7 @@ impl Game<'_> {
                     "{} (player {}): {}",
                     capitalised(colour.name()),
                     colour.player().number(),
-                    self.side(colour).name
+                    self.seats[colour.index()].name
                 )
                 .map_err(Error::terminal)?;
             }
@@ -110,7 +80,7 @@ impl Game<'_> {
         let mut used = [Duration::ZERO; 2];
         while !self.settings.rules.is_over(&board) {
             let colour = Colour::of(board.to_move());
-            let ply = record.turns.len() + 1;
+            let ply = turns.len() + 1;
             let (timeout, clock) = (self.settings.timeout, self.settings.clock);
             let left = used.map(|used| clock.map_or(timeout, |clock| clock.saturating_sub(used)));
             let mover = &mut players[colour.index()];
@@ -130,23 +100,13 @@ impl Game<'_> {
             if mover.is_timed() {
                 used[colour.index()] += turn.wall;
             }
-            record.turns.push(TurnRecord {
-                player: colour,
-                column: turn.result.as_ref().ok().map(|column| column.number()),
-                wall: seconds(turn.wall),
-                cpu: turn.cpu.map(seconds),
-                ending: turn.ending,
-                clock: clock.map(|clock| seconds(clock.saturating_sub(used[colour.index()]))),
-            });
-            match turn.result {
+            let forfeited = match turn.result {
                 Ok(column) => {
                     board.play(column);
-                    record.moves.push_str(&column.to_string());
                     if let Some(history) = &mut history {
                         history.push(column);
                     }
                     if let Some(console) = console.as_deref_mut().filter(|console| console.show_moves) {
-                        let side = self.side(colour);
                         let time = turn.cpu.map_or(String::new(), |cpu| {
                             format!(" in {:.3} s ({:.3} s CPU)", turn.wall.as_secs_f64(), cpu.as_secs_f64())
                         });
@@ -154,58 +114,36 @@ impl Game<'_> {
                             console.output,
                             "\nMove {ply}: {} ({}) plays column {column}{time}.\n{}",
                             colour.name(),
-                            side.name,
+                            self.seats[colour.index()].name,
                             display::board_and_score(&board)
                         )
                         .map_err(Error::terminal)?;
                     }
+                    false
                 }
-                Err(forfeit) => {
-                    record.forfeit = Some(ForfeitRecord {
-                        player: colour,
-                        verdict: forfeit.kind().to_owned(),
-                        reason: forfeit.to_string(),
-                    });
-                    break;
-                }
+                Err(_) => true,
+            };
+            let clock = clock.map(|clock| clock.saturating_sub(used[colour.index()]));
+            turns.push(PlayedTurn { player: colour, turn, clock });
+            if forfeited {
+                break;
             }
         }
-        record.score = Scores { red: board.score(Player::One), green: board.score(Player::Two) };
-        let outcome = if record.forfeit.is_some() { None } else { self.settings.rules.outcome(&board) };
-        record.result = match (&record.forfeit, outcome) {
-            (Some(forfeit), _) => Outcome::win_for(forfeit.player.other()),
-            (None, Some(rules::Outcome::Win(winner))) => Outcome::win_for(Colour::of(winner)),
-            (None, _) => Outcome::Draw,
-        };
-        for colour in Colour::BOTH {
-            let forfeited = record.forfeit.as_ref().is_some_and(|forfeit| forfeit.player == colour);
-            players[colour.index()].finish(End { outcome, forfeited })?;
-        }
-        Ok(record)
-    }
-
-    fn side(&self, colour: Colour) -> &Side {
-        &self.seats[colour.index()].side
-    }
-
-    /// The record before the first move.
-    fn empty_record(&self) -> GameRecord {
-        GameRecord {
+        let result = GameResult {
             id: self.id.clone(),
-            red: self.side(Colour::Red).clone(),
-            green: self.side(Colour::Green).clone(),
-            rules: self.settings.rules,
-            depth: self.settings.depth,
-            timeout: self.settings.timeout.as_secs_f64(),
-            clock: self.settings.clock.map(|clock| clock.as_secs_f64()),
-            start: encode_board(&self.start),
+            seats: self.seats.clone(),
+            settings: self.settings,
+            start: self.start,
             opening: self.opening.clone(),
-            moves: String::new(),
-            score: Scores { red: 0, green: 0 },
-            result: Outcome::Draw,
-            forfeit: None,
-            turns: Vec::new(),
+            turns,
+            board,
+        };
+        let forfeiter = result.forfeit().map(|(player, _)| player);
+        let outcome = if forfeiter.is_some() { None } else { self.settings.rules.outcome(&board) };
+        for colour in Colour::BOTH {
+            players[colour.index()].finish(End { outcome, forfeited: forfeiter == Some(colour) })?;
         }
+        Ok(result)
     }
 }
 
@@ -243,11 +181,6 @@ pub fn summary(record: &GameRecord, board: &Board) -> String {
         text.push_str(&format!("Time used by {}: {wall:.3} s{cpu} over {count}.\n", colour.name()));
     }
     text
-}
-
-/// Seconds to the microsecond, as logged.
-fn seconds(duration: Duration) -> f64 {
-    (duration.as_secs_f64() * 1e6).round() / 1e6
 }
 
 fn capitalised(text: &str) -> String {

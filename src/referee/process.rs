@@ -446,7 +446,7 @@ mod linux {
     use std::path::Path;
     use std::time::Instant;
 
-    use super::{Progress, Stopped, Stream};
+    use crate::referee::process::{Contained, Progress, Stopped, Stream};
 
     pub struct Process;
 
@@ -455,7 +455,7 @@ mod linux {
     pub fn become_subreaper() {}
     pub fn remember_root(_: &Path) {}
 
-    pub fn spawn(_: std::process::Command, _: bool, _: bool) -> std::io::Result<super::Contained> {
+    pub fn spawn(_: std::process::Command, _: bool, _: bool) -> std::io::Result<Contained> {
         Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
     }
 
@@ -484,7 +484,7 @@ mod linux {
     use std::sync::{Mutex, MutexGuard, PoisonError};
     use std::time::{Duration, Instant};
 
-    use super::{Contained, Ending, Progress, Stopped, Stream};
+    use crate::referee::process::{Contained, Ending, Progress, Stopped, Stream};
 
     /// The referee's children that belong to a running program (the
     /// program, or bwrap and its sandbox's first process): every other

@@ -16,7 +16,6 @@
 //! board, which moderator bots need: their protocol has no start position.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,16 +24,16 @@ use std::sync::{mpsc, Mutex};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::chart;
-use super::game::{Game, Seat, Settings};
-use super::log::{self, Colour, GameRecord, Log, Outcome};
+use super::game::Game;
+use super::log::{self, Colour, GameRecord, Log};
 use super::player::PlayerSpec;
 use super::process::Containment;
 use super::sandbox::Isolation;
+use super::seat::Seat;
+use super::settings::Settings;
+use super::standings::{forfeit_reasons, standings, standings_csv, standings_table, Standing};
 use super::Error;
 use crate::board::{Board, Column};
-
-/// Points for a win, a draw and a loss (a forfeit is a loss).
-pub const POINTS: [u32; 3] = [2, 1, 0];
 
 /// At most this many games at once (each needs a slot for its process group).
 pub const MAX_JOBS: usize = 64;
@@ -75,8 +74,8 @@ pub fn chosen_openings(count: usize) -> Vec<String> {
 
 /// A tournament as the `tournament` command plays it.
 pub struct TournamentOptions {
-    /// Each player's name and command (`self` or a template).
-    pub players: Vec<(String, String)>,
+    /// Each player's name and what plays it (never a person).
+    pub players: Vec<(String, PlayerSpec)>,
     /// How many of [`openings`] to play, from the first; 0 for the empty
     /// board alone.
     pub openings: usize,
@@ -113,21 +112,6 @@ impl TournamentOptions {
     }
 }
 
-/// One player's line of the standings.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Standing {
-    pub name: String,
-    pub games: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    /// Losses by forfeit (these count among the losses too).
-    pub forfeits: u32,
-    pub points: u32,
-    /// Own score minus the opponent's, summed over games played to the end.
-    pub score_difference: i64,
-}
-
 /// A game still to play.
 struct Fixture {
     red: usize,
@@ -148,10 +132,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let openings = chosen_openings(options.openings);
     for seat in &seats {
         for opening in &openings {
-            let moves = opening_moves(opening);
-            if let Some(reason) = seat.spec.cannot_start(&opening_board(opening), Some(&moves)) {
-                return Err(Error::Tournament(format!("{}: {reason}", seat.side.name)));
-            }
+            seat.check_start(&opening_board(opening), Some(&opening_moves(opening)))?;
         }
     }
     let mut log = Log::open(&log_path)?;
@@ -172,7 +153,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     for opening in &openings {
         for red in 0..seats.len() {
             for green in (0..seats.len()).filter(|&green| green != red) {
-                let key = (seats[red].side.name.clone(), seats[green].side.name.clone(), opening.clone());
+                let key = (seats[red].name.clone(), seats[green].name.clone(), opening.clone());
                 if !played.contains(&key) {
                     fixtures.push(Fixture { red, green, opening: opening.clone() });
                 }
@@ -202,7 +183,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     bar.finish_and_clear();
     records.extend(new);
 
-    let names: Vec<String> = seats.iter().map(|seat| seat.side.name.clone()).collect();
+    let names: Vec<String> = seats.iter().map(|seat| seat.name.clone()).collect();
     let counted = deduplicated(&records, &names, &openings);
     let standings = standings(&names, &counted);
     let (png, svg) = chart::draw(&standings, counted.len())?;
@@ -246,22 +227,21 @@ pub fn check_name(name: &str) -> Result<(), String> {
 
 /// The seats for `players`, whose names must be distinct and usable as
 /// file names, and which must not be people.
-fn seats(players: &[(String, String)]) -> Result<Vec<Seat>, Error> {
+fn seats(players: &[(String, PlayerSpec)]) -> Result<Vec<Seat>, Error> {
     if players.len() < 2 {
         return Err(Error::Tournament("a tournament needs at least two players".to_owned()));
     }
     let mut names = HashSet::new();
     let mut seats = Vec::new();
-    for (name, command) in players {
+    for (name, spec) in players {
         check_name(name).map_err(Error::Tournament)?;
         if !names.insert(name.clone()) {
             return Err(Error::Tournament(format!("two players are named '{name}'")));
         }
-        let seat = Seat::new(name, command)?;
-        if seat.spec == PlayerSpec::Human {
+        if spec.is_human() {
             return Err(Error::NoTerminal);
         }
-        seats.push(seat);
+        seats.push(Seat::new(name, spec.clone()));
     }
     Ok(seats)
 }
@@ -272,8 +252,8 @@ fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) ->
     for record in records {
         for colour in Colour::BOTH {
             let side = record.side(colour);
-            let Some(seat) = seats.iter().find(|seat| seat.side.name == side.name) else { continue };
-            let differs = if seat.side.command != side.command {
+            let Some(seat) = seats.iter().find(|seat| seat.name == side.name) else { continue };
+            let differs = if seat.spec.command() != side.command {
                 Some(format!("'{}' was played with the command '{}'", side.name, side.command))
             } else if record.rules != settings.rules {
                 Some(format!("games were played with --rules {}", record.rules))
@@ -337,18 +317,18 @@ fn play_all(
                         break;
                     };
                     let pair = [seats[fixture.red].clone(), seats[fixture.green].clone()];
-                    let id = game_id(&fixture.opening, &pair[0].side.name, &pair[1].side.name);
+                    let id = game_id(&fixture.opening, &pair[0].name, &pair[1].name);
                     let game = Game {
                         output_directory: output.join(&id),
                         id,
                         seats: &pair,
                         start: opening_board(&fixture.opening),
                         history: Some(opening_moves(&fixture.opening)),
-                        opening: Some(fixture.opening),
+                        opening: Some(opening_moves(&fixture.opening)),
                         settings: options.settings,
                         containment: Some(containment),
                     };
-                    if sender.send(game.play(None)).is_err() {
+                    if sender.send(game.play(None).map(|played| played.record())).is_err() {
                         break;
                     }
                 }
@@ -399,128 +379,6 @@ fn deduplicated<'a>(records: &'a [GameRecord], names: &[String], openings: &[Str
         .collect()
 }
 
-/// The standings of `names` after `records`, best first: by points, then
-/// score difference, then wins, then name.
-#[must_use]
-pub fn standings(names: &[String], records: &[&GameRecord]) -> Vec<Standing> {
-    let mut table: Vec<Standing> = names
-        .iter()
-        .map(|name| Standing {
-            name: name.clone(),
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            forfeits: 0,
-            points: 0,
-            score_difference: 0,
-        })
-        .collect();
-    for record in records {
-        for colour in Colour::BOTH {
-            let Some(standing) = table.iter_mut().find(|standing| standing.name == record.side(colour).name) else {
-                continue;
-            };
-            standing.games += 1;
-            match record.result {
-                Outcome::Draw => standing.draws += 1,
-                result if result.winner() == Some(colour) => standing.wins += 1,
-                _ => standing.losses += 1,
-            }
-            match &record.forfeit {
-                Some(forfeit) => standing.forfeits += u32::from(forfeit.player == colour),
-                None => standing.score_difference += record.score_difference(colour),
-            }
-        }
-    }
-    for standing in &mut table {
-        standing.points = standing.wins * POINTS[0] + standing.draws * POINTS[1] + standing.losses * POINTS[2];
-    }
-    table.sort_by(|a, b| {
-        (b.points, b.score_difference, b.wins).cmp(&(a.points, a.score_difference, a.wins)).then(a.name.cmp(&b.name))
-    });
-    table
-}
-
-impl Standing {
-    /// The line of the standings at `rank` (from 1), as [`COLUMNS`] name them.
-    fn cells(&self, rank: usize) -> [String; 9] {
-        let counts = [self.games, self.wins, self.draws, self.losses, self.forfeits, self.points];
-        let [games, wins, draws, losses, forfeits, points] = counts.map(|count| count.to_string());
-        let difference = format!("{:+}", self.score_difference);
-        [rank.to_string(), self.name.clone(), games, wins, draws, losses, forfeits, points, difference]
-    }
-}
-
-/// The columns of the standings table.
-pub const COLUMNS: [&str; 9] =
-    ["rank", "player", "games", "wins", "draws", "losses", "forfeits", "points", "score difference"];
-
-/// The standings as a table for the terminal: the name left-aligned, the
-/// numbers right-aligned.
-#[must_use]
-pub fn standings_table(standings: &[Standing]) -> String {
-    let rows: Vec<[String; 9]> = standings.iter().enumerate().map(|(index, s)| s.cells(index + 1)).collect();
-    let mut widths = COLUMNS.map(str::len);
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.len());
-        }
-    }
-    let mut text = String::new();
-    for row in std::iter::once(COLUMNS.map(str::to_owned)).chain(rows) {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .enumerate()
-            .map(
-                |(column, (cell, width))| {
-                    if column == 1 {
-                        format!("{cell:<width$}")
-                    } else {
-                        format!("{cell:>width$}")
-                    }
-                },
-            )
-            .collect();
-        let _ = writeln!(text, "{}", cells.join("  ").trim_end());
-    }
-    text
-}
-
-/// Why the players in `standings` forfeited in `records`, for the lines
-/// under the standings table: per player, each verdict with its count and
-/// the reason the first time it was given. Empty when nobody forfeited.
-#[must_use]
-pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> String {
-    let mut text = String::new();
-    for standing in standings.iter().filter(|standing| standing.forfeits > 0) {
-        // Verdicts in the order first met, each with its count and first reason.
-        let mut verdicts: Vec<(&str, u32, &str)> = Vec::new();
-        let forfeits = records.iter().filter_map(|record| {
-            let forfeit = record.forfeit.as_ref()?;
-            (record.side(forfeit.player).name == standing.name).then_some(forfeit)
-        });
-        for forfeit in forfeits {
-            match verdicts.iter_mut().find(|(verdict, _, _)| *verdict == forfeit.verdict) {
-                Some((_, count, _)) => *count += 1,
-                None => verdicts.push((&forfeit.verdict, 1, &forfeit.reason)),
-            }
-        }
-        let games = if standing.forfeits == 1 { "game" } else { "games" };
-        let _ = writeln!(text, "{} forfeited {} {games}:", standing.name, standing.forfeits);
-        for (verdict, count, reason) in verdicts {
-            let first_line = reason.lines().next().unwrap_or_default();
-            let _ = writeln!(text, "  {count} × {verdict}, for example: {}", shortened(first_line, 400));
-        }
-    }
-    if text.is_empty() {
-        text
-    } else {
-        format!("\nForfeits (the whole reasons are in the log):\n{text}")
-    }
-}
-
 /// Runs the pre-flight check on `seats` as `options.preflight` asks, and
 /// returns the entrants that play.
 ///
@@ -556,7 +414,7 @@ fn preflight(
             output.display()
         )));
     }
-    let kept: Vec<Seat> = seats.into_iter().filter(|seat| !names.contains(&seat.side.name.as_str())).collect();
+    let kept: Vec<Seat> = seats.into_iter().filter(|seat| !names.contains(&seat.name.as_str())).collect();
     if kept.len() < 2 {
         return Err(Error::Tournament(format!(
             "{} failed the pre-flight check, which leaves fewer than two players",
@@ -574,26 +432,6 @@ fn counted(count: usize, noun: &str) -> String {
     } else {
         format!("{count} {noun}s")
     }
-}
-
-/// `text` cut to at most `limit` characters, with `…` where it was cut.
-fn shortened(text: &str, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
-
-/// The standings as CSV, with a header line (names need no quoting: they
-/// are letters, digits, `-`, `_` and `.`).
-#[must_use]
-pub fn standings_csv(standings: &[Standing]) -> String {
-    let mut text = COLUMNS.map(|column| column.replace(' ', "_")).join(",");
-    text.push('\n');
-    for (index, standing) in standings.iter().enumerate() {
-        let _ = writeln!(text, "{}", standing.cells(index + 1).join(","));
-    }
-    text
 }
 
 #[cfg(test)]

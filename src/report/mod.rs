@@ -30,7 +30,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::atomic;
 
-use crate::modes::read_board_file;
+use crate::bounded::read_board_file;
 use machine::Machine;
 use markdown::REPORT_FILE;
 use measure::Algorithm;

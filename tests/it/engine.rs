@@ -166,7 +166,7 @@ fn the_bench_node_total_is_pinned() {
 fn the_deep_bench_positions_are_the_shipped_files() {
     let files = ["input1.txt", "input2.txt", "input2.txt", "solve/empty28_a.txt", "solve/empty28_d.txt"];
     for ((name, text, _), file) in maxconnect4::modes::DEEP_BENCH_POSITIONS.iter().zip(files) {
-        let shipped_board = maxconnect4::modes::read_board_file(&shipped(file)).unwrap().board;
+        let shipped_board = maxconnect4::bounded::read_board_file(&shipped(file)).unwrap().board;
         let board = maxconnect4::format::parse(text.as_bytes()).unwrap().board;
         assert_eq!(board, shipped_board, "{name} is not {file}");
     }

@@ -8,8 +8,8 @@
 
 use maxconnect4::board::{Board, Column};
 use maxconnect4::format::{self, LineEnding};
-use maxconnect4::modes::ask_column;
 use maxconnect4::moves::Moves;
+use maxconnect4::prompt::ask_column;
 use maxconnect4::rules::Rules;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};

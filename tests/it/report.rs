@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use maxconnect4::modes::read_board_file;
+use maxconnect4::bounded::read_board_file;
 use maxconnect4::report::chart::Chart;
 use maxconnect4::report::measure::Algorithm;
 use maxconnect4::report::timing_csv::COLUMNS;

@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 use super::pipe::shortened;
 use super::{Ask, Captures, Competitor, End, Turn};
 use crate::protocol::arena::{self, PlayTurn, Request};
-use crate::referee::game::{Console, Settings};
+use crate::referee::console::Console;
 use crate::referee::log::Colour;
 use crate::referee::process::Captured;
+use crate::referee::settings::Settings;
 use crate::referee::verdict::{self, Forfeit};
 use crate::referee::Error;
 

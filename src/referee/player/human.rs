@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::{Ask, Competitor, End, Turn};
 use crate::display;
-use crate::referee::game::Console;
+use crate::referee::console::Console;
 use crate::referee::verdict::Forfeit;
 use crate::referee::Error;
 
@@ -20,7 +20,7 @@ impl Competitor for Human {
             write!(console.output, "\n{}", display::board_and_score(ask.board)).map_err(Error::terminal)?;
         }
         let started = Instant::now();
-        let answer = crate::modes::ask_column(ask.board, console.input, console.output)
+        let answer = crate::prompt::ask_column(ask.board, console.input, console.output)
             .map_err(|error| Error::Terminal(format!("{error:#}")))?;
         Ok(Turn { result: answer.ok_or(Forfeit::Quit), wall: started.elapsed(), cpu: None, ending: None })
     }

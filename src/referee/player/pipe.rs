@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use super::program::{describe, section, shown, CAPTURE_LIMIT};
 use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
 use crate::board::Column;
-use crate::referee::game::Console;
+use crate::referee::console::Console;
 use crate::referee::limits::Passed;
 use crate::referee::process::{Captured, Contained, Containment, Progress, Stream};
 use crate::referee::scratch::ScratchDir;

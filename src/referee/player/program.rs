@@ -11,10 +11,11 @@ use std::time::Duration;
 
 use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
 use crate::format::{self, LineEnding};
-use crate::referee::game::{Console, Settings};
+use crate::referee::console::Console;
 use crate::referee::limits::Passed;
 use crate::referee::process::{Captured, Containment, Ending, Run};
 use crate::referee::scratch::ScratchDir;
+use crate::referee::settings::Settings;
 use crate::referee::verdict::{self, Forfeit};
 use crate::referee::Error;
 

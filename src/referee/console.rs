@@ -1,0 +1,11 @@
+//! The terminal, for people who play and for showing a game as it is played.
+
+use std::io::{BufRead, Write};
+
+/// The terminal, for people who play and for showing the game.
+pub struct Console<'a> {
+    pub input: &'a mut dyn BufRead,
+    pub output: &'a mut dyn Write,
+    /// Print the board after every move, not only to a person about to move.
+    pub show_moves: bool,
+}

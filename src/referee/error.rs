@@ -1,0 +1,46 @@
+//! What stops the referee itself, as opposed to a player's failure, which
+//! is a forfeit in the game's record and never an error.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::chart::ChartError;
+use super::log::LogError;
+use super::process::ContainError;
+
+/// What stops the referee itself (a player's failure is a forfeit, not an error).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Log(#[from] LogError),
+    #[error(transparent)]
+    Chart(#[from] ChartError),
+    #[error("cannot {action} {}", path.display())]
+    Io { action: &'static str, path: PathBuf, source: io::Error },
+    #[error("{} is not a valid board file", path.display())]
+    StartFile { path: PathBuf, source: crate::format::ParseError },
+    #[error(transparent)]
+    Contain(#[from] ContainError),
+    #[error("`self`, this program's own executable, cannot be started: {0}")]
+    OwnExecutable(String),
+    #[error("{0}")]
+    Clash(String),
+    #[error("a human player needs the terminal; tournaments have no human players")]
+    NoTerminal,
+    #[error("the terminal failed: {0}")]
+    Terminal(String),
+    #[error("{0}")]
+    Replay(String),
+    #[error("{0}")]
+    Tournament(String),
+}
+
+impl Error {
+    pub(super) fn io(action: &'static str, path: &Path, source: io::Error) -> Error {
+        Error::Io { action, path: path.to_owned(), source }
+    }
+
+    pub(super) fn terminal(error: io::Error) -> Error {
+        Error::Terminal(error.to_string())
+    }
+}

@@ -1,0 +1,42 @@
+//! What a player's program printed, kept in a file of the game's output
+//! directory, one file per colour.
+
+use std::fs::File;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::referee::Error;
+
+/// The file in a game's output directory that keeps what one side's
+/// program printed, made when there is something to keep.
+pub struct Captures {
+    path: PathBuf,
+    file: Option<File>,
+}
+
+impl Captures {
+    #[must_use]
+    pub const fn new(path: PathBuf) -> Captures {
+        Captures { path, file: None }
+    }
+
+    /// Appends `text`, making the file (and its directory) first if need be.
+    ///
+    /// # Errors
+    /// When it cannot be made or written.
+    pub fn append(&mut self, text: &[u8]) -> Result<(), Error> {
+        let error = |source| Error::io("write", &self.path, source);
+        if self.file.is_none() {
+            if let Some(directory) = self.path.parent() {
+                std::fs::create_dir_all(directory).map_err(error)?;
+            }
+            self.file = Some(File::create(&self.path).map_err(error)?);
+        }
+        self.file.as_mut().expect("made above").write_all(text).map_err(error)
+    }
+
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}

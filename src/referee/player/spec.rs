@@ -1,0 +1,366 @@
+//! How a player is named on the command line: `self`, `human`, a command
+//! template, or an arena's bot, parsed once into a [`PlayerSpec`] that
+//! keeps the words given.
+//!
+//! A template is split into words the way a shell would, but no shell ever
+//! runs it: the placeholders are replaced inside the words, so a path with
+//! spaces stays one argument and nothing in a board path is interpreted.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::board::{Board, Column};
+use crate::rules::Rules;
+
+/// What a command template may not be.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TemplateError {
+    #[error("the command template '{template}' cannot be split into words: {reason}")]
+    Split { template: String, reason: String },
+    #[error("the command template is empty")]
+    Empty,
+    #[error(
+        "the command template '{template}' has no {placeholder}, so the program could not know where to {purpose}"
+    )]
+    Missing { template: String, placeholder: &'static str, purpose: &'static str },
+    #[error(
+        "the command '{command}' of a {kind} bot has {placeholder}: such a bot is told the game on its standard input"
+    )]
+    Placeholder { command: String, kind: &'static str, placeholder: &'static str },
+    #[error("'{0}' is not an http:// URL with a host (https is not supported: the referee speaks plain HTTP)")]
+    Url(String),
+}
+
+/// A side of the board as the user named it on the command line, parsed
+/// once (it is clap's value): what plays it, and the words that said so,
+/// which a match shows as the player's name and the log keeps as its
+/// command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    kind: PlayerKind,
+    /// The text as given.
+    given: String,
+}
+
+/// What plays a side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// This program's one-move mode, refereed like any other program.
+    Engine,
+    /// A person answering at the terminal.
+    Human,
+    /// Another program's one-move mode.
+    Command(Template),
+    /// `moderator:COMMAND`: a bot of the Connect 4 Moderator (seed 000).
+    Moderator(Template),
+    /// `coordinator:COMMAND`: an engine of the coordinator (seed 001).
+    Coordinator(Template),
+    /// `http:URL`: a web arena bot (seed 004), its URL starting `http://`.
+    Http(String),
+}
+
+impl PlayerSpec {
+    /// Reads `self`, `human`, `moderator:COMMAND`, `coordinator:COMMAND`,
+    /// `http:URL` (or a bare `http://` URL), or a command template.
+    ///
+    /// # Errors
+    /// When a template cannot be split into words or lacks `{in}` or `{out}`,
+    /// a bot's command names `{in}` or `{out}`, or a URL is not `http://`.
+    pub fn parse(text: &str) -> Result<PlayerSpec, TemplateError> {
+        let trimmed = text.trim();
+        let kind = if let Some(command) = trimmed.strip_prefix("moderator:") {
+            PlayerKind::Moderator(Template::bot(command, "moderator")?)
+        } else if let Some(command) = trimmed.strip_prefix("coordinator:") {
+            PlayerKind::Coordinator(Template::bot(command, "coordinator")?)
+        } else if trimmed.starts_with("http:") || trimmed.starts_with("https:") {
+            PlayerKind::Http(url(trimmed)?)
+        } else {
+            match trimmed {
+                "self" => PlayerKind::Engine,
+                "human" => PlayerKind::Human,
+                _ => PlayerKind::Command(Template::parse(text)?),
+            }
+        };
+        Ok(PlayerSpec { kind, given: text.to_owned() })
+    }
+
+    /// What plays the side.
+    #[must_use]
+    pub const fn kind(&self) -> &PlayerKind {
+        &self.kind
+    }
+
+    /// The text as given.
+    #[must_use]
+    pub fn given(&self) -> &str {
+        &self.given
+    }
+
+    /// The command as logged: the text given, without the blanks around it.
+    #[must_use]
+    pub fn command(&self) -> &str {
+        self.given.trim()
+    }
+
+    /// Whether a person plays the side.
+    #[must_use]
+    pub const fn is_human(&self) -> bool {
+        matches!(self.kind, PlayerKind::Human)
+    }
+
+    /// Whether the side is played by a program the referee runs here (not
+    /// a person, not a web bot), which needs containment.
+    #[must_use]
+    pub const fn runs_here(&self) -> bool {
+        !matches!(self.kind, PlayerKind::Human | PlayerKind::Http(_))
+    }
+
+    /// Why this player cannot play a game that starts at `start`, if it
+    /// cannot: the moderator's protocol has no start position (its bots play
+    /// from the empty board), and the coordinator's gives the moves from the
+    /// empty board, unknown when the game starts from a board file.
+    #[must_use]
+    pub fn cannot_start(&self, start: &Board, history: Option<&[Column]>) -> Option<&'static str> {
+        match self.kind {
+            PlayerKind::Moderator(_) if start.pieces_played() > 0 => Some(
+                "a moderator bot plays from the empty board only (its protocol has no start position): \
+                 drop --start and --start-moves, or give a tournament --openings 0",
+            ),
+            PlayerKind::Coordinator(_) if history.is_none() => Some(
+                "a coordinator engine is told the moves from the empty board: \
+                 start from --start-moves, not from a board file",
+            ),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for PlayerSpec {
+    type Err = TemplateError;
+
+    fn from_str(text: &str) -> Result<PlayerSpec, TemplateError> {
+        PlayerSpec::parse(text)
+    }
+}
+
+/// The URL of `http:URL` or of a bare `http://...`: plain HTTP with a host.
+fn url(text: &str) -> Result<String, TemplateError> {
+    let url = match text.strip_prefix("http:") {
+        Some(rest) if !rest.starts_with("//") => rest.trim(),
+        _ => text,
+    };
+    let host = url.strip_prefix("http://").map(|rest| rest.split(['/', '?', '#']).next().unwrap_or_default());
+    match host {
+        Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(url.to_owned()),
+        _ => Err(TemplateError::Url(url.to_owned())),
+    }
+}
+
+/// A command with `{in}`, `{out}` and `{depth}` placeholders, such as
+/// `java -cp bots/x maxconnect4 one-move {in} {out} {depth}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Template {
+    words: Vec<String>,
+}
+
+/// The values the placeholders of a template stand for on one turn (a bot
+/// that talks on its standard input has no files).
+pub struct Substitution<'a> {
+    pub input: Option<&'a Path>,
+    pub output: Option<&'a Path>,
+    pub depth: u32,
+}
+
+impl Template {
+    /// Splits `text` into words as a POSIX shell would (quotes and
+    /// backslashes, no expansions).
+    ///
+    /// # Errors
+    /// When quotes are unbalanced, there are no words, or `{in}` or `{out}`
+    /// appears nowhere.
+    pub fn parse(text: &str) -> Result<Template, TemplateError> {
+        let words = shell_words::split(text)
+            .map_err(|error| TemplateError::Split { template: text.to_owned(), reason: error.to_string() })?;
+        if words.is_empty() {
+            return Err(TemplateError::Empty);
+        }
+        for (placeholder, purpose) in [("{in}", "read the board"), ("{out}", "write its move")] {
+            if !words.iter().any(|word| word.contains(placeholder)) {
+                return Err(TemplateError::Missing { template: text.to_owned(), placeholder, purpose });
+            }
+        }
+        Ok(Template { words })
+    }
+
+    /// Splits the command of a `kind` bot (`moderator` or `coordinator`),
+    /// which may name `{depth}` but no files.
+    ///
+    /// # Errors
+    /// When it cannot be split into words, is empty, or names `{in}` or `{out}`.
+    pub fn bot(text: &str, kind: &'static str) -> Result<Template, TemplateError> {
+        let words = shell_words::split(text)
+            .map_err(|error| TemplateError::Split { template: text.to_owned(), reason: error.to_string() })?;
+        if words.is_empty() {
+            return Err(TemplateError::Empty);
+        }
+        for placeholder in ["{in}", "{out}"] {
+            if words.iter().any(|word| word.contains(placeholder)) {
+                return Err(TemplateError::Placeholder { command: text.trim().to_owned(), kind, placeholder });
+            }
+        }
+        Ok(Template { words })
+    }
+
+    /// This program's own one-move mode under `rules`, told to stop
+    /// searching after `time_limit` even if it has not reached the depth.
+    #[must_use]
+    pub fn engine(executable: &Path, rules: Rules, time_limit: Duration) -> Template {
+        let mut words = vec![executable.to_string_lossy().into_owned()];
+        // One thread: the CPU time of a move counts against it as its wall
+        // time does, and at a fixed depth the move is the same on any number.
+        words.extend(
+            ["one-move", "{in}", "{out}", "{depth}", "--rules", rules.name(), "--threads", "1", "--time-limit"]
+                .map(str::to_owned),
+        );
+        words.push(time_limit.as_secs_f64().to_string());
+        Template { words }
+    }
+
+    /// The program and its arguments for one turn. The program runs in a
+    /// directory of its own, so an argument that names a file or directory
+    /// in `base`, the referee's working directory (`.`, `bots/x`,
+    /// `maxconnect4.py`), is made absolute; so is the program itself when it
+    /// has a directory part (`./rival`), while a bare program name is looked
+    /// up on the PATH. Other words are left as they are.
+    #[must_use]
+    pub fn command_line(&self, values: &Substitution<'_>, base: &Path) -> (PathBuf, Vec<OsString>) {
+        let substitute = |word: &str| -> OsString {
+            let mut result = OsString::new();
+            let mut rest = word;
+            while let Some(start) = rest.find('{') {
+                result.push(&rest[..start]);
+                rest = &rest[start..];
+                let (value, length): (OsString, usize) =
+                    if let (true, Some(input)) = (rest.starts_with("{in}"), values.input) {
+                        (input.into(), 4)
+                    } else if let (true, Some(output)) = (rest.starts_with("{out}"), values.output) {
+                        (output.into(), 5)
+                    } else if rest.starts_with("{depth}") {
+                        (values.depth.to_string().into(), 7)
+                    } else {
+                        ("{".into(), 1)
+                    };
+                result.push(value);
+                rest = &rest[length..];
+            }
+            result.push(rest);
+            result
+        };
+        let resolve = |word: &String| -> OsString {
+            let path = Path::new(word);
+            if !word.contains('{') && path.is_relative() && !word.is_empty() && base.join(path).exists() {
+                base.join(path).into_os_string()
+            } else {
+                substitute(word)
+            }
+        };
+        // A program name without a directory part is looked up on the PATH,
+        // as a shell would.
+        let program = &self.words[0];
+        let program = if program.contains('/') { resolve(program) } else { substitute(program) };
+        (PathBuf::from(program), self.words[1..].iter().map(resolve).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line_in(template: &str, base: &Path) -> Vec<String> {
+        let values = Substitution {
+            input: Some(Path::new("/tmp/my dir/in-01.txt")),
+            output: Some(Path::new("/o.txt")),
+            depth: 7,
+        };
+        let (program, args) = Template::parse(template).unwrap().command_line(&values, base);
+        std::iter::once(program.into_os_string()).chain(args).map(|word| word.into_string().unwrap()).collect()
+    }
+
+    fn line(template: &str) -> Vec<String> {
+        line_in(template, Path::new("/nowhere"))
+    }
+
+    #[test]
+    fn placeholders_become_whole_arguments() {
+        assert_eq!(
+            line("java -cp 'bots/my x' maxconnect4 one-move {in} {out} {depth}"),
+            ["java", "-cp", "bots/my x", "maxconnect4", "one-move", "/tmp/my dir/in-01.txt", "/o.txt", "7"]
+        );
+        assert_eq!(
+            line("bot --in={in} -o{out} {x} '$HOME' \"a;b\""),
+            ["bot", "--in=/tmp/my dir/in-01.txt", "-o/o.txt", "{x}", "$HOME", "a;b"]
+        );
+    }
+
+    #[test]
+    fn relative_paths_are_found_from_the_referee_directory() {
+        let base = tempfile::tempdir().unwrap();
+        std::fs::create_dir(base.path().join("bots")).unwrap();
+        std::fs::write(base.path().join("bots").join("bot.py"), "").unwrap();
+        std::fs::write(base.path().join("python3"), "").unwrap();
+        let at = |path: &str| base.path().join(path).display().to_string();
+        assert_eq!(line_in("./bots/bot.py {in} {out}", base.path())[0], at("./bots/bot.py"));
+        assert_eq!(
+            line_in("python3 bots/bot.py one-move {in} {out}", base.path())[..3],
+            ["python3".to_owned(), at("bots/bot.py"), "one-move".to_owned()]
+        );
+        assert_eq!(
+            line_in("java -cp . Main {in} {out}", base.path())[..4],
+            ["java".to_owned(), "-cp".to_owned(), at("."), "Main".to_owned()]
+        );
+        assert_eq!(line_in("run bots/missing {in} {out}", base.path())[..2], ["run", "bots/missing"]);
+        assert_eq!(line_in("./missing {in} {out}", base.path())[0], "./missing");
+    }
+
+    #[test]
+    fn bots_and_urls() {
+        let spec = |text: &str| PlayerSpec::parse(text).map(|spec| spec.kind).map_err(|error| error.to_string());
+        let words = |text: &str| Template { words: shell_words::split(text).unwrap() };
+        assert_eq!(spec("moderator:python3 'my bot.py'"), Ok(PlayerKind::Moderator(words("python3 'my bot.py'"))));
+        assert_eq!(
+            spec(" coordinator:./engine --depth {depth}"),
+            Ok(PlayerKind::Coordinator(words("./engine --depth {depth}")))
+        );
+        assert_eq!(spec("http://127.0.0.1:8080/"), Ok(PlayerKind::Http("http://127.0.0.1:8080/".into())));
+        assert_eq!(spec("http:http://localhost:1/bot"), Ok(PlayerKind::Http("http://localhost:1/bot".into())));
+        assert_eq!(spec("moderator:"), Err("the command template is empty".into()));
+        assert_eq!(
+            spec("moderator:bot {in}"),
+            Err(
+                "the command 'bot {in}' of a moderator bot has {in}: such a bot is told the game on its standard input"
+                    .into()
+            )
+        );
+        assert_eq!(
+            spec("https://example.org/"),
+            Err("'https://example.org/' is not an http:// URL with a host (https is not supported: the referee speaks plain HTTP)".into())
+        );
+        assert!(spec("http:").is_err() && spec("http:///x").is_err() && spec("http:ftp://x").is_err());
+    }
+
+    #[test]
+    fn names_and_bad_templates() {
+        assert_eq!(PlayerSpec::parse("self").map(|spec| spec.kind), Ok(PlayerKind::Engine));
+        assert_eq!(PlayerSpec::parse("human").map(|spec| spec.kind), Ok(PlayerKind::Human));
+        assert_eq!(
+            PlayerSpec::parse("bot 'in {in} {out}").unwrap_err().to_string(),
+            "the command template 'bot 'in {in} {out}' cannot be split into words: missing closing quote"
+        );
+        assert_eq!(Template::parse("  ").unwrap_err(), TemplateError::Empty);
+        assert_eq!(
+            Template::parse("bot {in}").unwrap_err().to_string(),
+            "the command template 'bot {in}' has no {out}, so the program could not know where to write its move"
+        );
+    }
+}

@@ -1,0 +1,114 @@
+//! A game as it was played, in the referee's own types: the seats, the
+//! settings, the start, each turn with its column or forfeit and its times,
+//! and the last position. The log's record ([`GameRecord`], the JSON wire
+//! form) is made from it, so the referee never reads its own log back to
+//! learn what the game already knew.
+
+use std::time::Duration;
+
+use super::log::{encode_board, Colour, ForfeitRecord, GameRecord, Outcome, Scores, TurnRecord};
+use super::player::Turn;
+use super::seat::Seat;
+use super::settings::Settings;
+use super::verdict::Forfeit;
+use crate::board::{Board, Column};
+use crate::player::Player;
+use crate::rules;
+
+/// One turn of a game: who, and how it went.
+pub struct PlayedTurn {
+    pub player: Colour,
+    pub turn: Turn,
+    /// What was left on the mover's clock after the turn, in a game with one.
+    pub clock: Option<Duration>,
+}
+
+/// One game, played to its end or to a forfeit.
+pub struct GameResult {
+    /// The game's name in the log and the name of its output directory.
+    pub id: String,
+    /// Red (player 1) first.
+    pub seats: [Seat; 2],
+    pub settings: Settings,
+    pub start: Board,
+    /// The moves that led to `start`, as logged: a tournament's opening or
+    /// a match's `--start-moves`.
+    pub opening: Option<Vec<Column>>,
+    /// Every turn in order; only the last can be a forfeit.
+    pub turns: Vec<PlayedTurn>,
+    /// The last position.
+    pub board: Board,
+}
+
+impl GameResult {
+    /// The columns played from the start.
+    pub fn moves(&self) -> impl Iterator<Item = Column> + '_ {
+        self.turns.iter().filter_map(|played| played.turn.result.as_ref().ok().copied())
+    }
+
+    /// Who forfeited and why, if a side did.
+    #[must_use]
+    pub fn forfeit(&self) -> Option<(Colour, &Forfeit)> {
+        let last = self.turns.last()?;
+        last.turn.result.as_ref().err().map(|forfeit| (last.player, forfeit))
+    }
+
+    /// The result: the other side wins a forfeit, otherwise the rules judge
+    /// the last position.
+    #[must_use]
+    pub fn outcome(&self) -> Outcome {
+        match (self.forfeit(), self.settings.rules.outcome(&self.board)) {
+            (Some((player, _)), _) => Outcome::win_for(player.other()),
+            (None, Some(rules::Outcome::Win(winner))) => Outcome::win_for(Colour::of(winner)),
+            (None, _) => Outcome::Draw,
+        }
+    }
+
+    /// The game's record in the log: times to the microsecond, the start as
+    /// one line, the moves as digits.
+    #[must_use]
+    pub fn record(&self) -> GameRecord {
+        let [red, green] = &self.seats;
+        GameRecord {
+            id: self.id.clone(),
+            red: red.side(),
+            green: green.side(),
+            rules: self.settings.rules,
+            depth: self.settings.depth,
+            timeout: self.settings.timeout.as_secs_f64(),
+            clock: self.settings.clock.map(|clock| clock.as_secs_f64()),
+            start: encode_board(&self.start),
+            opening: self.opening.as_deref().map(moves_string),
+            moves: moves_string(&self.moves().collect::<Vec<_>>()),
+            score: Scores { red: self.board.score(Player::One), green: self.board.score(Player::Two) },
+            result: self.outcome(),
+            forfeit: self.forfeit().map(|(player, forfeit)| ForfeitRecord {
+                player,
+                verdict: forfeit.kind().to_owned(),
+                reason: forfeit.to_string(),
+            }),
+            turns: self
+                .turns
+                .iter()
+                .map(|played| TurnRecord {
+                    player: played.player,
+                    column: played.turn.result.as_ref().ok().map(|column| column.number()),
+                    wall: seconds(played.turn.wall),
+                    cpu: played.turn.cpu.map(seconds),
+                    ending: played.turn.ending.clone(),
+                    clock: played.clock.map(seconds),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Moves as a move string: one digit 1-7 each.
+fn moves_string(moves: &[Column]) -> String {
+    moves.iter().map(ToString::to_string).collect()
+}
+
+/// Seconds to the microsecond, as logged.
+fn seconds(duration: Duration) -> f64 {
+    (duration.as_secs_f64() * 1e6).round() / 1e6
+}

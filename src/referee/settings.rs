@@ -1,0 +1,20 @@
+//! The rules of a game and the limits every program in it plays under, as
+//! the command line gave them.
+
+use std::time::Duration;
+
+use crate::rules::Rules;
+
+/// The rules of a game and what every program in it is given.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// The game played: when it ends and who wins.
+    pub rules: Rules,
+    /// Substituted for `{depth}`, and the depth `self` searches.
+    pub depth: u32,
+    /// Per move, for programs; people have all the time they want. `self`
+    /// stops searching at half of it, so that it never loses on time.
+    pub timeout: Duration,
+    /// Each side's total time for the game, beside the timeout per move.
+    pub clock: Option<Duration>,
+}

@@ -1,0 +1,168 @@
+//! A tournament's standings: each player's games, wins, draws, losses,
+//! forfeits, points and score difference, counted from the game records
+//! and ranked, as a table for the terminal, as CSV, and the forfeits' reasons
+//! under the table. The tournament makes them and the chart draws them.
+
+use std::fmt::Write as _;
+
+use super::log::{Colour, GameRecord, Outcome};
+
+/// Points for a win, a draw and a loss (a forfeit is a loss).
+pub const POINTS: [u32; 3] = [2, 1, 0];
+
+/// One player's line of the standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub name: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Losses by forfeit (these count among the losses too).
+    pub forfeits: u32,
+    pub points: u32,
+    /// Own score minus the opponent's, summed over games played to the end.
+    pub score_difference: i64,
+}
+
+/// The standings of `names` after `records`, best first: by points, then
+/// score difference, then wins, then name.
+#[must_use]
+pub fn standings(names: &[String], records: &[&GameRecord]) -> Vec<Standing> {
+    let mut table: Vec<Standing> = names
+        .iter()
+        .map(|name| Standing {
+            name: name.clone(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            forfeits: 0,
+            points: 0,
+            score_difference: 0,
+        })
+        .collect();
+    for record in records {
+        for colour in Colour::BOTH {
+            let Some(standing) = table.iter_mut().find(|standing| standing.name == record.side(colour).name) else {
+                continue;
+            };
+            standing.games += 1;
+            match record.result {
+                Outcome::Draw => standing.draws += 1,
+                result if result.winner() == Some(colour) => standing.wins += 1,
+                _ => standing.losses += 1,
+            }
+            match &record.forfeit {
+                Some(forfeit) => standing.forfeits += u32::from(forfeit.player == colour),
+                None => standing.score_difference += record.score_difference(colour),
+            }
+        }
+    }
+    for standing in &mut table {
+        standing.points = standing.wins * POINTS[0] + standing.draws * POINTS[1] + standing.losses * POINTS[2];
+    }
+    table.sort_by(|a, b| {
+        (b.points, b.score_difference, b.wins).cmp(&(a.points, a.score_difference, a.wins)).then(a.name.cmp(&b.name))
+    });
+    table
+}
+
+impl Standing {
+    /// The line of the standings at `rank` (from 1), as [`COLUMNS`] name them.
+    fn cells(&self, rank: usize) -> [String; 9] {
+        let counts = [self.games, self.wins, self.draws, self.losses, self.forfeits, self.points];
+        let [games, wins, draws, losses, forfeits, points] = counts.map(|count| count.to_string());
+        let difference = format!("{:+}", self.score_difference);
+        [rank.to_string(), self.name.clone(), games, wins, draws, losses, forfeits, points, difference]
+    }
+}
+
+/// The columns of the standings table.
+pub const COLUMNS: [&str; 9] =
+    ["rank", "player", "games", "wins", "draws", "losses", "forfeits", "points", "score difference"];
+
+/// The standings as a table for the terminal: the name left-aligned, the
+/// numbers right-aligned.
+#[must_use]
+pub fn standings_table(standings: &[Standing]) -> String {
+    let rows: Vec<[String; 9]> = standings.iter().enumerate().map(|(index, s)| s.cells(index + 1)).collect();
+    let mut widths = COLUMNS.map(str::len);
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.len());
+        }
+    }
+    let mut text = String::new();
+    for row in std::iter::once(COLUMNS.map(str::to_owned)).chain(rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(
+                |(column, (cell, width))| {
+                    if column == 1 {
+                        format!("{cell:<width$}")
+                    } else {
+                        format!("{cell:>width$}")
+                    }
+                },
+            )
+            .collect();
+        let _ = writeln!(text, "{}", cells.join("  ").trim_end());
+    }
+    text
+}
+
+/// Why the players in `standings` forfeited in `records`, for the lines
+/// under the standings table: per player, each verdict with its count and
+/// the reason the first time it was given. Empty when nobody forfeited.
+#[must_use]
+pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> String {
+    let mut text = String::new();
+    for standing in standings.iter().filter(|standing| standing.forfeits > 0) {
+        // Verdicts in the order first met, each with its count and first reason.
+        let mut verdicts: Vec<(&str, u32, &str)> = Vec::new();
+        let forfeits = records.iter().filter_map(|record| {
+            let forfeit = record.forfeit.as_ref()?;
+            (record.side(forfeit.player).name == standing.name).then_some(forfeit)
+        });
+        for forfeit in forfeits {
+            match verdicts.iter_mut().find(|(verdict, _, _)| *verdict == forfeit.verdict) {
+                Some((_, count, _)) => *count += 1,
+                None => verdicts.push((&forfeit.verdict, 1, &forfeit.reason)),
+            }
+        }
+        let games = if standing.forfeits == 1 { "game" } else { "games" };
+        let _ = writeln!(text, "{} forfeited {} {games}:", standing.name, standing.forfeits);
+        for (verdict, count, reason) in verdicts {
+            let first_line = reason.lines().next().unwrap_or_default();
+            let _ = writeln!(text, "  {count} × {verdict}, for example: {}", shortened(first_line, 400));
+        }
+    }
+    if text.is_empty() {
+        text
+    } else {
+        format!("\nForfeits (the whole reasons are in the log):\n{text}")
+    }
+}
+
+/// `text` cut to at most `limit` characters, with `…` where it was cut.
+fn shortened(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+/// The standings as CSV, with a header line (names need no quoting: they
+/// are letters, digits, `-`, `_` and `.`).
+#[must_use]
+pub fn standings_csv(standings: &[Standing]) -> String {
+    let mut text = COLUMNS.map(|column| column.replace(' ', "_")).join(",");
+    text.push('\n');
+    for (index, standing) in standings.iter().enumerate() {
+        let _ = writeln!(text, "{}", standing.cells(index + 1).join(","));
+    }
+    text
+}
