@@ -6,7 +6,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
-use super::{cpu_and_rate, progress, threads_phrase, EngineSettings, Source};
+use super::position::Source;
+use super::progress;
+use super::settings::EngineSettings;
+use super::thinking::{cpu_and_rate, threads_phrase};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
 use crate::search::classic::Solver;

@@ -6,7 +6,9 @@ use crate::moves::Moves;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use super::{cpu_and_rate, progress, threads_phrase, EngineSettings};
+use super::progress;
+use super::settings::EngineSettings;
+use super::thinking::{cpu_and_rate, threads_phrase};
 use crate::board::Board;
 use crate::format;
 use crate::rules::Rules;

@@ -6,7 +6,9 @@ use std::io::{BufRead, Write};
 
 use std::path::Path;
 
-use super::{save_board, think, EngineSettings};
+use super::position::save_board;
+use super::settings::EngineSettings;
+use super::thinking::think;
 use crate::board::Board;
 use crate::bounded::read_board_file;
 use crate::display;

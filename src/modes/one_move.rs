@@ -6,7 +6,9 @@ use std::path::Path;
 
 use anyhow::bail;
 
-use super::{save_board, think, EngineSettings, Source};
+use super::position::{save_board, Source};
+use super::settings::EngineSettings;
+use super::thinking::think;
 use crate::atomic;
 use crate::display;
 use crate::rules::Rules;
