@@ -1,5 +1,6 @@
-//! The README proves itself: every `console` block in it is run, in order,
-//! and what the commands print must match what the block shows.
+//! The documentation proves itself: every `console` block of the README
+//! and of each file in `docs/` is run, in order, and what the commands print
+//! must match what the block shows.
 //!
 //! A block holds one or more commands, each on a line starting with `$ `,
 //! each followed by what it prints: standard output, then standard error.
@@ -7,13 +8,18 @@
 //! (times, speeds), and a line of just `...` for any number of lines
 //! (snapbox's wildcards). A command that should fail is followed by a line
 //! `? CODE`. `maxconnect4` and `cargo run --release --` both run the binary
-//! under test; `< FILE` feeds a file to its standard input.
+//! under test; `< FILE` feeds a file to its standard input. A `$ ` line
+//! anywhere else is refused, so no example can sit where it is not run.
 //!
-//! The commands run in one scratch directory that holds copies of
-//! `input_files/` and `tests/bots/`, as the README's "from this directory"
-//! means, so that following the README here writes nothing into the
-//! repository. Blocks run in README order: a later one may read what an
-//! earlier one wrote (a match, then its replay).
+//! Each file's commands run in a scratch directory of its own that holds
+//! copies of `input_files/`, `tests/bots/` and `tests/data/`, as "from the
+//! repository's root" means, so that following the documents here writes
+//! nothing into the repository. Blocks run in the file's order: a later one
+//! may read what an earlier one of the same file wrote (a match, then its
+//! replay).
+//!
+//! The links between the documents are checked too: every relative link
+//! leads to a file that exists, and every `#anchor` to a heading in it.
 
 use std::path::{Path, PathBuf};
 
@@ -22,15 +28,16 @@ use snapbox::{Assert, IntoData as _};
 /// One command of a `console` block and what it must print.
 #[derive(Debug)]
 struct Example {
-    /// The README line the command is on, to name it when it fails.
+    /// The line the command is on, to name it when it fails.
     line: usize,
     command: String,
     expected: String,
     code: i32,
 }
 
-/// Every command of every `console` block of `markdown`, in order.
-fn examples(markdown: &str) -> Vec<Example> {
+/// Every command of every `console` block of `markdown`, in order; `name`
+/// names the file when a block is malformed.
+fn examples(name: &str, markdown: &str) -> Vec<Example> {
     let mut examples: Vec<Example> = Vec::new();
     let mut in_console = false;
     for (index, line) in markdown.lines().enumerate() {
@@ -51,7 +58,7 @@ fn examples(markdown: &str) -> Vec<Example> {
                 }
             }
         } else {
-            panic!("README.md line {}: a console block must start with a `$ ` command", index + 1);
+            panic!("{name} line {}: a console block must start with a `$ ` command", index + 1);
         }
     }
     examples
@@ -115,35 +122,177 @@ fn run(example: &Example, dir: &Path) -> Result<(), String> {
     Assert::new().try_eq(Some(&"the program"), actual.into_data(), expected).map_err(|error| error.to_string())
 }
 
-#[test]
-fn every_console_example_in_the_readme_prints_what_it_shows() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let examples = examples(&readme);
-    assert!(examples.len() >= 10, "the README's examples are console blocks: found {}", examples.len());
+/// The numbers of the lines of `markdown` that start with `$ ` outside a
+/// `console` block: examples that would not be run.
+fn stray_examples(markdown: &str) -> Vec<usize> {
+    let mut stray = Vec::new();
+    let mut in_console = false;
+    for (index, line) in markdown.lines().enumerate() {
+        match line.trim_end() {
+            "```console" if !in_console => in_console = true,
+            "```" if in_console => in_console = false,
+            _ if !in_console && line.starts_with("$ ") => stray.push(index + 1),
+            _ => {}
+        }
+    }
+    stray
+}
+
+/// Every Markdown file of the folder `folder` of `root`, relative to
+/// `root`, in order.
+fn markdown_files(root: &Path, folder: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(folder))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "md"))
+        .map(|path| path.strip_prefix(root).unwrap().to_owned())
+        .collect();
+    files.sort();
+    files
+}
+
+/// The README and every Markdown file of `docs/`, relative to the root, in
+/// order.
+fn documents(root: &Path) -> Vec<PathBuf> {
+    std::iter::once(PathBuf::from("README.md")).chain(markdown_files(root, "docs")).collect()
+}
+
+/// Runs every example of the document `name` in a scratch directory of its
+/// own, and says how each one that fails differs.
+fn failures(root: &Path, name: &str, examples: &[Example]) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     copy_directory(&root.join("input_files"), &dir.path().join("input_files"));
     copy_directory(&root.join("tests/bots"), &dir.path().join("tests/bots"));
-    let failures: Vec<String> = examples
+    copy_directory(&root.join("tests/data"), &dir.path().join("tests/data"));
+    examples
         .iter()
         .filter_map(|example| {
             let failure = run(example, dir.path()).err()?;
-            Some(format!("README.md line {}: `{}`\n{failure}", example.line, example.command))
+            Some(format!("{name} line {}: `{}`\n{failure}", example.line, example.command))
         })
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} README examples differ:\n\n{}",
-        failures.len(),
-        examples.len(),
-        failures.join("\n\n")
-    );
+        .collect()
+}
+
+#[test]
+fn every_console_example_in_the_readme_and_docs_prints_what_it_shows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let documents = documents(root);
+    assert!(documents.len() > 1, "docs/ holds the documents beyond the README: found {documents:?}");
+    let (mut failed, mut total) = (Vec::new(), 0);
+    for document in &documents {
+        let name = document.display().to_string();
+        let markdown = std::fs::read_to_string(root.join(document)).unwrap();
+        let stray = stray_examples(&markdown);
+        assert!(stray.is_empty(), "{name}: `$ ` examples outside a console block, not run, on lines {stray:?}");
+        let examples = examples(&name, &markdown);
+        if name == "README.md" {
+            assert!(examples.len() >= 10, "the README's examples are console blocks: found {}", examples.len());
+        }
+        total += examples.len();
+        failed.extend(failures(root, &name, &examples));
+    }
+    assert!(failed.is_empty(), "{} of {total} examples differ:\n\n{}", failed.len(), failed.join("\n\n"));
+}
+
+/// GitHub's anchor for a heading: lower case, punctuation other than `-`
+/// and `_` dropped, spaces made `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of every heading of `markdown` outside code blocks, a
+/// repeated one numbered as GitHub numbers it (`name-1`).
+fn anchors(markdown: &str) -> Vec<String> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut anchors = Vec::new();
+    let mut in_code = false;
+    for line in markdown.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        } else if let Some(heading) = line.strip_prefix('#').filter(|_| !in_code) {
+            let base = anchor(heading.trim_start_matches('#'));
+            let repeats = seen.entry(base.clone()).or_default();
+            anchors.push(if *repeats == 0 { base } else { format!("{base}-{repeats}") });
+            *repeats += 1;
+        }
+    }
+    anchors
+}
+
+/// Every `](TARGET)` link of `markdown`, outside code blocks.
+fn links(markdown: &str) -> Vec<String> {
+    let mut links = Vec::new();
+    let mut in_code = false;
+    for line in markdown.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            if let Some(end) = rest.find(')') {
+                links.push(rest[..end].to_owned());
+                rest = &rest[end..];
+            }
+        }
+    }
+    links
+}
+
+#[test]
+fn every_link_between_the_documents_leads_to_a_file_and_a_heading() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut documents = documents(root);
+    documents.extend(markdown_files(root, "reports"));
+    let mut broken = Vec::new();
+    for document in &documents {
+        let markdown = std::fs::read_to_string(root.join(document)).unwrap();
+        for link in links(&markdown) {
+            if link.contains("://") || link.starts_with("mailto:") {
+                continue;
+            }
+            let (file, fragment) = link.split_once('#').map_or((link.as_str(), None), |(file, f)| (file, Some(f)));
+            let target =
+                if file.is_empty() { root.join(document) } else { root.join(document).parent().unwrap().join(file) };
+            if !target.exists() {
+                broken.push(format!("{}: {link}: no file {}", document.display(), target.display()));
+            } else if let Some(fragment) = fragment {
+                let text = std::fs::read_to_string(&target).unwrap_or_default();
+                if !anchors(&text).iter().any(|a| a == fragment) {
+                    broken.push(format!(
+                        "{}: {link}: no heading #{fragment} in {}",
+                        document.display(),
+                        target.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn a_dollar_line_outside_a_console_block_is_found_and_anchors_are_githubs() {
+    let markdown =
+        "# Title: `one`\n$ stray\n```console\n$ maxconnect4 perft 1\n```\n```sh\n$ not run\n```\n## Title: one\n";
+    assert_eq!(stray_examples(markdown), [2, 7]);
+    assert_eq!(anchors(markdown), ["title-one", "title-one-1"]);
 }
 
 #[test]
 fn blocks_are_read_as_commands_expected_output_and_exit_codes() {
     let markdown = "text\n```console\n$ maxconnect4 perft 1\nperft 1 7\n$ maxconnect4 perft x\n? 2\nerror[..]\n```\n\n```sh\n$ not run\n```\n";
-    let examples = examples(markdown);
+    let examples = examples("test.md", markdown);
     assert_eq!(examples.len(), 2);
     assert_eq!(
         (examples[0].line, examples[0].command.as_str(), examples[0].expected.as_str()),
