@@ -1,5 +1,5 @@
 //! Positions labelled with how the game really ends, to fit the evaluation's
-//! weights to (see `examples/eval_fit.rs` and the README's "The evaluation").
+//! weights to (see `examples/eval_fit.rs` and `docs/evaluation.md`).
 //!
 //! Each game starts with a few random moves (none to twelve), then both sides
 //! are played by the engine at a depth drawn per game and per side (1 to 8),

@@ -13,7 +13,7 @@
 //! `src/features.rs`, with the error of the rounded weights the engine uses.
 //!
 //! The candidates after the engine's set were measured and not kept (the
-//! README's "The evaluation" and `reports/eval_match.md` say why): weights
+//! `reports/evaluation.md` and `reports/eval_match.md` say why): weights
 //! per phase of the game, more playable threats, and who holds the zugzwang.
 //!
 //! Run: `cargo run --release --example eval_fit -- [--solved-weight W] FILE...`;

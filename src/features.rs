@@ -16,8 +16,8 @@
 //! for its owner and nothing for the other player.
 //!
 //! [`WEIGHTS`] were fitted by `examples/eval_fit.rs` to the positions of
-//! `examples/eval_data.rs`; the README's "The evaluation" tells how, with the
-//! figures. [`count`] counts the classes window by window, for the fit and for
+//! `examples/eval_data.rs`; `docs/evaluation.md` tells how, with the
+//! figures. [`crate::score::count`] counts the classes window by window, for the fit and for
 //! the tests; the search reads the same sums from [`crate::lines`].
 
 use crate::bitboard::{cell, completing_cells, ALL_CELLS, WIDTH};
@@ -109,7 +109,7 @@ pub const HAND_SET: Weights = Weights { windows: [[[1, 4, 4, 4, 12, 12]; 2]; 2],
 /// The evaluation's weights, fitted by `examples/eval_fit.rs` (weighted
 /// least squares, each solved position counted four times) to the 31 500
 /// positions of `cargo run --release --example eval_data -- 1500 1`; see the
-/// README's "The evaluation" for the errors and the match figures.
+/// `reports/evaluation.md` for the errors and the match figures.
 pub const WEIGHTS: Weights = Weights {
     windows: [
         // Player 1 to move: player 1's windows, then player 2's.

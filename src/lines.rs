@@ -177,7 +177,7 @@ const TABLE_START: [usize; KINDS + 1] = {
 /// windows; padded to a power of two, so that a masked index needs no bounds
 /// check. 8192 entries of 8 bytes, twice the size of one table per length
 /// (before threats were weighed by row): `bench` took 0.97 to 1.02 times as
-/// long, within the noise (see the README's "The evaluation").
+/// long, within the noise (see `reports/evaluation.md`).
 static TABLE: [Tally; TABLE_LEN] = table();
 
 const TABLE_LEN: usize = TABLE_START[KINDS].next_power_of_two();

@@ -4,7 +4,7 @@
 //!
 //! `cargo test` runs a few hundred cases of each; a long run is opt-in:
 //! `MAXCONNECT4_FUZZ_CASES=1000000 cargo test --test it fuzz -- --nocapture --test-threads 1`
-//! (the README's Reliability section gives the figures of one).
+//! (`reports/fuzzing.md` gives the figures of one).
 
 use maxconnect4::board::{Board, Column};
 use maxconnect4::format::{self, LineEnding};
