@@ -1,0 +1,840 @@
+//! The command line: clap's types for every subcommand, the parsers of
+//! their values, and the checks that span several arguments, so that every
+//! argument error is a usage error (exit 2) before anything runs.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use maxconnect4::board::Column;
+
+use maxconnect4::modes::{self, bot, BookChoice, EngineSettings};
+use maxconnect4::moves::Moves;
+use maxconnect4::protocol::coordinator;
+use maxconnect4::referee::limits::Limits as PlayerLimits;
+use maxconnect4::referee::{self, player::PlayerSpec, sandbox::Isolation, settings::Settings, tournament};
+use maxconnect4::rules::Rules;
+use maxconnect4::search::{Engine, Limits};
+use maxconnect4::serve;
+use maxconnect4::{format, memory, report};
+
+/// Plays Max-Connect4: Connect-4 played until the board is full, scored by
+/// the number of four-in-a-rows of each colour.
+#[derive(Parser)]
+#[command(version, about)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Read a board file (or a move string), make one move, write the new board to OUTPUT.
+    #[command(
+        override_usage = "maxconnect4 one-move [OPTIONS] INPUT OUTPUT DEPTH\n       maxconnect4 one-move [OPTIONS] --moves MOVES OUTPUT DEPTH"
+    )]
+    OneMove {
+        /// INPUT OUTPUT DEPTH: the board file to move from, where to write the
+        /// board after the move (left untouched if the game is over), and the
+        /// plies to search (the program's own move first). With --moves,
+        /// only OUTPUT DEPTH.
+        #[arg(value_name = "ARGS", num_args = 2..=3, required = true)]
+        args: Vec<PathBuf>,
+        /// Start from the position after these moves (columns 1-7 from the empty board) instead of INPUT.
+        #[arg(long, value_name = "MOVES")]
+        moves: Option<String>,
+        #[command(flatten)]
+        play: PlayOptions,
+    },
+    /// Play against the computer at the terminal.
+    Interactive {
+        /// The board file to start from; an empty board if it does not exist.
+        input: PathBuf,
+        /// Who moves first.
+        next: Next,
+        /// Plies to search, the program's own move counting as the first.
+        #[arg(value_parser = parse_depth)]
+        depth: u32,
+        #[command(flatten)]
+        play: PlayOptions,
+    },
+    /// Count the move sequences of length DEPTH (checks move generation).
+    Perft {
+        /// Length of the move sequences.
+        #[arg(value_parser = parse_perft_depth)]
+        depth: u32,
+        /// The board file to start from; the empty board if omitted.
+        #[arg(conflicts_with = "moves")]
+        file: Option<PathBuf>,
+        /// Start from the position after these moves instead.
+        #[arg(long, value_name = "MOVES")]
+        moves: Option<String>,
+        #[command(flatten)]
+        rules: RulesOption,
+    },
+    /// Compute the exact result of a position with perfect play.
+    Solve {
+        /// The board file to solve.
+        #[arg(required_unless_present_any = ["moves", "batch"], conflicts_with_all = ["moves", "batch"])]
+        file: Option<PathBuf>,
+        /// Solve the position after these moves (columns 1-7 from the empty board).
+        #[arg(long, value_name = "MOVES", conflicts_with = "batch")]
+        moves: Option<String>,
+        /// Solve every move string in FILE (`-` for standard input), one per line; print `MOVES VALUE`.
+        #[arg(long, value_name = "FILE")]
+        batch: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesOption,
+        /// Classic rules: only win, draw or loss (1, 0, -1), much faster.
+        #[arg(long)]
+        weak: bool,
+        /// Give up after this many seconds.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        time_limit: Option<Duration>,
+        #[command(flatten)]
+        table: TableOptions,
+        #[command(flatten)]
+        book: BookOptions,
+    },
+    /// Build a classic opening book: the exact value of every position up to DEPTH moves from a root.
+    Book {
+        /// Moves from the root to the deepest positions of the book.
+        #[arg(long, value_parser = parse_book_depth)]
+        depth: u32,
+        /// The root: the position after these moves [default: the empty board].
+        #[arg(long, value_name = "MOVES", default_value = "")]
+        moves: String,
+        /// Threads solving positions [default: the cores available].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
+        /// Each thread's transposition table in MB [default: 64].
+        #[arg(long, value_name = "MB", value_parser = parse_hash)]
+        hash: Option<usize>,
+        /// The book file to write (the progress of the build is kept in FILE.progress until it is done).
+        #[arg(long, value_name = "FILE", default_value = "classic.book")]
+        out: PathBuf,
+    },
+    /// Search a fixed set of positions and report the speed in nodes per second.
+    Bench {
+        #[command(flatten)]
+        rules: RulesOption,
+        /// Run the deep workload instead: one-move to depth 18 and solves from 28 empty cells, seconds each.
+        #[arg(long)]
+        deep: bool,
+        #[command(flatten)]
+        table: TableOptions,
+    },
+    /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
+    Report {
+        /// Board files to search from [default: every file in input_files/].
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        positions: Vec<PathBuf>,
+        /// Search depths 1 to N.
+        #[arg(long, value_name = "N", default_value_t = report::DEFAULT_MAX_DEPTH, value_parser = parse_depth)]
+        max_depth: u32,
+        /// Skip a search predicted to take more CPU seconds than this.
+        #[arg(long, value_name = "SECONDS", default_value = report::DEFAULT_BUDGET, value_parser = parse_seconds)]
+        budget: Duration,
+        /// The directory to write the report to (created if need be).
+        #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
+        out: PathBuf,
+    },
+    /// Referee one game between two players: `self`, `human`, a command or an arena's bot.
+    Match(MatchArgs),
+    /// Show a logged game move by move.
+    Replay(ReplayArgs),
+    /// Play every pair of players from each opening, with both colours.
+    Tournament(TournamentArgs),
+    /// Check that players can play: each asked for one move on the empty board, as in a game.
+    Check(CheckArgs),
+    /// Describe the board file (also `maxconnect4 help format`).
+    #[command(long_about = format::DESCRIPTION)]
+    Format,
+    /// Serve the web arena's bot (POST /) and a page to play in the browser (GET /).
+    Serve {
+        /// The address and port to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        #[command(flatten)]
+        search: SearchOptions,
+        /// Searches running at once, whoever asks [default: the number of cores].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+        searches: Option<u16>,
+        /// Requests waiting for a search at once; beyond, 503 Service Unavailable.
+        #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u16).range(0..=4096))]
+        queue: u16,
+        /// The deepest search one request may ask for (its "depth").
+        #[arg(long, value_name = "PLIES", default_value_t = 42, value_parser = clap::value_parser!(u32).range(1..=42))]
+        max_depth: u32,
+        /// The longest search one request may ask for (its "time-limit"), in seconds.
+        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+        max_time: Duration,
+        /// Connections served at once; more clients wait until one closes.
+        #[arg(long, value_name = "N", default_value_t = serve::MAX_CONNECTIONS as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        max_connections: u32,
+        /// Seconds a client has to send a request's headers before its connection is closed, and then its body before it is answered 408.
+        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+        header_timeout: Duration,
+        /// The name answered to the arena's init.
+        #[arg(long, default_value = "maxconnect4")]
+        name: String,
+    },
+    /// Play as a bot in an arena that talks over standard input and output.
+    #[command(subcommand)]
+    Bot(BotCommand),
+}
+
+#[derive(Subcommand)]
+pub(crate) enum BotCommand {
+    /// The Connect 4 Moderator's bot: prints `p`, then one column 1-7 per move.
+    Moderator {
+        #[command(flatten)]
+        search: SearchOptions,
+        /// The game the moderator runs: classic or max.
+        #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
+        rules: Rules,
+    },
+    /// The coordinator's engine: name, isready, position, go, perft, quit.
+    Coordinator {
+        /// The name to answer `name` with.
+        #[arg(long, default_value = coordinator::DEFAULT_NAME)]
+        name: String,
+        /// The game the coordinator runs: classic or max.
+        #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
+        rules: Rules,
+    },
+}
+
+/// How long a bot searches: to a depth, or for a time.
+#[derive(Args)]
+pub(crate) struct SearchOptions {
+    /// Search this many plies, however long it takes.
+    #[arg(long, value_parser = parse_depth, conflicts_with = "time_limit")]
+    pub(crate) depth: Option<u32>,
+    /// Search this many seconds per move (to the end of the game at most).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) time_limit: Option<Duration>,
+}
+
+impl SearchOptions {
+    /// The limits chosen, or a full-depth search for `default_time`.
+    pub(crate) fn limits(&self, default_time: Duration) -> Limits {
+        match (self.depth, self.time_limit) {
+            (Some(depth), _) => Limits { depth, time_limit: None },
+            (None, time_limit) => {
+                Limits { depth: bot::FULL_DEPTH, time_limit: Some(time_limit.unwrap_or(default_time)) }
+            }
+        }
+    }
+}
+
+/// The `--rules` option.
+#[derive(Args)]
+pub(crate) struct RulesOption {
+    /// The game: max (Max-Connect4, played to a full board) or classic (the first four wins).
+    #[arg(long, value_name = "RULES", default_value = "max", value_parser = parse_rules)]
+    pub(crate) rules: Rules,
+}
+
+pub(crate) fn parse_rules(text: &str) -> Result<Rules, String> {
+    text.parse::<Rules>().map_err(|error| error.to_string())
+}
+
+/// Transposition table size when `--hash` is not given.
+pub(crate) const DEFAULT_HASH_MB: usize = Engine::DEFAULT_HASH_BYTES >> 20;
+
+/// Options of the modes where the computer plays a game: the rules, the
+/// engine and the book.
+#[derive(Args)]
+pub(crate) struct PlayOptions {
+    #[command(flatten)]
+    pub(crate) rules: RulesOption,
+    #[command(flatten)]
+    pub(crate) engine: EngineOptions,
+    #[command(flatten)]
+    pub(crate) book: BookOptions,
+}
+
+impl PlayOptions {
+    /// The engine's settings: the table, the threads and the book.
+    pub(crate) fn settings(&self) -> EngineSettings {
+        EngineSettings { book: self.book.choice(), ..self.engine.table.settings() }
+    }
+}
+
+/// Options of the modes where the computer moves.
+#[derive(Args)]
+pub(crate) struct EngineOptions {
+    /// Stop searching after this many seconds and play the best move of the
+    /// deepest search finished (DEPTH still caps the depth).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) time_limit: Option<Duration>,
+    #[command(flatten)]
+    pub(crate) table: TableOptions,
+}
+
+impl EngineOptions {
+    pub(crate) fn limits(&self, depth: u32) -> Limits {
+        Limits { depth, time_limit: self.time_limit }
+    }
+}
+
+/// The table and the threads sharing it: `--hash` and `--threads`.
+#[derive(Args)]
+pub(crate) struct TableOptions {
+    /// Transposition table size in MB (0 for none) [default: 64].
+    #[arg(long, value_name = "MB", value_parser = parse_hash)]
+    pub(crate) hash: Option<usize>,
+    /// Threads searching together (classic rules use one) [default: one per core].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub(crate) threads: Option<u16>,
+}
+
+impl TableOptions {
+    pub(crate) fn settings(&self) -> EngineSettings {
+        EngineSettings {
+            hash_bytes: megabytes(self.hash),
+            threads: self.threads.map_or_else(modes::default_threads, usize::from),
+            book: BookChoice::Shipped,
+        }
+    }
+}
+
+/// The opening book options of the commands that play or solve.
+#[derive(Args)]
+pub(crate) struct BookOptions {
+    /// Classic rules: play and solve from this opening book file instead of the one built into the program.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    pub(crate) book: Option<PathBuf>,
+    /// Classic rules: use no opening book (search every position).
+    #[arg(long)]
+    pub(crate) no_book: bool,
+}
+
+impl BookOptions {
+    pub(crate) fn choice(&self) -> BookChoice {
+        match (&self.book, self.no_book) {
+            (_, true) => BookChoice::Off,
+            (Some(path), false) => BookChoice::File(path.clone()),
+            (None, false) => BookChoice::Shipped,
+        }
+    }
+}
+
+/// Bytes in a table of `mb` megabytes, [`DEFAULT_HASH_MB`] if not given
+/// (saturating: an absurd size fails to allocate rather than wrapping round
+/// to a small one).
+pub(crate) fn megabytes(mb: Option<usize>) -> usize {
+    mb.unwrap_or(DEFAULT_HASH_MB).saturating_mul(1 << 20)
+}
+
+/// The table size in MB for `--hash` as given to `subcommand`, checked
+/// against the memory at hand: a size given that does not fit is a usage
+/// error; the default shrinks to fit, with a warning.
+pub(crate) fn sized_table(given: Option<usize>, subcommand: &str) -> Result<Option<usize>, clap::Error> {
+    let available = memory::available();
+    let Some(mb) = given else {
+        let most = available.map_or(u64::MAX, memory::most_megabytes);
+        let mb = usize::try_from(most).map_or(DEFAULT_HASH_MB, |most| most.min(DEFAULT_HASH_MB));
+        if mb < DEFAULT_HASH_MB {
+            eprintln!("warning: the memory at hand holds a table of {mb} MB, not the default {DEFAULT_HASH_MB} MB");
+        }
+        return Ok(Some(mb));
+    };
+    memory::check_table(mb as u64, available)
+        .map_err(|error| Cli::argument_error(subcommand, format!("invalid value '{mb}' for '--hash <MB>': {error}")))?;
+    Ok(Some(mb))
+}
+
+/// The longest time any option takes, in seconds (about 31 years): far
+/// beyond any game, and far below what a clock reading plus a duration can
+/// hold (about 9.2e18 s), so that no deadline overflows.
+pub(crate) const MAX_SECONDS: f64 = 1e9;
+
+/// SECONDS: a positive number, fractions allowed, at most [`MAX_SECONDS`].
+pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match seconds(text)? {
+        seconds if seconds > 0.0 => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err("expected a number of seconds greater than 0, such as 2 or 0.5".to_owned()),
+    }
+}
+
+/// SECONDS: a number of seconds, 0 or more, at most [`MAX_SECONDS`].
+pub(crate) fn parse_delay(text: &str) -> Result<Duration, String> {
+    match seconds(text)? {
+        seconds if seconds >= 0.0 => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err("expected a number of seconds, 0 or more, such as 0.5".to_owned()),
+    }
+}
+
+/// A number of seconds no greater than [`MAX_SECONDS`] (possibly negative).
+pub(crate) fn seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds.is_nan() => Err("expected a number of seconds, such as 2 or 0.5".to_owned()),
+        Ok(seconds) if seconds > MAX_SECONDS => Err(format!("too large: at most {MAX_SECONDS} seconds")),
+        Ok(seconds) => Ok(seconds),
+        Err(_) => Err("expected a number of seconds, such as 2 or 0.5".to_owned()),
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Next {
+    ComputerNext,
+    HumanNext,
+}
+
+/// A depth to search: a whole number of plies, at least 1 (any depth beyond
+/// the board's empty cells searches to the end).
+pub(crate) fn parse_depth(text: &str) -> Result<u32, String> {
+    whole(text, 1, u32::MAX, "plies").map_err(|error| match error {
+        Whole::TooLarge(_) => {
+            format!("too large: at most {} (any depth above 42 searches to the end of the game)", u32::MAX)
+        }
+        other => other.to_string(),
+    })
+}
+
+/// A book's depth: 0 (the root alone) to the 42 moves of a game.
+pub(crate) fn parse_book_depth(text: &str) -> Result<u32, String> {
+    whole(text, 0, 42, "moves").map_err(|error| error.to_string())
+}
+
+/// The length of the move sequences perft counts: 0 or more.
+pub(crate) fn parse_perft_depth(text: &str) -> Result<u32, String> {
+    whole(text, 0, u32::MAX, "plies").map_err(|error| error.to_string())
+}
+
+/// A transposition table size in MB: 0 or more, and no more than the
+/// bytes an address can count.
+pub(crate) fn parse_hash(text: &str) -> Result<usize, String> {
+    let most = u64::try_from(usize::MAX >> 20).unwrap_or(u64::MAX);
+    let mb = whole(text, 0, most, "megabytes").map_err(|error| error.to_string())?;
+    Ok(usize::try_from(mb).expect("at most usize::MAX >> 20"))
+}
+
+/// Threads searching together: 1 to [`MAX_THREADS`].
+pub(crate) fn parse_threads(text: &str) -> Result<u16, String> {
+    whole(text, 1, MAX_THREADS, "threads").map_err(|error| error.to_string())
+}
+
+/// The most threads `--threads` takes: far more cores than any machine
+/// this runs on has, and few enough that starting them all is instant.
+pub(crate) const MAX_THREADS: u16 = 256;
+
+/// Which game of a log: games count from 1.
+pub(crate) fn parse_game(text: &str) -> Result<u32, String> {
+    whole(text, 1, u32::MAX, "games").map_err(|error| match error {
+        Whole::TooSmall(_) => "games count from 1: the first game of the log is 1".to_owned(),
+        other => other.to_string(),
+    })
+}
+
+/// How many openings a tournament plays: up to the 49 there are; 0 for the
+/// empty board alone.
+pub(crate) fn parse_openings(text: &str) -> Result<u16, String> {
+    whole(text, 0, 49, "openings").map_err(|error| error.to_string())
+}
+
+/// How many games a tournament plays at once.
+pub(crate) fn parse_jobs(text: &str) -> Result<u16, String> {
+    whole(text, 1, 64, "games").map_err(|error| error.to_string())
+}
+
+/// Why a text is not a whole number in a range.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Whole {
+    #[error("expected a whole number of {0}, such as 3")]
+    NotANumber(&'static str),
+    #[error("too small: at least {0}")]
+    TooSmall(u64),
+    #[error("too large: at most {0}")]
+    TooLarge(u64),
+}
+
+/// A whole number from `least` to `most`; `unit` names what it counts.
+pub(crate) fn whole<T: Copy + Into<u64> + TryFrom<u64>>(
+    text: &str,
+    least: T,
+    most: T,
+    unit: &'static str,
+) -> Result<T, Whole> {
+    let (least, most) = (least.into(), most.into());
+    let digits = text.trim().strip_prefix('+').unwrap_or(text.trim());
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        let negative = digits.strip_prefix('-').is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+        return Err(if negative { Whole::TooSmall(least) } else { Whole::NotANumber(unit) });
+    }
+    match digits.parse::<u64>() {
+        Ok(n) if n < least => Err(Whole::TooSmall(least)),
+        Ok(n) if n <= most => T::try_from(n).map_err(|_| Whole::TooLarge(most)),
+        _ => Err(Whole::TooLarge(most)),
+    }
+}
+
+/// Prints a command-line error with the usage of the subcommand it concerns
+/// where clap puts it, before the pointer to `--help` (clap leaves the usage
+/// out of value errors), or prints help or the version.
+pub(crate) fn usage_error(error: &clap::Error) -> ExitCode {
+    if !error.use_stderr() {
+        let _ = error.print();
+        return ExitCode::SUCCESS;
+    }
+    let rendered = error.render().ansi().to_string();
+    let message = if rendered.contains("Usage:") {
+        rendered
+    } else {
+        let mut command = Cli::command();
+        command.build();
+        let subcommand = std::env::args().nth(1).unwrap_or_default();
+        let usage = match command.find_subcommand_mut(&subcommand) {
+            Some(subcommand) => subcommand.render_usage(),
+            None => command.render_usage(),
+        };
+        let pointer = rendered.find("\nFor more information").unwrap_or(rendered.len());
+        let (error, rest) = rendered.split_at(pointer);
+        format!("{}\n\n{}\n{rest}", error.trim_end(), usage.ansi())
+    };
+    let mut stderr = anstream::stderr();
+    let _ = write!(stderr, "{}", message.trim_end());
+    let _ = writeln!(stderr);
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+}
+
+impl Cli {
+    /// Checks what depends on more than one argument, as clap checks each
+    /// one, so that every argument error is a usage error.
+    pub(crate) fn validate(mut self) -> Result<Cli, clap::Error> {
+        use clap::error::ErrorKind::{ArgumentConflict, ValueValidation, WrongNumberOfValues};
+        match &self.command {
+            // One-move's positional arguments depend on `--moves`.
+            Command::OneMove { args, moves, .. } => {
+                let wanted = if moves.is_some() { 2 } else { 3 };
+                if args.len() != wanted {
+                    let message = if moves.is_some() {
+                        "with --moves, give only OUTPUT and DEPTH"
+                    } else {
+                        "expected INPUT OUTPUT DEPTH (or --moves MOVES OUTPUT DEPTH)"
+                    };
+                    return Err(Cli::usage_error("one-move", WrongNumberOfValues, message.to_owned()));
+                }
+                let depth = args[wanted - 1].to_string_lossy();
+                if let Err(message) = parse_depth(&depth) {
+                    let message = format!("invalid value '{depth}' for '<DEPTH>': {message}");
+                    return Err(Cli::usage_error("one-move", ValueValidation, message));
+                }
+            }
+            Command::Solve { weak: true, rules, .. } if rules.rules != Rules::Classic => {
+                return Err(Cli::usage_error("solve", ArgumentConflict, "--weak needs --rules classic".to_owned()));
+            }
+            Command::Bench { deep: true, rules, .. } if rules.rules != Rules::Max => {
+                return Err(Cli::usage_error("bench", ArgumentConflict, "--deep needs --rules max".to_owned()));
+            }
+            _ => {}
+        }
+        let book = match &self.command {
+            Command::OneMove { play, .. } => Some(("one-move", &play.book, play.rules.rules)),
+            Command::Interactive { play, .. } => Some(("interactive", &play.book, play.rules.rules)),
+            Command::Solve { book, rules, .. } => Some(("solve", book, rules.rules)),
+            _ => None,
+        };
+        if let Some((subcommand, book, Rules::Max)) = book {
+            let option = match (&book.book, book.no_book) {
+                (Some(_), _) => Some("--book"),
+                (None, true) => Some("--no-book"),
+                (None, false) => None,
+            };
+            if let Some(option) = option {
+                let message = format!("{option} needs --rules classic: opening books are for classic Connect-4");
+                return Err(Cli::usage_error(subcommand, ArgumentConflict, message));
+            }
+        }
+        if let Command::Book { moves, depth, .. } = &self.command {
+            // A move string that cannot be played is reported below, as for
+            // every other subcommand.
+            if let Ok(root) = Moves::board(Rules::Classic, moves) {
+                if Rules::Classic.is_over(&root) {
+                    let message = format!("invalid value '{moves}' for '--moves <MOVES>': the game is over there");
+                    return Err(Cli::argument_error("book", message));
+                }
+                if *depth > root.empty_cells() {
+                    let message = format!(
+                        "invalid value '{depth}' for '--depth <DEPTH>': the board is full after {} more moves",
+                        root.empty_cells()
+                    );
+                    return Err(Cli::argument_error("book", message));
+                }
+            }
+        }
+        match &mut self.command {
+            Command::OneMove { play, .. } => play.engine.table.hash = sized_table(play.engine.table.hash, "one-move")?,
+            Command::Interactive { play, .. } => {
+                play.engine.table.hash = sized_table(play.engine.table.hash, "interactive")?;
+            }
+            Command::Solve { table, .. } => table.hash = sized_table(table.hash, "solve")?,
+            Command::Bench { table, .. } => table.hash = sized_table(table.hash, "bench")?,
+            Command::Book { hash, .. } => *hash = sized_table(*hash, "book")?,
+            _ => {}
+        }
+        // A move string is an argument like any other: a bad one is a usage error.
+        let moves = match &self.command {
+            Command::OneMove { moves: Some(moves), play, .. } => Some(("one-move", "--moves", moves, play.rules.rules)),
+            Command::Perft { moves: Some(moves), rules, .. } => Some(("perft", "--moves", moves, rules.rules)),
+            Command::Solve { moves: Some(moves), rules, .. } => Some(("solve", "--moves", moves, rules.rules)),
+            Command::Book { moves, .. } => Some(("book", "--moves", moves, Rules::Classic)),
+            Command::Match(args) => {
+                args.start_moves.as_ref().map(|moves| ("match", "--start-moves", moves, args.settings.rules.rules))
+            }
+            _ => None,
+        };
+        if let Some((subcommand, option, moves, rules)) = moves {
+            if let Err(error) = Moves::board(rules, moves) {
+                let message = format!("invalid value '{}' for '{option} <MOVES>': {error}", moves.escape_debug());
+                return Err(Cli::argument_error(subcommand, message));
+            }
+        }
+        if let Command::Tournament(args) = &self.command {
+            let mut names = std::collections::HashSet::new();
+            if let Some((name, _)) = args.players.iter().find(|(name, _)| !names.insert(name)) {
+                return Err(Cli::argument_error("tournament", format!("two players are named '{name}'")));
+            }
+            if args.players.len() < 2 {
+                return Err(Cli::argument_error(
+                    "tournament",
+                    "a tournament needs at least two players: give --player NAME=TEMPLATE twice or more".to_owned(),
+                ));
+            }
+        }
+        Ok(self)
+    }
+
+    /// An invalid value given to `subcommand`, as clap reports its own.
+    pub(crate) fn argument_error(subcommand: &str, message: String) -> clap::Error {
+        Cli::usage_error(subcommand, clap::error::ErrorKind::ValueValidation, message)
+    }
+
+    /// A usage error of `subcommand` of `kind`, rendered as clap renders its own.
+    pub(crate) fn usage_error(subcommand: &str, kind: clap::error::ErrorKind, message: String) -> clap::Error {
+        let mut command = Cli::command();
+        command.build();
+        let subcommand = command.find_subcommand_mut(subcommand).expect("the subcommand exists");
+        subcommand.error(kind, message)
+    }
+}
+
+/// The rules and limits every program in a game plays under.
+#[derive(clap::Args)]
+pub(crate) struct SettingsArgs {
+    #[command(flatten)]
+    pub(crate) rules: RulesOption,
+    /// Plies for `self` to search; substituted for {depth} in commands.
+    #[arg(long, default_value_t = 5, value_parser = parse_depth)]
+    pub(crate) depth: u32,
+    /// Seconds a program has for each move (a person has no limit).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub(crate) timeout: Duration,
+    /// Seconds each program has for the whole game, beside --timeout per move; running out forfeits.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) clock: Option<Duration>,
+}
+
+impl SettingsArgs {
+    pub(crate) fn settings(&self) -> Settings {
+        Settings { rules: self.rules.rules, depth: self.depth, timeout: self.timeout, clock: self.clock }
+    }
+}
+
+/// How players' programs are run.
+#[derive(clap::Args)]
+pub(crate) struct IsolationArgs {
+    /// Run players without a sandbox (bubblewrap): they can then read and
+    /// write whatever you can.
+    #[arg(long)]
+    pub(crate) no_sandbox: bool,
+    /// Let sandboxed players use the network.
+    #[arg(long)]
+    pub(crate) network: bool,
+    /// Megabytes of memory each player may use, all its processes and its /tmp together.
+    #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.memory >> 20, value_parser = parse_limit_mb)]
+    pub(crate) memory: u64,
+    /// Processes and threads each player may run at once.
+    #[arg(long, value_name = "N", default_value_t = PlayerLimits::DEFAULT.processes, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub(crate) processes: u32,
+    /// Megabytes each player's sandbox /tmp, and its /dev/shm, may each hold.
+    #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.tmp >> 20, value_parser = parse_limit_mb)]
+    pub(crate) tmp_size: u64,
+    /// Seconds of CPU time a player's processes may use on one move [default: the move's time].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) cpu: Option<Duration>,
+    /// Megabytes each player's folder may hold (kept across turns); also the largest file it may write.
+    #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.disk >> 20, value_parser = parse_limit_mb)]
+    pub(crate) disk: u64,
+}
+
+impl IsolationArgs {
+    pub(crate) fn isolation(&self) -> Isolation {
+        let limits = PlayerLimits {
+            memory: self.memory << 20,
+            processes: self.processes,
+            tmp: self.tmp_size << 20,
+            disk: self.disk << 20,
+            cpu: self.cpu,
+        };
+        Isolation { sandbox: !self.no_sandbox, network: self.network, limits }
+    }
+}
+
+/// A player's limit in megabytes: 1 to 1,048,576 (a terabyte).
+pub(crate) fn parse_limit_mb(text: &str) -> Result<u64, String> {
+    whole(text, 1, 1 << 20, "megabytes").map_err(|error| error.to_string())
+}
+
+#[derive(clap::Args)]
+pub(crate) struct MatchArgs {
+    /// Player 1: `self`, `human`, a command with {in}, {out} and optionally {depth},
+    /// or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
+    #[arg(value_parser = parse_player)]
+    pub(crate) red: PlayerSpec,
+    /// Player 2, given the same way.
+    #[arg(value_parser = parse_player)]
+    pub(crate) green: PlayerSpec,
+    /// A board file to start from instead of the empty board.
+    #[arg(long, value_name = "FILE", conflicts_with = "start_moves")]
+    pub(crate) start: Option<PathBuf>,
+    /// Start from the position after these moves (columns 1-7 from the empty board).
+    #[arg(long, value_name = "MOVES")]
+    pub(crate) start_moves: Option<String>,
+    #[command(flatten)]
+    pub(crate) settings: SettingsArgs,
+    #[command(flatten)]
+    pub(crate) isolation: IsolationArgs,
+    /// The log to append the game to; the programs' output goes in LOG's name with .output.
+    #[arg(long, value_name = "FILE", default_value = "games.jsonl")]
+    pub(crate) log: PathBuf,
+    /// Print only the result, not the board after every move.
+    #[arg(long)]
+    pub(crate) quiet: bool,
+}
+
+impl MatchArgs {
+    pub(crate) fn options(self) -> anyhow::Result<referee::MatchOptions> {
+        let settings = self.settings.settings();
+        let start = match (self.start, self.start_moves) {
+            (Some(path), _) => referee::Start::File(path),
+            (None, Some(moves)) => {
+                Moves::board(settings.rules, &moves)
+                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?;
+                let columns =
+                    moves.bytes().filter_map(|digit| Column::from_number(usize::from(digit.wrapping_sub(b'0'))));
+                referee::Start::Moves(columns.collect())
+            }
+            (None, None) => referee::Start::Moves(Vec::new()),
+        };
+        Ok(referee::MatchOptions {
+            red: self.red,
+            green: self.green,
+            settings,
+            start,
+            log: self.log,
+            quiet: self.quiet,
+            isolation: self.isolation.isolation(),
+        })
+    }
+}
+
+#[derive(clap::Args)]
+pub(crate) struct ReplayArgs {
+    /// A game log written by `match` or `tournament`.
+    pub(crate) log: PathBuf,
+    /// The rules to replay under [default: the rules the log records; max for logs without them].
+    #[arg(long, value_name = "RULES", value_parser = parse_rules)]
+    pub(crate) rules: Option<Rules>,
+    /// Which game, counting from 1 [default: the last].
+    #[arg(long, value_name = "N", value_parser = parse_game)]
+    pub(crate) game: Option<u32>,
+    /// Seconds to pause before each move.
+    #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_delay)]
+    pub(crate) delay: Duration,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct CheckArgs {
+    /// Players given as to `match`: `self`, a command with {in}, {out} and optionally
+    /// {depth}, or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
+    #[arg(required = true, value_parser = parse_player)]
+    pub(crate) players: Vec<PlayerSpec>,
+    #[command(flatten)]
+    pub(crate) settings: SettingsArgs,
+    #[command(flatten)]
+    pub(crate) isolation: IsolationArgs,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct TournamentArgs {
+    /// A player as NAME=COMMAND, COMMAND being `self`, a command template or an arena's
+    /// bot (`moderator:COMMAND`, `coordinator:COMMAND`, `http:URL`); two or more.
+    #[arg(long = "player", value_name = "NAME=TEMPLATE", required = true, value_parser = parse_entrant)]
+    pub(crate) players: Vec<(String, PlayerSpec)>,
+    #[command(flatten)]
+    pub(crate) settings: SettingsArgs,
+    #[command(flatten)]
+    pub(crate) isolation: IsolationArgs,
+    /// How many of the 49 two-ply openings to play, central ones first (0: the empty board only).
+    #[arg(long, value_name = "N", default_value_t = 49, value_parser = parse_openings)]
+    pub(crate) openings: u16,
+    /// Games to play at the same time.
+    #[arg(long, value_name = "J", default_value_t = 1, value_parser = parse_jobs)]
+    pub(crate) jobs: u16,
+    /// The directory for the games' log, their output and the standings.
+    #[arg(long, value_name = "DIR", default_value = "tournament")]
+    pub(crate) out: PathBuf,
+    /// Leave out the players that fail the pre-flight check (one move on the
+    /// empty board) instead of refusing to start.
+    #[arg(long, conflicts_with = "no_check")]
+    pub(crate) drop_failing: bool,
+    /// Play without the pre-flight check: a player that cannot play forfeits its games.
+    #[arg(long)]
+    pub(crate) no_check: bool,
+}
+
+impl TournamentArgs {
+    pub(crate) fn options(self) -> tournament::TournamentOptions {
+        tournament::TournamentOptions {
+            players: self.players,
+            openings: self.openings.into(),
+            jobs: self.jobs.into(),
+            directory: self.out,
+            settings: self.settings.settings(),
+            isolation: self.isolation.isolation(),
+            preflight: if self.no_check {
+                tournament::Preflight::Skip
+            } else if self.drop_failing {
+                tournament::Preflight::Drop
+            } else {
+                tournament::Preflight::Refuse
+            },
+        }
+    }
+}
+
+/// NAME=TEMPLATE: a name usable as a file name (letters, digits, `-`, `_`
+/// and `.`, not first) and `self` or a command template, never a person.
+pub(crate) fn parse_entrant(text: &str) -> Result<(String, PlayerSpec), String> {
+    let (name, template) = text
+        .split_once('=')
+        .map(|(name, template)| (name.trim(), template))
+        .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())?;
+    tournament::check_name(name)?;
+    let spec = parse_player(template)?;
+    if spec.is_human() {
+        return Err("a tournament has no human players: give `self`, a command template or a bot".to_owned());
+    }
+    Ok((name.to_owned(), spec))
+}
+
+/// A player: `self`, `human`, a command template or an arena's bot.
+pub(crate) fn parse_player(text: &str) -> Result<PlayerSpec, String> {
+    PlayerSpec::parse(text).map_err(|error| error.to_string())
+}
