@@ -25,3 +25,4 @@ pub mod rules;
 pub mod score;
 pub mod search;
 pub mod serve;
+pub mod signals;
