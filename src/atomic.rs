@@ -15,8 +15,7 @@
 //! cannot replace a file). Elsewhere, or on a file system without unnamed
 //! files, the temporary file is named from the start. A named temporary file
 //! is removed when the program is stopped by SIGINT, SIGTERM or SIGHUP
-//! ([`signals`](crate::signals)); only SIGKILL in that moment can leave one
-//! behind.
+//! ([`signals`]); only SIGKILL in that moment can leave one behind.
 //!
 //! A destination must be a regular file or nothing: a directory, a device,
 //! a pipe or a symbolic link there is refused, never replaced or followed.
