@@ -15,7 +15,7 @@
 //! cannot replace a file). Elsewhere, or on a file system without unnamed
 //! files, the temporary file is named from the start. A named temporary file
 //! is removed when the program is stopped by SIGINT, SIGTERM or SIGHUP
-//! ([`cleanup`]); only SIGKILL in that moment can leave one behind.
+//! ([`signals`]); only SIGKILL in that moment can leave one behind.
 //!
 //! A destination must be a regular file or nothing: a directory, a device,
 //! a pipe or a symbolic link there is refused, never replaced or followed.
@@ -23,6 +23,8 @@
 use std::fs::File;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
+
+use crate::signals;
 
 /// Why a destination cannot be written, in the words of the path the user gave.
 #[derive(Debug, thiserror::Error)]
@@ -59,7 +61,7 @@ enum Staging {
     #[cfg(target_os = "linux")]
     Unnamed(File),
     /// A named temporary file, removed if the program is stopped.
-    Named(tempfile::NamedTempFile, cleanup::Guard),
+    Named(tempfile::NamedTempFile, signals::Listed),
 }
 
 /// Checks that `destination` can be written as a regular file: its
@@ -170,9 +172,9 @@ fn named(directory: &Path) -> io::Result<Staging> {
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     // The error names the temporary file, which the user never asked for.
-    let file = builder.tempfile_in(directory).map_err(|error| io::Error::new(error.kind(), without_path(&error)))?;
-    let guard = cleanup::Guard::new(file.path());
-    Ok(Staging::Named(file, guard))
+    let (file, listed) = signals::remove_on_stop(|| builder.tempfile_in(directory))
+        .map_err(|error| io::Error::new(error.kind(), without_path(&error)))?;
+    Ok(Staging::Named(file, listed))
 }
 
 /// How temporary files' names start.
@@ -207,9 +209,9 @@ impl StagedFile {
         match self.staging {
             #[cfg(target_os = "linux")]
             Staging::Unnamed(file) => link_in_place(&file, &destination).map_err(failed),
-            Staging::Named(file, guard) => {
+            Staging::Named(file, listed) => {
                 file.persist(&destination).map_err(|error| failed(error.error))?;
-                drop(guard);
+                drop(listed);
                 Ok(())
             }
         }
@@ -227,17 +229,16 @@ fn link_in_place(file: &File, destination: &Path) -> io::Result<()> {
     let directory = directory_of(destination);
     for _ in 0..100 {
         let temporary = directory.join(format!("{TEMPORARY_PREFIX}{:016x}.tmp", random()));
-        let guard = cleanup::Guard::new(&temporary);
-        match link(file, &temporary) {
-            Ok(()) => {}
+        let listed = match signals::remove_on_stop(|| link(file, &temporary).map(|()| &temporary)) {
+            Ok((_, listed)) => listed,
             Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(error) => return Err(error),
-        }
+        };
         let renamed = std::fs::rename(&temporary, destination);
         if renamed.is_err() {
             let _ = std::fs::remove_file(&temporary);
         }
-        drop(guard);
+        drop(listed);
         return renamed;
     }
     Err(io::Error::new(io::ErrorKind::AlreadyExists, "no free temporary name"))
@@ -248,30 +249,15 @@ fn link_in_place(file: &File, destination: &Path) -> io::Result<()> {
 /// mounted (that needs the `CAP_DAC_READ_SEARCH` capability).
 #[cfg(target_os = "linux")]
 fn link(file: &File, path: &Path) -> io::Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt as _;
-    use std::os::unix::io::AsRawFd as _;
-    let fd = file.as_raw_fd();
-    let target = CString::new(path.as_os_str().as_bytes())?;
-    let proc_path = CString::new(format!("/proc/self/fd/{fd}")).expect("no NUL in a number");
-    // SAFETY: both paths are NUL-terminated strings that outlive the calls.
-    let linked = unsafe {
-        libc::linkat(libc::AT_FDCWD, proc_path.as_ptr(), libc::AT_FDCWD, target.as_ptr(), libc::AT_SYMLINK_FOLLOW)
-    };
-    if linked == 0 {
-        return Ok(());
+    use rustix::fs::{linkat, AtFlags, CWD};
+    use std::os::fd::AsRawFd as _;
+    let proc_path = format!("/proc/self/fd/{}", file.as_raw_fd());
+    match linkat(CWD, proc_path.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW) {
+        Err(rustix::io::Errno::NOENT) => {}
+        linked => return Ok(linked?),
     }
-    let error = io::Error::last_os_error();
-    if error.kind() != io::ErrorKind::NotFound {
-        return Err(error);
-    }
-    // SAFETY: as above; the empty path names `fd` itself.
-    let linked = unsafe { libc::linkat(fd, c"".as_ptr(), libc::AT_FDCWD, target.as_ptr(), libc::AT_EMPTY_PATH) };
-    if linked == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
+    // The empty path names `file` itself.
+    Ok(linkat(file, "", CWD, path, AtFlags::EMPTY_PATH)?)
 }
 
 /// A number for a temporary name: unlikely to repeat, not secret.
@@ -328,137 +314,6 @@ fn put_back(replaced: Vec<(PathBuf, Option<Vec<u8>>)>, error: Error) -> Error {
 /// When [`check`] fails, the directory is not writable or the rename fails.
 pub fn write(destination: &Path, contents: &[u8]) -> Result<(), Error> {
     stage(destination, contents)?.put_in_place()
-}
-
-/// Removes the named temporary files alive when the program is stopped by
-/// SIGINT, SIGTERM or SIGHUP, then lets the signal do what it did before.
-///
-/// Their paths sit in a fixed set of slots that the handler reads without
-/// locking or allocating (which a signal handler must not do); a slot is
-/// claimed by whoever moves its state first, so the handler never reads a
-/// path while it is freed.
-mod cleanup {
-    use std::path::Path;
-
-    /// A named temporary file to remove if the program is stopped; dropping
-    /// it (once the file is renamed or deleted) forgets the path.
-    #[derive(Debug)]
-    pub struct Guard {
-        #[cfg(unix)]
-        slot: Option<usize>,
-    }
-
-    impl Guard {
-        #[cfg(unix)]
-        pub fn new(path: &Path) -> Guard {
-            Guard { slot: unix::register(path) }
-        }
-
-        #[cfg(not(unix))]
-        pub fn new(_path: &Path) -> Guard {
-            Guard {}
-        }
-    }
-
-    #[cfg(unix)]
-    impl Drop for Guard {
-        fn drop(&mut self) {
-            if let Some(slot) = self.slot {
-                unix::forget(slot);
-            }
-        }
-    }
-
-    #[cfg(unix)]
-    mod unix {
-        use std::ffi::{c_char, CString};
-        use std::os::unix::ffi::OsStrExt as _;
-        use std::path::Path;
-        use std::ptr;
-        use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
-        use std::sync::Once;
-
-        /// More named temporary files than are ever alive at once (a report
-        /// stages seven on a system without unnamed files).
-        const SLOTS: usize = 16;
-        const FREE: u8 = 0;
-        const TAKEN: u8 = 1;
-        const ARMED: u8 = 2;
-        const REMOVING: u8 = 3;
-
-        static STATES: [AtomicU8; SLOTS] = [const { AtomicU8::new(FREE) }; SLOTS];
-        static PATHS: [AtomicPtr<c_char>; SLOTS] = [const { AtomicPtr::new(ptr::null_mut()) }; SLOTS];
-        const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
-        /// The actions the signals had before, to restore before re-raising.
-        static mut PREVIOUS: [Option<libc::sigaction>; 3] = [None; 3];
-        static INSTALL: Once = Once::new();
-
-        /// Remembers `path` for the handler; `None` when every slot is taken
-        /// or the path cannot be passed to the system.
-        pub fn register(path: &Path) -> Option<usize> {
-            INSTALL.call_once(install);
-            let path = CString::new(path.as_os_str().as_bytes()).ok()?;
-            let slot = (0..SLOTS)
-                .find(|&slot| STATES[slot].compare_exchange(FREE, TAKEN, Ordering::SeqCst, Ordering::SeqCst).is_ok())?;
-            PATHS[slot].store(path.into_raw(), Ordering::SeqCst);
-            STATES[slot].store(ARMED, Ordering::SeqCst);
-            Some(slot)
-        }
-
-        /// Forgets the path in `slot`, unless the handler is removing it
-        /// (the program is then ending).
-        pub fn forget(slot: usize) {
-            if STATES[slot].compare_exchange(ARMED, TAKEN, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
-                let path = PATHS[slot].swap(ptr::null_mut(), Ordering::SeqCst);
-                // SAFETY: the pointer came from `CString::into_raw` in `register`,
-                // and the handler can no longer claim the slot.
-                drop(unsafe { CString::from_raw(path) });
-                STATES[slot].store(FREE, Ordering::SeqCst);
-            }
-        }
-
-        /// Installs the handler for each signal not ignored (a program started
-        /// in the background or under `nohup` keeps ignoring it).
-        fn install() {
-            for (index, signal) in SIGNALS.into_iter().enumerate() {
-                // SAFETY: sigaction with a zeroed action reads the current one;
-                // the handler only calls async-signal-safe functions. PREVIOUS
-                // is written here, once, before the handler can run.
-                unsafe {
-                    let mut previous: libc::sigaction = std::mem::zeroed();
-                    if libc::sigaction(signal, ptr::null(), &mut previous) != 0
-                        || previous.sa_sigaction == libc::SIG_IGN
-                    {
-                        continue;
-                    }
-                    let mut action: libc::sigaction = std::mem::zeroed();
-                    action.sa_sigaction = handle as *const () as usize;
-                    libc::sigemptyset(&mut action.sa_mask);
-                    (*ptr::addr_of_mut!(PREVIOUS))[index] = Some(previous);
-                    libc::sigaction(signal, &action, ptr::null_mut());
-                }
-            }
-        }
-
-        extern "C" fn handle(signal: libc::c_int) {
-            for slot in 0..SLOTS {
-                if STATES[slot].compare_exchange(ARMED, REMOVING, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
-                    // SAFETY: the slot is ARMED, so its path is a live C string.
-                    unsafe { libc::unlink(PATHS[slot].load(Ordering::SeqCst)) };
-                }
-            }
-            let index = SIGNALS.iter().position(|&s| s == signal).expect("only these signals are handled");
-            // SAFETY: PREVIOUS was written before the handler was installed;
-            // restoring it and raising again gives the signal its old effect
-            // (by default, ending the program) once this handler returns.
-            unsafe {
-                if let Some(previous) = (*ptr::addr_of!(PREVIOUS))[index] {
-                    libc::sigaction(signal, &previous, ptr::null_mut());
-                }
-                libc::raise(signal);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

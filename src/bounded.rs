@@ -143,9 +143,8 @@ mod tests {
                 "it is a device, not a regular file"
             );
             let fifo = dir.path().join("fifo");
-            let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-            // SAFETY: mkfifo with a valid C string.
-            assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+            let (fifo_type, mode) = (rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o600));
+            rustix::fs::mknodat(rustix::fs::CWD, &fifo, fifo_type, mode, 0).unwrap();
             assert_eq!(read(&fifo, 5, "x").unwrap_err().to_string(), "it is a named pipe, not a regular file");
         }
     }

@@ -28,4 +28,5 @@ pub mod rules;
 pub mod score;
 pub mod search;
 pub mod serve;
+pub mod signals;
 pub mod value;

@@ -5,8 +5,11 @@
 //! shown, so scripted runs print exactly what they did before.
 
 use std::io::{IsTerminal, Write};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::board::Board;
 use crate::search::{Engine, Limits, Progress};
@@ -29,33 +32,52 @@ pub fn wanted() -> bool {
     std::io::stdout().is_terminal() && std::io::stderr().is_terminal()
 }
 
-/// Runs `search` while a thread redraws the progress line from `progress`
-/// (when [`wanted`]), and erases the line when the search ends.
-pub fn while_searching<T>(progress: &Progress, search: impl FnOnce() -> T) -> T {
+/// Runs `search` while the progress line shows `progress` (when
+/// [`wanted`], and once the search has lasted [`SHOW_AFTER`]), and erases
+/// the line when the search ends.
+pub fn while_searching<T>(progress: &Arc<Progress>, search: impl FnOnce() -> T) -> T {
     if !wanted() {
         return search();
     }
     let (done, finished) = mpsc::channel::<()>();
+    let progress = Arc::clone(progress);
     std::thread::scope(|scope| {
-        let display = scope.spawn(move || {
+        scope.spawn(move || {
             let start = Instant::now();
-            let mut shown = false;
-            while finished.recv_timeout(if shown { REDRAW_EVERY } else { SHOW_AFTER }).is_err() {
-                shown = true;
-                let mut err = std::io::stderr().lock();
-                let _ = write!(err, "\r\x1b[2K{}", line(progress, start.elapsed()));
-                let _ = err.flush();
+            // The search ended first (or panicked, dropping the sender).
+            if finished.recv_timeout(SHOW_AFTER) != Err(RecvTimeoutError::Timeout) {
+                return;
             }
-            if shown {
-                let _ = write!(std::io::stderr(), "\r\x1b[2K");
-            }
+            let bar = bar(progress, start);
+            let _ = finished.recv();
+            bar.finish_and_clear();
         });
         let result = search();
         // The display thread ends when the sender is dropped or sent to.
         let _ = done.send(());
-        display.join().expect("the progress display never panics");
         result
     })
+}
+
+/// The progress line on stderr, redrawn every [`REDRAW_EVERY`] from
+/// `progress`, for a search that started at `start`.
+fn bar(progress: Arc<Progress>, start: Instant) -> ProgressBar {
+    let style = ProgressStyle::with_template("{line}").expect("the template is valid").with_key(
+        "line",
+        move |_: &ProgressState, out: &mut dyn std::fmt::Write| {
+            let _ = out.write_str(&line(&progress, start.elapsed()));
+        },
+    );
+    let term = console::Term::stderr();
+    // indicatif erases only the lines it drew: the line starts clean,
+    // whatever was left on the terminal's current line.
+    let _ = term.clear_line();
+    // Not indicatif's stderr target, which draws nothing when TERM is unset
+    // or `dumb`: whether to draw is [`wanted`]'s to say.
+    let target = ProgressDrawTarget::term_like(Box::new(term));
+    let bar = ProgressBar::with_draw_target(None, target).with_style(style);
+    bar.enable_steady_tick(REDRAW_EVERY);
+    bar
 }
 
 /// `depth 12  3456789 nodes  4.2 s  best 4`; only what the search has

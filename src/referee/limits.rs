@@ -13,7 +13,7 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -221,10 +221,13 @@ fn try_group(folder: &Path) -> bool {
 
 impl Group {
     /// The descriptors the child writes its process id to, before it runs
-    /// the program: everything it starts then stays in the group.
-    #[must_use]
-    pub fn procs(&self) -> Vec<RawFd> {
-        self.procs.iter().map(AsRawFd::as_raw_fd).collect()
+    /// the program: everything it starts then stays in the group. Copies,
+    /// which the child's start-up code owns (and closes at `exec`).
+    ///
+    /// # Errors
+    /// When no descriptor is left to copy them to.
+    pub fn procs(&self) -> io::Result<Vec<OwnedFd>> {
+        self.procs.iter().map(|file| file.try_clone().map(OwnedFd::from)).collect()
     }
 
     /// The CPU time the group's processes have used, as the kernel counts
@@ -283,26 +286,14 @@ impl Drop for Group {
 
 /// Writes this process's id to each of `procs`, without allocating: it runs
 /// in the child between `fork` and `exec`.
-pub fn join(procs: &[RawFd]) -> io::Result<()> {
-    // SAFETY: getpid has no preconditions.
-    let pid = unsafe { libc::getpid() };
-    let mut digits = [0_u8; 20];
-    let mut at = digits.len();
-    let mut rest = pid.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    for &fd in procs {
-        // SAFETY: write to a descriptor this process holds, from a buffer it owns.
-        let written = unsafe { libc::write(fd, digits[at..].as_ptr().cast(), digits.len() - at) };
-        if written < 0 {
-            return Err(io::Error::last_os_error());
-        }
+///
+/// # Errors
+/// When a write fails.
+pub fn join(procs: &[OwnedFd]) -> io::Result<()> {
+    // In decimal, on the stack.
+    let pid = rustix::path::DecInt::new(rustix::process::getpid().as_raw_pid());
+    for fd in procs {
+        rustix::io::write(fd, pid.as_bytes())?;
     }
     Ok(())
 }

@@ -350,10 +350,10 @@ impl Log {
         std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
         let file = options.read(true).append(true).create(true).open(path).map_err(error)?;
         crate::bounded::regular(&file).map_err(error)?;
-        match super::scratch::lock(&file) {
+        match file.try_lock() {
             Ok(()) => Ok(Log { path: path.to_owned(), file }),
-            Err(source) if source.kind() == io::ErrorKind::WouldBlock => Err(LogError::InUse { path: path.to_owned() }),
-            Err(source) => Err(error(source)),
+            Err(std::fs::TryLockError::WouldBlock) => Err(LogError::InUse { path: path.to_owned() }),
+            Err(std::fs::TryLockError::Error(source)) => Err(error(source)),
         }
     }
 

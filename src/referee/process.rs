@@ -34,8 +34,11 @@
 //! players are refused.
 
 use std::ffi::OsString;
+use std::os::fd::AsRawFd as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+use rustix::process::{Resource, Rlimit};
 
 use super::limits::{Group, Groups, Limits, Passed};
 use super::sandbox::{Isolation, Sandbox};
@@ -255,7 +258,7 @@ impl Containment {
     pub fn spawn(&self, program: &Path, args: &[OsString], dir: &ScratchDir, stdin: bool) -> Result<Contained, String> {
         let cannot = |error: std::io::Error| format!("cannot run {}: {error}", program.display());
         let found = super::sandbox::find_program(program).map_err(cannot)?;
-        let mut command = match &self.sandbox {
+        let (mut command, status) = match &self.sandbox {
             Some(sandbox) => {
                 // The player sees the files its command names, wherever they
                 // are (the program, a script, a model file), read-only.
@@ -269,31 +272,32 @@ impl Containment {
                     .chain(installations.iter().flatten().copied())
                     .chain(named)
                     .collect();
+                // bwrap reports the sandbox's first process on this pipe.
+                let (report, write) = std::io::pipe().map_err(cannot)?;
                 let mut command = std::process::Command::new(sandbox.bwrap());
-                command.arg("--json-status-fd").arg(linux::STATUS_FD.to_string());
+                command.arg("--json-status-fd").arg(write.as_raw_fd().to_string());
                 command.args(sandbox.arguments(dir.path(), &shown)).arg(&found);
-                command
+                (command, Some((report, write)))
             }
-            None => std::process::Command::new(&found),
+            None => (std::process::Command::new(&found), None),
         };
         command.args(args).current_dir(dir.path());
-        let group =
-            self.groups.make(&self.limits).map_err(|error| format!("cannot limit {}: {error}", program.display()))?;
-        let procs = group.as_ref().map(Group::procs).unwrap_or_default();
-        let largest_file = self.limits.disk;
-        // SAFETY: join writes with write(2) only, and setrlimit is
-        // async-signal-safe.
+        let limit = |error: std::io::Error| format!("cannot limit {}: {error}", program.display());
+        let group = self.groups.make(&self.limits).map_err(limit)?;
+        let procs = group.as_ref().map(Group::procs).transpose().map_err(limit)?.unwrap_or_default();
+        let largest_file = Some(self.limits.disk);
+        // SAFETY: between fork and exec only async-signal-safe calls are
+        // allowed: `join` and setrlimit are plain system calls through
+        // rustix, and nothing allocates. A closure run there is unsafe
+        // whatever it calls; no crate makes it safe.
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
                 super::limits::join(&procs)?;
-                let limit = libc::rlimit { rlim_cur: largest_file, rlim_max: largest_file };
-                if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
+                let limit = Rlimit { current: largest_file, maximum: largest_file };
+                Ok(rustix::process::setrlimit(Resource::Fsize, limit)?)
             });
         }
-        let mut contained = linux::spawn(command, stdin, self.sandbox.is_some()).map_err(cannot)?;
+        let mut contained = linux::spawn(command, stdin, status).map_err(cannot)?;
         contained.group = group;
         contained.folder = Some((dir.path().to_owned(), self.limits.disk));
         Ok(contained)
@@ -429,14 +433,13 @@ impl Contained {
 
 /// Makes SIGINT, SIGTERM and SIGHUP kill every process the referee started,
 /// remove its folder, say so on stderr and exit with 128 plus the signal
-/// number. Players do not receive the terminal's Ctrl-C themselves (they
-/// run in process groups or sessions of their own), so without this they
-/// would be killed only by their parent-death signal. Call it before
-/// starting any thread: the signals are blocked in every thread and taken by
-/// one of their own.
+/// number ([`signals`](crate::signals)). Players do not receive the
+/// terminal's Ctrl-C themselves (they run in process groups or sessions of
+/// their own), so without this they would be killed only by their
+/// parent-death signal. Call it before starting any player.
 pub fn stop_players_on_interrupt() {
     #[cfg(target_os = "linux")]
-    linux::install_handler();
+    crate::signals::exit_on_stop(linux::stop_players);
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -450,12 +453,14 @@ mod linux {
 
     pub struct Process;
 
-    pub const STATUS_FD: i32 = 3;
-
     pub fn become_subreaper() {}
     pub fn remember_root(_: &Path) {}
 
-    pub fn spawn(_: std::process::Command, _: bool, _: bool) -> std::io::Result<Contained> {
+    pub fn spawn(
+        _: std::process::Command,
+        _: bool,
+        _: Option<(std::io::PipeReader, std::io::PipeWriter)>,
+    ) -> std::io::Result<Contained> {
         Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
     }
 
@@ -474,15 +479,18 @@ mod linux {
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use std::fs::File;
-    use std::io::{self, BufRead as _};
-    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+    use std::io::{self, BufRead as _, PipeReader, PipeWriter};
+    use std::os::fd::OwnedFd;
     use std::os::unix::process::CommandExt as _;
     use std::path::{Path, PathBuf};
     use std::process::Stdio;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Mutex, MutexGuard, PoisonError};
     use std::time::{Duration, Instant};
+
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    use rustix::io::{Errno, FdFlags};
+    use rustix::process::{getpid, getppid, Pid, PidfdFlags, Signal};
 
     use crate::referee::process::{Contained, Ending, Progress, Stopped, Stream};
 
@@ -511,8 +519,12 @@ mod linux {
     }
 
     pub fn become_subreaper() {
-        // SAFETY: prctl with these arguments has no memory-safety preconditions.
-        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+        let _ = rustix::process::set_child_subreaper(Some(getpid()));
+    }
+
+    /// The referee's own process id.
+    fn referee() -> libc::pid_t {
+        getpid().as_raw_pid()
     }
 
     pub fn remember_root(path: &Path) {
@@ -529,7 +541,7 @@ mod linux {
         pidfd: OwnedFd,
         /// bwrap's status pipe, kept open so that its last report never
         /// meets a closed pipe.
-        _status: Option<File>,
+        _status: Option<PipeReader>,
         stdout: Option<OwnedFd>,
         stderr: Option<OwnedFd>,
         started: Instant,
@@ -538,38 +550,31 @@ mod linux {
         stopped: bool,
     }
 
-    /// The descriptor bwrap reports the sandbox's first process on.
-    pub const STATUS_FD: RawFd = 3;
-
-    pub fn spawn(mut command: std::process::Command, stdin: bool, sandboxed: bool) -> io::Result<Contained> {
+    /// Starts `command`; `status` is the pipe bwrap was told to report the
+    /// sandbox's first process on, for a sandboxed program.
+    pub fn spawn(
+        mut command: std::process::Command,
+        stdin: bool,
+        status: Option<(PipeReader, PipeWriter)>,
+    ) -> io::Result<Contained> {
         stop_if_interrupted();
-        let status = if sandboxed { Some(pipe()?) } else { None };
-        if let Some((_, write)) = &status {
-            let write = write.as_raw_fd();
-            // SAFETY: dup2 and fcntl are async-signal-safe.
-            unsafe {
-                command.pre_exec(move || {
-                    let result = if write == STATUS_FD {
-                        libc::fcntl(STATUS_FD, libc::F_SETFD, 0)
-                    } else {
-                        libc::dup2(write, STATUS_FD)
-                    };
-                    if result < 0 {
-                        return Err(io::Error::last_os_error());
-                    }
-                    Ok(())
-                });
-            }
-        }
-        // SAFETY: getpid has no preconditions.
-        let referee = unsafe { libc::getpid() };
-        // SAFETY: prctl, getppid and raise are async-signal-safe.
+        let sandboxed = status.is_some();
+        let (status, report) = status.unzip();
+        let referee = getpid();
+        // SAFETY: between fork and exec only async-signal-safe calls are
+        // allowed: these are plain system calls through rustix, and nothing
+        // allocates. A closure run there is unsafe whatever it calls; no
+        // crate makes it safe.
         unsafe {
             command.pre_exec(move || {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                // bwrap's end of the status pipe stays open through exec.
+                if let Some(report) = &report {
+                    rustix::io::fcntl_setfd(report, FdFlags::empty())?;
+                }
+                let _ = rustix::process::set_parent_process_death_signal(Some(Signal::KILL));
                 // The referee may have died before the signal was asked for.
-                if libc::getppid() != referee {
-                    libc::raise(libc::SIGKILL);
+                if getppid() != Some(referee) {
+                    rustix::process::kill_process(getpid(), Signal::KILL)?;
                 }
                 Ok(())
             });
@@ -582,6 +587,9 @@ mod linux {
 
         let mut registered = registered();
         let mut child = command.spawn()?;
+        // Closes the referee's copy of bwrap's end of the status pipe, held
+        // by the closure above.
+        drop(command);
         let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
         registered.push(pid);
         let pidfd = match pidfd_open(pid) {
@@ -597,9 +605,8 @@ mod linux {
             }
         };
         let (status, init) = match status {
-            Some((read, write)) => {
-                drop(write);
-                let mut reader = io::BufReader::new(File::from(read));
+            Some(read) => {
+                let mut reader = io::BufReader::new(read);
                 let mut line = String::new();
                 let _ = reader.read_line(&mut line);
                 let init = serde_json::from_str::<serde_json::Value>(&line)
@@ -614,8 +621,7 @@ mod linux {
         drop(registered);
         let take = |stream: Option<OwnedFd>| {
             stream.inspect(|fd| {
-                // SAFETY: fcntl on a descriptor we own.
-                unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
+                let _ = rustix::fs::fcntl_setfl(fd, rustix::fs::OFlags::NONBLOCK);
             })
         };
         let process = Process {
@@ -640,33 +646,37 @@ mod linux {
                     return Progress::Ended;
                 }
                 let timeout = match deadline {
-                    None => -1,
+                    None => None,
                     Some(deadline) => {
                         let left = deadline.saturating_duration_since(Instant::now());
                         if left.is_zero() {
                             return Progress::Deadline;
                         }
-                        // Rounded up, so as not to wake just before the deadline.
-                        i32::try_from(left.as_nanos().div_ceil(1_000_000)).unwrap_or(i32::MAX)
+                        // Past what a timespec holds: as good as no deadline.
+                        Timespec::try_from(left).ok()
                     }
                 };
-                let mut fds = vec![libc::pollfd { fd: self.pidfd.as_raw_fd(), events: libc::POLLIN, revents: 0 }];
-                for stream in [&self.stdout, &self.stderr] {
-                    let fd = stream.as_ref().map_or(-1, AsRawFd::as_raw_fd);
-                    fds.push(libc::pollfd { fd, events: libc::POLLIN, revents: 0 });
-                }
-                // SAFETY: `fds` is a valid array of pollfd of this length.
-                let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) };
-                if ready < 0 {
+                let open = [(Stream::Stdout, &self.stdout), (Stream::Stderr, &self.stderr)];
+                let open: Vec<(Stream, &OwnedFd)> =
+                    open.into_iter().filter_map(|(stream, fd)| Some((stream, fd.as_ref()?))).collect();
+                let mut fds = vec![PollFd::new(&self.pidfd, PollFlags::IN)];
+                fds.extend(open.iter().map(|(_, fd)| PollFd::new(*fd, PollFlags::IN)));
+                if poll(&mut fds, timeout.as_ref()).is_err() {
                     continue; // EINTR
                 }
+                let ended = !fds[0].revents().is_empty();
+                let ready: Vec<Stream> = open
+                    .iter()
+                    .zip(&fds[1..])
+                    .filter(|(_, fd)| !fd.revents().is_empty())
+                    .map(|((stream, _), _)| *stream)
+                    .collect();
+                drop(fds);
                 let mut output = false;
-                for (index, stream) in [Stream::Stdout, Stream::Stderr].into_iter().enumerate() {
-                    if fds[index + 1].revents != 0 {
-                        output |= self.read_available(stream, sink);
-                    }
+                for stream in ready {
+                    output |= self.read_available(stream, sink);
                 }
-                if fds[0].revents != 0 {
+                if ended {
                     self.ended = Some(Instant::now());
                 }
                 if output {
@@ -695,19 +705,17 @@ mod linux {
             // Bounded, so that a program writing without end cannot keep
             // the referee from its deadline: the next poll comes back here.
             for _ in 0..16 {
-                // SAFETY: `buffer` is valid for writing its length.
-                let read = unsafe { libc::read(fd.as_raw_fd(), buffer.as_mut_ptr().cast(), buffer.len()) };
-                match read {
-                    1.. => {
-                        any = true;
-                        sink(stream, &buffer[..read as usize]);
-                    }
-                    0 => {
+                match rustix::io::read(&*fd, &mut buffer) {
+                    Ok(0) => {
                         *slot = None;
                         return true;
                     }
-                    _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
-                    _ => return any,
+                    Ok(read) => {
+                        any = true;
+                        sink(stream, &buffer[..read]);
+                    }
+                    Err(Errno::INTR) => {}
+                    Err(_) => return any,
                 }
             }
             any
@@ -754,24 +762,9 @@ mod linux {
         }
     }
 
-    fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-        let mut fds = [0; 2];
-        // SAFETY: `fds` is valid for pipe2 to fill.
-        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: both descriptors were just made and are owned by nobody else.
-        Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
-    }
-
     fn pidfd_open(pid: libc::pid_t) -> io::Result<OwnedFd> {
-        // SAFETY: pidfd_open has no memory-safety preconditions.
-        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: a new descriptor owned by nobody else.
-        Ok(unsafe { OwnedFd::from_raw_fd(RawFd::try_from(fd).expect("descriptors fit in an int")) })
+        let pid = Pid::from_raw(pid).ok_or_else(|| io::Error::from(Errno::SRCH))?;
+        Ok(rustix::process::pidfd_open(pid, PidfdFlags::empty())?)
     }
 
     /// Every process: its id, its parent's and its start time (which tells
@@ -813,16 +806,13 @@ mod linux {
             let Ok(pidfd) = pidfd_open(pid) else { continue };
             // The same process, not a later one given its id.
             if stat(pid).is_some_and(|(_, now)| now == start) {
-                // SAFETY: pidfd_send_signal with a null info has no
-                // memory-safety preconditions.
-                unsafe { libc::syscall(libc::SYS_pidfd_send_signal, pidfd.as_raw_fd(), libc::SIGKILL, 0usize, 0u32) };
+                let _ = rustix::process::pidfd_send_signal(&pidfd, Signal::KILL);
                 handles.push(pidfd);
             }
         }
         for pidfd in handles {
-            let mut fd = libc::pollfd { fd: pidfd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
-            // SAFETY: one valid pollfd.
-            while unsafe { libc::poll(&mut fd, 1, -1) } < 0 {}
+            // Readable once the process has ended.
+            while poll(&mut [PollFd::new(&pidfd, PollFlags::IN)], None).is_err() {}
         }
     }
 
@@ -831,8 +821,7 @@ mod linux {
     /// there are none, as killing one may orphan more.
     fn sweep() {
         let registered = registered();
-        // SAFETY: getpid has no preconditions.
-        let referee = unsafe { libc::getpid() };
+        let referee = referee();
         loop {
             let orphans: Vec<libc::pid_t> = processes()
                 .into_iter()
@@ -853,18 +842,21 @@ mod linux {
     /// reap) and CPU time.
     fn reap(pid: libc::pid_t) -> (Option<i32>, Duration) {
         let mut status = 0;
-        // SAFETY: `usage` is a valid rusage for wait4 to fill.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        loop {
-            // SAFETY: valid pointers to `status` and `usage`.
-            let result = unsafe { libc::wait4(pid, &mut status, libc::__WALL, &mut usage) };
-            if result == pid {
-                break;
+        // SAFETY: wait4 fills `status` and `usage` (zeroed: a valid value of
+        // that plain C struct), both valid for writing. It stays libc's: the
+        // waits of rustix and std do not give the resource usage, which is
+        // where a program's CPU time comes from.
+        let usage = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            loop {
+                if libc::wait4(pid, &mut status, libc::__WALL, &mut usage) == pid {
+                    break usage;
+                }
+                if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                    return (None, Duration::ZERO);
+                }
             }
-            if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-                return (None, Duration::ZERO);
-            }
-        }
+        };
         let seconds = |time: libc::timeval| {
             Duration::from_secs(u64::try_from(time.tv_sec).unwrap_or(0))
                 + Duration::from_micros(u64::try_from(time.tv_usec).unwrap_or(0))
@@ -872,36 +864,18 @@ mod linux {
         (Some(status), seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 
-    pub fn install_handler() {
-        // SAFETY: `signals` is a valid sigset_t for these calls to fill and read.
-        let signals = unsafe {
-            let mut signals: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut signals);
-            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                libc::sigaddset(&mut signals, signal);
-            }
-            // Blocked here, so in every thread started from now on; the
-            // players' programs start with no signal blocked, as `Command`
-            // clears the mask.
-            libc::pthread_sigmask(libc::SIG_BLOCK, &signals, std::ptr::null_mut());
-            signals
-        };
-        std::thread::spawn(move || {
-            let mut signal = 0;
-            // SAFETY: `signals` and `signal` are valid for sigwait.
-            while unsafe { libc::sigwait(&signals, &mut signal) } != 0 {}
-            INTERRUPTED.store(true, Ordering::SeqCst);
-            // Every process the referee started, registered or not.
-            // SAFETY: getpid has no preconditions.
-            let referee = unsafe { libc::getpid() };
-            let children: Vec<libc::pid_t> =
-                processes().into_iter().filter(|&(_, parent, _)| parent == referee).map(|(pid, _, _)| pid).collect();
-            kill_trees(&children);
-            if let Some(root) = ROOT.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
-                let _ = std::fs::remove_dir_all(root);
-            }
-            eprintln!("\ninterrupted: the players' processes were killed");
-            std::process::exit(128 + signal);
-        });
+    /// What a stop does in the referee: no program starts or is judged from
+    /// then on, every process the referee started (registered or not) is
+    /// killed, and its folder removed.
+    pub fn stop_players() {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        let referee = referee();
+        let children: Vec<libc::pid_t> =
+            processes().into_iter().filter(|&(_, parent, _)| parent == referee).map(|(pid, _, _)| pid).collect();
+        kill_trees(&children);
+        if let Some(root) = ROOT.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
+            let _ = std::fs::remove_dir_all(root);
+        }
+        eprintln!("\ninterrupted: the players' processes were killed");
     }
 }

@@ -124,8 +124,7 @@ impl Sandbox {
     /// The reason the sandbox is unavailable.
     pub fn find(network: bool, root: &Path, private: &[&Path], tmp_size: u64) -> Result<Sandbox, String> {
         let bwrap = find_program(Path::new("bwrap")).map_err(|_| "bubblewrap (bwrap) is not installed".to_owned())?;
-        // SAFETY: geteuid has no preconditions.
-        let privileges = if unsafe { libc::geteuid() } == 0 {
+        let privileges = if rustix::process::geteuid().is_root() {
             let setpriv = find_program(Path::new("setpriv"))
                 .map_err(|_| "setpriv (util-linux), which takes root's powers from players, is not installed")?;
             Privileges::Root { setpriv }
@@ -389,11 +388,7 @@ fn listed_sockets() -> Vec<PathBuf> {
 /// # Errors
 /// When there is no such executable file.
 pub fn find_program(program: &Path) -> std::io::Result<PathBuf> {
-    let executable = |path: &Path| {
-        let name = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()));
-        // SAFETY: access with a valid C string has no other preconditions.
-        path.is_file() && name.is_ok_and(|name| unsafe { libc::access(name.as_ptr(), libc::X_OK) } == 0)
-    };
+    let executable = |path: &Path| path.is_file() && rustix::fs::access(path, rustix::fs::Access::EXEC_OK).is_ok();
     if program.as_os_str().as_encoded_bytes().contains(&b'/') {
         return if executable(program) {
             Ok(program.to_owned())

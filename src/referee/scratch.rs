@@ -10,13 +10,14 @@
 //! cannot clean up; its folder's lock dies with it, and the next referee to
 //! start removes every unlocked folder of this kind it finds.
 
-use std::ffi::CString;
 use std::fs::File;
 use std::io::{self, Read as _, Write as _};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd as _, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
+
+use rustix::fs::{Mode, OFlags};
 
 /// What every referee's folder in the temporary directory is called, before
 /// its random part.
@@ -42,7 +43,7 @@ impl Root {
         let temp = std::env::temp_dir();
         remove_stale(&temp);
         let path = tempfile::Builder::new().prefix(ROOT_PREFIX).tempdir_in(&temp)?.keep();
-        let lock = File::create(path.join(LOCK)).and_then(|file| lock(&file).map(|()| file));
+        let lock = File::create(path.join(LOCK)).and_then(|file| Ok(file.try_lock().map(|()| file)?));
         match lock {
             Ok(lock) => Ok(Root { path, _lock: lock }),
             Err(error) => {
@@ -85,7 +86,7 @@ impl Root {
     /// When it cannot be made or opened.
     pub fn player_dir(&self, prefix: &str) -> io::Result<ScratchDir> {
         let path = tempfile::Builder::new().prefix(prefix).tempdir_in(&self.path)?.keep();
-        let handle = open_at(None, &path, libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW, 0)?;
+        let handle = open_at(None, &path, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW, 0)?;
         Ok(ScratchDir { path, handle })
     }
 }
@@ -96,26 +97,12 @@ impl Drop for Root {
     }
 }
 
-/// Takes the exclusive lock on `file`, without waiting.
-///
-/// # Errors
-/// `WouldBlock` when another process holds it.
-pub fn lock(file: &File) -> io::Result<()> {
-    // SAFETY: flock on a valid descriptor has no memory-safety preconditions.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
-}
-
 /// Removes every referee folder in `temp` whose lock nobody holds: its
 /// referee is dead. Folders not owned by this user, not plain directories
 /// or without a lock file are left alone.
 fn remove_stale(temp: &Path) {
     let Ok(entries) = std::fs::read_dir(temp) else { return };
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
+    let me = rustix::process::geteuid().as_raw();
     for entry in entries.flatten() {
         if !entry.file_name().as_bytes().starts_with(ROOT_PREFIX.as_bytes()) {
             continue;
@@ -125,8 +112,9 @@ fn remove_stale(temp: &Path) {
         if !metadata.is_dir() || metadata.uid() != me {
             continue;
         }
-        let Ok(handle) = open_at(None, &path.join(LOCK), libc::O_RDONLY | libc::O_NOFOLLOW, 0) else { continue };
-        if lock(&File::from(handle)).is_ok() {
+        let Ok(handle) = open_at(None, &path.join(LOCK), OFlags::RDONLY | OFlags::NOFOLLOW, 0) else { continue };
+        // Its referee holds it until it ends.
+        if File::from(handle).try_lock().is_ok() {
             remove_all(&path);
         }
     }
@@ -177,7 +165,7 @@ impl ScratchDir {
         let mut last = io::Error::from(io::ErrorKind::AlreadyExists);
         for _ in 0..16 {
             let name = fresh_name(prefix)?;
-            let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW;
+            let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW;
             match open_at(Some(&self.handle), Path::new(&name), flags, 0o644) {
                 Ok(handle) => {
                     File::from(handle).write_all(contents)?;
@@ -197,7 +185,7 @@ impl ScratchDir {
     pub fn unused_name(&self, prefix: &str) -> io::Result<String> {
         loop {
             let name = fresh_name(prefix)?;
-            match open_at(Some(&self.handle), Path::new(&name), libc::O_PATH | libc::O_NOFOLLOW, 0) {
+            match open_at(Some(&self.handle), Path::new(&name), OFlags::PATH | OFlags::NOFOLLOW, 0) {
                 Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(name),
                 Err(error) => return Err(error),
                 Ok(_) => {}
@@ -212,7 +200,7 @@ impl ScratchDir {
     /// # Errors
     /// When it is not a regular file or cannot be read.
     pub fn read(&self, name: &str, limit: u64) -> io::Result<Option<Vec<u8>>> {
-        let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK;
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK;
         let file = match open_at(Some(&self.handle), Path::new(name), flags, 0) {
             Ok(handle) => File::from(handle),
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -231,10 +219,7 @@ impl ScratchDir {
 
     /// Removes the file `name` if it is there (never what a link points to).
     pub fn remove(&self, name: &str) {
-        if let Ok(name) = CString::new(name) {
-            // SAFETY: a valid directory descriptor and C string.
-            unsafe { libc::unlinkat(self.handle.as_raw_fd(), name.as_ptr(), 0) };
-        }
+        let _ = rustix::fs::unlinkat(&self.handle, name, rustix::fs::AtFlags::empty());
     }
 }
 
@@ -247,28 +232,18 @@ impl Drop for ScratchDir {
 /// `PREFIX-` and twelve random hexadecimal digits, then `.txt`.
 fn fresh_name(prefix: &str) -> io::Result<String> {
     let mut bytes = [0u8; 6];
-    // SAFETY: `bytes` is valid for writing its length.
-    let read = unsafe { libc::getrandom(bytes.as_mut_ptr().cast(), bytes.len(), 0) };
-    if read != 6 {
-        return Err(io::Error::last_os_error());
+    if rustix::rand::getrandom(&mut bytes, rustix::rand::GetRandomFlags::empty())? != bytes.len() {
+        return Err(io::Error::other("too few random bytes"));
     }
     let digits: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
     Ok(format!("{prefix}-{digits}.txt"))
 }
 
-/// `openat(2)`: `path` relative to the folder `directory`, or as given.
-fn open_at(directory: Option<&OwnedFd>, path: &Path, flags: i32, mode: libc::mode_t) -> io::Result<OwnedFd> {
-    let name = CString::new(path.as_os_str().as_bytes()).map_err(io::Error::other)?;
-    let directory = directory.map_or(libc::AT_FDCWD, AsRawFd::as_raw_fd);
-    // SAFETY: a valid C string and directory descriptor; the result is a new
-    // descriptor we own, or -1.
-    let fd = unsafe { libc::openat(directory, name.as_ptr(), flags | libc::O_CLOEXEC, libc::c_uint::from(mode)) };
-    if fd < 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        // SAFETY: `fd` was just opened and is owned by nobody else.
-        Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-    }
+/// `openat(2)`: `path` relative to the folder `directory`, or as given,
+/// with the permissions `mode` if it is made.
+fn open_at(directory: Option<&OwnedFd>, path: &Path, flags: OFlags, mode: u32) -> io::Result<OwnedFd> {
+    let directory = directory.map_or(rustix::fs::CWD, |directory| directory.as_fd());
+    Ok(rustix::fs::openat(directory, path, flags | OFlags::CLOEXEC, Mode::from_raw_mode(mode))?)
 }
 
 #[cfg(test)]
@@ -278,7 +253,7 @@ mod tests {
     #[test]
     fn turn_files_ignore_what_the_player_left() {
         let root = tempfile::tempdir().unwrap();
-        let handle = open_at(None, root.path(), libc::O_RDONLY | libc::O_DIRECTORY, 0).unwrap();
+        let handle = open_at(None, root.path(), OFlags::RDONLY | OFlags::DIRECTORY, 0).unwrap();
         let dir = ScratchDir { path: root.path().join("gone-on-drop"), handle };
         let name = dir.create("in-01", b"board").unwrap();
         assert!(name.starts_with("in-01-") && name.ends_with(".txt"), "{name}");

@@ -339,8 +339,7 @@ fn a_player_reaches_nothing_of_the_referee_its_opponent_or_the_host() {
     // Capabilities, umount twice, opponent, shadow, and three for each folder.
     assert_found_nothing(&kept, 5 + 2 * 3);
 
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !rustix::process::geteuid().is_root() {
         return;
     }
     let nobody = maxconnect4::referee::sandbox::PLAYER_ID;

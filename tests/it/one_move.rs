@@ -188,9 +188,8 @@ fn only_a_regular_file_is_replaced() {
     );
     assert!(std::fs::symlink_metadata(dir.path().join("link.txt")).unwrap().file_type().is_symlink());
     assert_eq!(read(&target), "the file the link points to\n");
-    let fifo = std::ffi::CString::new(dir.path().join("fifo").display().to_string()).unwrap();
-    // SAFETY: a valid path; mkfifo only creates a file.
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    let (fifo, mode) = (rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o644));
+    rustix::fs::mknodat(rustix::fs::CWD, dir.path().join("fifo"), fifo, mode, 0).unwrap();
     one_move_to(dir.path(), "fifo")
         .code(1)
         .stderr("error: cannot write fifo: it is a named pipe, not a regular file\n");
@@ -246,8 +245,9 @@ fn temporary_files_after_stopping(dir: &std::path::Path, args: &[&str], signal: 
             .spawn()
             .unwrap();
         std::thread::sleep(std::time::Duration::from_micros(run * 20_000 / runs));
-        // SAFETY: the child is ours and not yet reaped, so its pid is its own.
-        unsafe { libc::kill(child.id() as i32, signal) };
+        // The child is ours and not yet reaped, so its pid is its own.
+        let stop = rustix::process::Signal::from_named_raw(signal).unwrap();
+        rustix::process::kill_process(rustix::process::Pid::from_child(&child), stop).unwrap();
         drop(child.stdin.take());
         child.wait().unwrap();
     }

@@ -166,8 +166,8 @@ fn an_interrupted_tournament_kills_its_players_and_resumes() {
     // The first game, a against b, is played; the second, a against c,
     // waits for c, which waits for the file `go`.
     wait_for_bot(scratch.path());
-    // SAFETY: sends SIGINT to the referee we started.
-    unsafe { libc::kill(referee.id() as i32, libc::SIGINT) };
+    // The referee is ours and not yet reaped, so its pid is its own.
+    rustix::process::kill_process(rustix::process::Pid::from_child(&referee), rustix::process::Signal::INT).unwrap();
     let output = referee.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));
     let stderr = String::from_utf8(output.stderr).unwrap();
