@@ -19,6 +19,7 @@ pub const LINE_LIMIT: usize = 64 * 1024;
 
 pub mod arena;
 pub mod coordinator;
+pub mod host;
 pub mod moderator;
 
 use crate::board::Board;
