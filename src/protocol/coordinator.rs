@@ -393,10 +393,7 @@ impl PipeHost for Host {
 
     fn heard(&mut self, answer: &str) -> Step {
         let HostState::Asked { command, go } = std::mem::replace(&mut self.state, HostState::Idle) else {
-            return Step::fault(Fault::Garbage(format!(
-                "it printed '{}' when no move was asked",
-                host::shortened(answer)
-            )));
+            return Step::fault(host::unasked(answer));
         };
         match (&command, answer.parse::<Response>()) {
             (Command::Name(_), Ok(Response::Name(_))) => self.ask(Command::IsReady(self.engine.clone()), None),

@@ -2,8 +2,8 @@
 //! `isready` when the game starts, then each turn told `position startpos
 //! MOVES` (columns 0-6 from the empty board), `isready`, and `go ftime X
 //! stime Y` (each side's milliseconds left), and read until `bestmove Z V`;
-//! `quit` at the end. What is said and what the answers mean is
-//! [`protocol::coordinator::Host`]'s; [`pipe`](super::pipe) carries it out.
+//! `quit` at the end. [`Host`] says what to send and what the answers mean,
+//! and [`pipe`](super::pipe) carries it out.
 
 use std::time::Duration;
 

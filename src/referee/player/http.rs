@@ -1,15 +1,15 @@
 //! A web arena bot (seed 004), hosted: the referee POSTs `init` once per
 //! game and a `play-turn` per move (the board with row 0 at the bottom, `X`
 //! the first player, `O` the second) to the bot's URL, and reads
-//! `{"play":N}`, N a column 0-6, with [`protocol::arena`]'s messages.
+//! `{"play":N}`, N a column 0-6. [`Host`] says what to send and what the
+//! answers mean; this only POSTs.
 //!
 //! Each request has the turn's time for connecting, sending and reading the
 //! whole answer, and an answer is read up to [`ANSWER_LIMIT`]; a refused
 //! connection, a timeout, a status other than 2xx, a body that is not JSON
-//! or a `play` that is not a playable column forfeits, as
-//! [`protocol::arena::Host`] judges what this layer delivers. Plain HTTP
-//! only: the referee has no TLS. A play-turn also names the `rules`, which the arena's
-//! bots ignore and `serve` honours.
+//! or a `play` that is not a playable column forfeits. Plain HTTP only: the
+//! referee has no TLS. A play-turn also names the `rules`, which the
+//! arena's bots ignore and `serve` honours.
 
 use std::time::{Duration, Instant};
 

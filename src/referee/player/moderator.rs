@@ -1,11 +1,11 @@
 //! A bot of the Connect 4 Moderator (seed 000), hosted: it prints `p`, is
 //! told `1` (it moves first) or `2` (it answers `?`), then each of the
 //! opponent's columns, and answers each with its own column 1-7; at the end
-//! it is sent the end code (`-1`, `-2`, `-3`, or `0` after a forfeit). What
-//! is said and what the answers mean is [`protocol::moderator::Host`]'s
-//! (the bot's output read as the moderator reads it, one non-blank
-//! character at a time); [`pipe`](super::pipe) carries it out. Its protocol
-//! has no start position, so it plays from the empty board only.
+//! it is sent the end code (`-1`, `-2`, `-3`, or `0` after a forfeit).
+//! [`Host`] says what to send and what the answers mean (the bot's output
+//! read as the moderator reads it, one non-blank character at a time), and
+//! [`pipe`](super::pipe) carries it out. Its protocol has no start
+//! position, so it plays from the empty board only.
 
 use std::time::Duration;
 

@@ -409,3 +409,17 @@ impl<H: PipeHost> Competitor for Bot<H> {
         self.conversation.finish(grace, &mut self.captures)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unread_output_is_kept_to_just_over_a_line() {
+        let mut pending = b"bestmove".to_vec();
+        keep(&mut pending, &vec![b'4'; LINE_LIMIT]);
+        keep(&mut pending, b"more");
+        assert_eq!(pending.len(), LINE_LIMIT + 1, "one byte past the limit tells a flood");
+        assert!(pending.starts_with(b"bestmove4"));
+    }
+}
