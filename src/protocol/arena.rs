@@ -19,9 +19,11 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::host::{self, Fault};
 use crate::bitboard::{self, HEIGHT, WIDTH};
 use crate::board::{Board, Column, InvalidPosition};
 use crate::player::Player;
@@ -330,9 +332,122 @@ impl PlayTurn {
     }
 }
 
+/// The most of an answer a host reads: `{"play":3}` is ten bytes.
+pub const ANSWER_LIMIT: u64 = 64 * 1024;
+
+/// What became of a request, as the host's HTTP layer saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    /// The bot answered with this status and body.
+    Answered { status: u16, body: String },
+    /// No whole answer came in the time given.
+    TimedOut,
+    /// The bot could not be reached, or the exchange failed: why.
+    Unreachable(String),
+    /// The answer was longer than [`ANSWER_LIMIT`].
+    TooLarge,
+}
+
+/// The host's side of the protocol: the arena as the referee plays it. It
+/// sends `init` once per game (whose answer it does not read: a bot it
+/// cannot reach cannot play), then a play-turn per move, and reads the
+/// bot's column from each answer.
+#[derive(Clone, Debug)]
+pub struct Host {
+    /// The bot's URL, for the verdicts.
+    url: String,
+    game_id: String,
+    player: Player,
+    rules: Rules,
+    /// How long the bot has to answer `init`.
+    startup: Duration,
+    initialised: bool,
+    /// The board of the turn.
+    board: Board,
+}
+
+impl Host {
+    /// The host of the bot at `url` playing `player` in game `game_id`
+    /// under `rules`, which has `startup` to answer `init`.
+    #[must_use]
+    pub fn new(url: &str, game_id: &str, player: Player, rules: Rules, startup: Duration) -> Host {
+        Host {
+            url: url.to_owned(),
+            game_id: game_id.to_owned(),
+            player,
+            rules,
+            startup,
+            initialised: false,
+            board: Board::empty(),
+        }
+    }
+
+    /// The `init` to send and the time it has, until the bot is ready.
+    #[must_use]
+    pub fn init(&self) -> Option<(Request, Duration)> {
+        (!self.initialised).then(|| (Request::init(&self.game_id, self.player), self.startup))
+    }
+
+    /// What became of `init`.
+    ///
+    /// # Errors
+    /// The fault of a bot that cannot be reached or answers too late.
+    pub fn initialised(&mut self, delivery: Delivery) -> Result<(), Fault> {
+        match delivery {
+            // The arena does not check the answer to `init` (a blank page
+            // will do).
+            Delivery::Answered { .. } | Delivery::TooLarge => {
+                self.initialised = true;
+                Ok(())
+            }
+            Delivery::TimedOut => {
+                Err(Fault::FailedToStart(format!("no answer to init within {} s", self.startup.as_secs_f64())))
+            }
+            Delivery::Unreachable(reason) => {
+                Err(Fault::FailedToStart(format!("no answer from {} to init: {reason}", self.url)))
+            }
+        }
+    }
+
+    /// The play-turn asking for a move on `board`.
+    #[must_use]
+    pub fn turn(&mut self, board: &Board) -> Request {
+        self.board = *board;
+        let mut request = PlayTurn::new(board, self.rules);
+        request.envelope.game_id = Some(serde_json::Value::String(self.game_id.clone()));
+        Request::PlayTurn(request)
+    }
+
+    /// The move in what became of the turn's play-turn.
+    ///
+    /// # Errors
+    /// The fault of a bot that gave no answer, an answer that is not a
+    /// column, or a full column.
+    pub fn answered(&self, delivery: Delivery) -> Result<Column, Fault> {
+        let (status, body) = match delivery {
+            Delivery::Answered { status, body } => (status, body),
+            Delivery::TimedOut => return Err(Fault::OutOfTime),
+            Delivery::Unreachable(reason) => {
+                return Err(Fault::NoOutput(format!("no answer from {}: {reason}", self.url)))
+            }
+            Delivery::TooLarge => {
+                return Err(Fault::Garbage(format!("the answer is over {} KiB", ANSWER_LIMIT / 1024)))
+            }
+        };
+        if !(200..300).contains(&status) {
+            let reason = format!("{} answered HTTP {status} ('{}')", self.url, host::shortened(&body));
+            return Err(Fault::NoOutput(reason));
+        }
+        let column = parse_play(&body)
+            .map_err(|error| Fault::Garbage(format!("{error} (the answer reads '{}')", host::shortened(&body))))?;
+        host::judged(&self.board, column)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Moves;
     use proptest::prelude::*;
 
     /// Parses `body` as a request and checks the position it asks about (the
@@ -454,6 +569,54 @@ mod tests {
         let init = Request::init("g1", Player::Two).to_string();
         assert_eq!(init, r#"{"action":"init","game-id":"g1","game":"connectFour","players":2,"player-index":1}"#);
         assert!(matches!(init.parse(), Ok(Request::Init { .. })));
+    }
+
+    #[test]
+    fn the_host_inits_once_and_judges_each_answer() {
+        let mut host = Host::new("http://bot/", "g1", Player::Two, Rules::Max, Duration::from_secs(30));
+        let (init, time) = host.init().unwrap();
+        assert_eq!(
+            (init.to_string().as_str(), time),
+            (
+                r#"{"action":"init","game-id":"g1","game":"connectFour","players":2,"player-index":1}"#,
+                Duration::from_secs(30)
+            )
+        );
+        let fault = |reason: &str| Err(Fault::FailedToStart(reason.to_owned()));
+        assert_eq!(host.initialised(Delivery::TimedOut), fault("no answer to init within 30 s"));
+        assert_eq!(
+            host.initialised(Delivery::Unreachable("connection refused".into())),
+            fault("no answer from http://bot/ to init: connection refused")
+        );
+        assert!(host.init().is_some());
+        // Any answer, even one too long to read, will do.
+        assert_eq!(host.initialised(Delivery::TooLarge), Ok(()));
+        assert_eq!(host.init(), None);
+        let board = Moves::board(Rules::Max, "111111").unwrap();
+        let Request::PlayTurn(turn) = host.turn(&board) else { panic!("not a play-turn") };
+        assert_eq!(
+            (turn.position(), turn.rules, turn.envelope.game_id),
+            (Ok(board), Some(Rules::Max), Some("g1".into()))
+        );
+        let answered = |status, body: &str| host.answered(Delivery::Answered { status, body: body.to_owned() });
+        assert_eq!(answered(200, r#"{"play":"3"}"#), Ok(Column::ALL[3]));
+        assert_eq!(answered(200, r#"{"play":0}"#), Err(Fault::Illegal(Column::ALL[0])));
+        assert_eq!(
+            answered(500, &"oops ".repeat(10)),
+            Err(Fault::NoOutput(
+                "http://bot/ answered HTTP 500 ('oops oops oops oops oops oops oops oops ...')".into()
+            ))
+        );
+        assert_eq!(
+            answered(200, "4"),
+            Err(Fault::Garbage("not a move: invalid type: integer `4`, expected struct Answer at line 1 column 1 (the answer reads '4')".into()))
+        );
+        assert_eq!(host.answered(Delivery::TimedOut), Err(Fault::OutOfTime));
+        assert_eq!(host.answered(Delivery::TooLarge), Err(Fault::Garbage("the answer is over 64 KiB".into())));
+        assert_eq!(
+            host.answered(Delivery::Unreachable("reset".into())),
+            Err(Fault::NoOutput("no answer from http://bot/: reset".into()))
+        );
     }
 
     fn board() -> impl Strategy<Value = Board> {

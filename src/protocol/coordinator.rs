@@ -22,8 +22,10 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use super::host::{self, Fault, PipeHost, Position, Silence, Step, Then};
 use crate::board::{Board, Column};
-use crate::rules::Rules;
+use crate::player::Player;
+use crate::rules::{Outcome, Rules};
 use crate::value::Value;
 
 /// The name a bot gives when none is chosen, in the seed's form.
@@ -306,9 +308,149 @@ impl Bot {
     }
 }
 
+/// The host's side of the protocol: the coordinator as the referee plays
+/// it, sending what the real coordinator sends. When the game starts it
+/// asks `name AI N` and `isready AI N`; each turn it sends `position
+/// startpos MOVES` and `isready AI N`, then `go ftime X stime Y` once the
+/// engine is ready, and reads `bestmove Z V`; `quit` ends the game.
+#[derive(Clone, Debug)]
+pub struct Host {
+    /// `AI 0` for the first player, `AI 1` for the second: the engine the
+    /// real coordinator addresses.
+    engine: String,
+    /// How long the engine has to get ready when the game starts.
+    startup: Duration,
+    /// Whether the game's first exchange is under way.
+    greeting: bool,
+    state: HostState,
+    /// The board of the turn.
+    board: Board,
+}
+
+/// Where the host is in an exchange.
+#[derive(Clone, Debug)]
+enum HostState {
+    /// Between turns.
+    Idle,
+    /// At the start of a turn, before the position is sent: these
+    /// commands are due, `go` after the engine is ready.
+    Due { position: Command, go: Command },
+    /// The answer to this command is awaited; `go` is due after it.
+    Asked { command: Command, go: Option<Command> },
+    /// The engine answered this column: nothing more may come.
+    Answered(Column),
+}
+
+impl Host {
+    /// The host of the engine playing `player`, which has `startup` to get
+    /// ready when the game starts.
+    #[must_use]
+    pub fn new(player: Player, startup: Duration) -> Host {
+        let engine = format!("AI {}", player.index());
+        Host { engine, startup, greeting: false, state: HostState::Idle, board: Board::empty() }
+    }
+
+    /// Sends `command` and awaits its answer, `go` due after it.
+    fn ask(&mut self, command: Command, go: Option<Command>) -> Step {
+        let send = vec![command.to_string()];
+        self.state = HostState::Asked { command, go };
+        Step { send, then: Then::Listen }
+    }
+}
+
+/// The answer due to `command`, as a verdict names it.
+const fn expected(command: &Command) -> &'static str {
+    match command {
+        Command::Name(_) => "NAME",
+        Command::Go { .. } => "bestmove Z V",
+        _ => "readyok",
+    }
+}
+
+impl PipeHost for Host {
+    /// One answer a line.
+    fn take(pending: &mut Vec<u8>, closed: bool) -> Option<String> {
+        host::next_line(pending, closed)
+    }
+
+    /// `name AI N`, then `isready AI N`.
+    fn greet(&mut self) -> Step {
+        self.greeting = true;
+        self.ask(Command::Name(self.engine.clone()), None)
+    }
+
+    /// # Panics
+    /// When the game did not start from moves: the protocol has no other
+    /// way to tell a position.
+    fn turn(&mut self, position: &Position<'_>) -> Step {
+        self.greeting = false;
+        self.board = *position.board;
+        let history = position.history.expect("a coordinator engine plays only games started from moves");
+        let [first_ms, second_ms] = position.left.map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX));
+        self.state =
+            HostState::Due { position: Command::Position(history.to_vec()), go: Command::Go { first_ms, second_ms } };
+        Step::then(Then::Look)
+    }
+
+    fn heard(&mut self, answer: &str) -> Step {
+        let HostState::Asked { command, go } = std::mem::replace(&mut self.state, HostState::Idle) else {
+            return Step::fault(host::unasked(answer));
+        };
+        match (&command, answer.parse::<Response>()) {
+            (Command::Name(_), Ok(Response::Name(_))) => self.ask(Command::IsReady(self.engine.clone()), None),
+            (Command::IsReady(_), Ok(Response::ReadyOk)) => match go {
+                Some(go) => self.ask(go, None),
+                None => Step::then(Then::Ready),
+            },
+            (Command::Go { .. }, Ok(Response::BestMove { column, .. })) => {
+                self.state = HostState::Answered(column);
+                Step::then(Then::Look)
+            }
+            _ => {
+                let reason =
+                    format!("expected '{}' after '{command}', got '{}'", expected(&command), host::shortened(answer));
+                Step::fault(if self.greeting { Fault::FailedToStart(reason) } else { Fault::Garbage(reason) })
+            }
+        }
+    }
+
+    fn looked(&mut self, unasked: Option<&str>) -> Step {
+        match (std::mem::replace(&mut self.state, HostState::Idle), unasked) {
+            (HostState::Answered(column), Some(text)) => {
+                Step::fault(host::second_answer(&format!("bestmove {}", column.index()), text))
+            }
+            (HostState::Answered(column), None) => Step::then(host::judged(&self.board, column).into()),
+            (_, Some(text)) => Step::fault(host::unasked(text)),
+            (HostState::Due { position, go }, None) => {
+                let mut step = self.ask(Command::IsReady(self.engine.clone()), Some(go));
+                step.send.insert(0, position.to_string());
+                step
+            }
+            (state, None) => {
+                self.state = state;
+                Step::then(Then::Listen)
+            }
+        }
+    }
+
+    fn silent(&mut self, silence: Silence) -> Fault {
+        match &self.state {
+            HostState::Asked { command, .. } if self.greeting => {
+                host::failed_to_start(silence, self.startup, expected(command))
+            }
+            _ => host::no_answer(silence),
+        }
+    }
+
+    fn goodbye(&self, _: Option<Outcome>) -> String {
+        Command::Quit.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Moves;
     use proptest::prelude::*;
 
     /// Plays the leftmost column, valued by the time it was given in ms, and
@@ -419,6 +561,97 @@ mod tests {
         }
         assert!(left >= Duration::from_millis(100), "{left:?}");
         assert!(think_time(Duration::from_secs(120), 0) >= Duration::from_secs(9));
+    }
+
+    /// The host of red's engine, 30 s to start, driven by `script` from
+    /// the greeting (see [`host::tests::drive`]).
+    fn greeting(player: Player, script: &[&str]) -> Vec<String> {
+        let mut host = Host::new(player, Duration::from_secs(30));
+        let step = host.greet();
+        host::tests::drive(&mut host, step, script)
+    }
+
+    /// The host of red's engine after a greeting, driven by `script` from
+    /// its turn after `moves` (played from the empty board), with 60 s and
+    /// 5 s left.
+    fn turn(moves: &str, script: &[&str]) -> Vec<String> {
+        let mut host = Host::new(Player::One, Duration::from_secs(30));
+        let step = host.greet();
+        let greeted = host::tests::drive(&mut host, step, &["bot-c0000001", "readyok"]);
+        assert_eq!(greeted.last().map(String::as_str), Some("ready"));
+        let history: Vec<Column> =
+            moves.bytes().map(|digit| Column::from_index(usize::from(digit - b'0')).unwrap()).collect();
+        let board = Moves::board(Rules::Classic, &moves.bytes().map(|digit| char::from(digit + 1)).collect::<String>())
+            .unwrap();
+        let left = [Duration::from_secs(60), Duration::from_secs(5)];
+        let step = host.turn(&Position { board: &board, history: Some(&history), left });
+        host::tests::drive(&mut host, step, script)
+    }
+
+    #[test]
+    fn the_host_says_what_the_real_coordinator_says() {
+        assert_eq!(
+            greeting(Player::One, &["maxconnect4-c0000000", "readyok"]),
+            ["> name AI 0", "< maxconnect4-c0000000", "> isready AI 0", "< readyok", "ready"]
+        );
+        assert_eq!(greeting(Player::Two, &["x y", "readyok"])[..3], ["> name AI 1", "< x y", "> isready AI 1"]);
+        // The empty position keeps its trailing space; the clocks are in ms.
+        assert_eq!(
+            turn("", &["", "readyok", "bestmove 3 0", ""]),
+            [
+                "> position startpos ",
+                "> isready AI 0",
+                "< readyok",
+                "> go ftime 60000 stime 5000",
+                "< bestmove 3 0",
+                "move 4"
+            ]
+        );
+        assert_eq!(turn("0123", &["", "readyok", "bestmove 6 -12", ""])[0], "> position startpos 0123");
+        assert_eq!(Host::new(Player::Two, Duration::ZERO).goodbye(None), "quit");
+    }
+
+    #[test]
+    fn the_host_forfeits_bad_engines_in_the_verdicts_words() {
+        // Getting ready.
+        for (script, verdict) in [
+            (&["readyok"][..], "expected 'NAME' after 'name AI 0', got 'readyok'"),
+            (&["bot", "bestmove 3 0"], "expected 'readyok' after 'isready AI 0', got 'bestmove 3 0'"),
+            (&["!deadline"], "it printed no 'NAME' within 30 s"),
+            (&["bot", "!gone it ended (exit status 1)"], "it ended (exit status 1) before printing 'readyok'"),
+            (
+                &["!refuses it no longer reads its standard input"],
+                "it no longer reads its standard input before printing 'NAME'",
+            ),
+            (&["!flood"], "it printed too much before 'NAME'"),
+        ] {
+            assert_eq!(
+                greeting(Player::One, script).pop().unwrap(),
+                format!("failed to start: {verdict}"),
+                "{script:?}"
+            );
+        }
+        // Its turn.
+        let long = "bestmove ".repeat(10);
+        for (script, verdict) in [
+            (&["", "readyok", "bestmove 7 0"][..], "unparseable answer: expected 'bestmove Z V' after 'go ftime 60000 stime 5000', got 'bestmove 7 0'"),
+            (&["", "readok"], "unparseable answer: expected 'readyok' after 'isready AI 0', got 'readok'"),
+            (&["", "readyok", long.as_str()], "unparseable answer: expected 'bestmove Z V' after 'go ftime 60000 stime 5000', got 'bestmove bestmove bestmove bestmove best...'"),
+            (&["bestmove 3 0"], "unparseable answer: it printed 'bestmove 3 0' when no move was asked"),
+            (&["", "readyok", "bestmove 3 0", "bestmove 3 0\nquitting"], "unparseable answer: it answered bestmove 3 and then 'bestmove 3 0\\nquitting'; one move a turn"),
+            (&["", "readyok", "!deadline"], "timeout"),
+            (&["", "!gone it ended (killed by signal 9)"], "no output: it ended (killed by signal 9) without answering"),
+            (&["", "!refuses it no longer reads its standard input"], "no output: it no longer reads its standard input without answering"),
+            (&["", "readyok", "!flood"], "unparseable answer: it printed more than 64 KiB without an answer"),
+        ] {
+            assert_eq!(turn("", script).last().unwrap(), verdict, "{script:?}");
+        }
+        // A full column is an illegal move.
+        assert_eq!(
+            turn("000000", &["", "readyok", "bestmove 0 1", ""]).last().unwrap(),
+            "illegal move: column 1 is full"
+        );
+        assert_eq!(turn("000000", &["", "readyok", "bestmove 1 1", ""]).last().unwrap(), "move 2");
     }
 
     fn command() -> impl Strategy<Value = Command> {

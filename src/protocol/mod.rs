@@ -1,6 +1,7 @@
 //! The arenas' protocols, sans-IO: the messages of each, as one enum per
-//! direction that prints and parses the wire form, and the bot's side as a
-//! state machine fed lines and returning what to send.
+//! direction that prints and parses the wire form, and each side, the bot's
+//! and the host's, as a state machine fed what the other side said and
+//! returning what to send ([`host`] has what the hosts share).
 //!
 //! Three arenas in use today play classic Connect-4 with bots that speak
 //! something other than board files: a moderator that talks to a bot over
@@ -19,6 +20,7 @@ pub const LINE_LIMIT: usize = 64 * 1024;
 
 pub mod arena;
 pub mod coordinator;
+pub mod host;
 pub mod moderator;
 
 use crate::board::Board;

@@ -15,9 +15,10 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
+use super::host::{self, Fault, PipeHost, Position, Silence, Then};
 use crate::board::{Board, Column};
-
 use crate::player::Player;
 use crate::rules::{Outcome, Rules};
 
@@ -235,9 +236,151 @@ impl Bot {
     }
 }
 
+/// The host's side of the protocol: the moderator as the referee plays it.
+/// The bot prints `p`, is told its seat and, second, prints `?`; each turn
+/// it is told the opponent's last column (not on the first player's first
+/// turn, which the seat asked for) and answers its own. Its output is read
+/// as the moderator reads it, one non-blank character at a time.
+#[derive(Clone, Debug)]
+pub struct Host {
+    player: Player,
+    /// How long the bot has to get ready when the game starts.
+    startup: Duration,
+    state: HostState,
+    /// The board of the turn.
+    board: Board,
+}
+
+/// Where the host is in an exchange.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HostState {
+    /// The game starts: this character is due from the bot.
+    Greeting(FromBot),
+    /// Between turns.
+    Idle,
+    /// At the start of a turn, before the opponent's column is sent.
+    Due(Column),
+    /// The bot's column is awaited.
+    Moving,
+    /// The bot answered this column: nothing more may come.
+    Answered(Column),
+}
+
+impl Host {
+    /// The host of the bot playing `player`, which has `startup` to get
+    /// ready when the game starts.
+    #[must_use]
+    pub const fn new(player: Player, startup: Duration) -> Host {
+        Host { player, startup, state: HostState::Idle, board: Board::empty() }
+    }
+}
+
+impl PipeHost for Host {
+    /// The next character that is not blank.
+    fn take(pending: &mut Vec<u8>, _closed: bool) -> Option<String> {
+        let Some(start) = pending.iter().position(|byte| !byte.is_ascii_whitespace()) else {
+            pending.clear();
+            return None;
+        };
+        let taken: Vec<u8> = pending.drain(..=start).skip(start).collect();
+        Some(String::from_utf8_lossy(&taken).into_owned())
+    }
+
+    /// `p`, the seat, and `?` from the second player.
+    fn greet(&mut self) -> host::Step {
+        self.state = HostState::Greeting(Bot::greeting());
+        host::Step::then(Then::Listen)
+    }
+
+    /// # Panics
+    /// When the game did not start from the empty board: the protocol has
+    /// no start position.
+    fn turn(&mut self, position: &Position<'_>) -> host::Step {
+        self.board = *position.board;
+        // The opponent's last move; on the first player's first turn the
+        // seat asked, and the answer may be there already.
+        match position.history.and_then(<[_]>::last) {
+            Some(&column) => {
+                self.state = HostState::Due(column);
+                host::Step::then(Then::Look)
+            }
+            None => {
+                self.state = HostState::Moving;
+                host::Step::then(Then::Listen)
+            }
+        }
+    }
+
+    fn heard(&mut self, answer: &str) -> host::Step {
+        let message = answer.parse::<FromBot>().ok();
+        match (std::mem::replace(&mut self.state, HostState::Idle), message) {
+            (HostState::Greeting(FromBot::Ready), Some(FromBot::Ready)) => {
+                let send = vec![ToBot::seat(self.player).to_string()];
+                if self.player == Player::Two {
+                    self.state = HostState::Greeting(FromBot::Waiting);
+                    return host::Step { send, then: Then::Listen };
+                }
+                host::Step { send, then: Then::Ready }
+            }
+            (HostState::Greeting(wanted), Some(message)) if message == wanted => host::Step::then(Then::Ready),
+            (HostState::Greeting(wanted), _) => {
+                host::Step::fault(Fault::FailedToStart(format!("it printed '{answer}' where '{wanted}' was due")))
+            }
+            (HostState::Moving, Some(FromBot::Move(column))) => {
+                self.state = HostState::Answered(column);
+                host::Step::then(Then::Look)
+            }
+            (HostState::Moving, _) => {
+                host::Step::fault(Fault::Garbage(format!("expected a column 1-7, got '{answer}'")))
+            }
+            (_, _) => host::Step::fault(host::unasked(answer)),
+        }
+    }
+
+    fn looked(&mut self, unasked: Option<&str>) -> host::Step {
+        match (std::mem::replace(&mut self.state, HostState::Idle), unasked) {
+            (HostState::Answered(column), Some(text)) => {
+                host::Step::fault(host::second_answer(&column.to_string(), text))
+            }
+            (HostState::Answered(column), None) => host::Step::then(host::judged(&self.board, column).into()),
+            (_, Some(text)) => host::Step::fault(host::unasked(text)),
+            (HostState::Due(column), None) => {
+                self.state = HostState::Moving;
+                host::Step { send: vec![ToBot::Column(column).to_string()], then: Then::Listen }
+            }
+            (state, None) => {
+                self.state = state;
+                host::Step::then(Then::Listen)
+            }
+        }
+    }
+
+    fn silent(&mut self, silence: Silence) -> Fault {
+        match self.state {
+            HostState::Greeting(wanted) => host::failed_to_start(silence, self.startup, &wanted.to_string()),
+            _ => host::no_answer(silence),
+        }
+    }
+
+    /// The seat is the only line of the greeting: its verdict names the
+    /// `p` it answers.
+    fn refused(&mut self, how: String) -> Fault {
+        match self.state {
+            HostState::Greeting(_) => host::failed_to_start(Silence::Gone(how), self.startup, "p"),
+            _ => host::no_answer(Silence::Gone(how)),
+        }
+    }
+
+    /// The end code: who won, or `0` when the opponent forfeited.
+    fn goodbye(&self, outcome: Option<Outcome>) -> String {
+        ToBot::End(outcome.map_or(End::Error, End::of)).to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Moves;
     use proptest::prelude::*;
 
     fn leftmost(board: &Board) -> Column {
@@ -288,6 +431,84 @@ mod tests {
         assert_eq!("?".parse(), Ok(FromBot::Waiting));
         assert_eq!("8".parse::<FromBot>(), Err(ParseError::FromBot("8".into())));
         assert_eq!("pp".parse::<FromBot>(), Err(ParseError::FromBot("pp".into())));
+    }
+
+    /// The host of `player`'s bot, 10 s to start, driven by `script` from
+    /// the greeting (see [`host::tests::drive`]).
+    fn greeting(player: Player, script: &[&str]) -> Vec<String> {
+        let mut host = Host::new(player, Duration::from_secs(10));
+        let step = host.greet();
+        host::tests::drive(&mut host, step, script)
+    }
+
+    /// The host of the bot to move after `moves` (columns 1-7 from the
+    /// empty board), once greeted, driven by `script` from its turn.
+    fn turn(moves: &str, script: &[&str]) -> Vec<String> {
+        let board = Moves::board(Rules::Classic, moves).unwrap();
+        let mut host = Host::new(board.to_move(), Duration::from_secs(10));
+        let step = host.greet();
+        let answers: &[&str] = if board.to_move() == Player::One { &["p"] } else { &["p", "?"] };
+        assert_eq!(host::tests::drive(&mut host, step, answers).last().map(String::as_str), Some("ready"));
+        let history: Vec<Column> =
+            moves.bytes().map(|digit| Column::from_number(usize::from(digit - b'0')).unwrap()).collect();
+        let left = [Duration::from_secs(10); 2];
+        let step = host.turn(&Position { board: &board, history: Some(&history), left });
+        host::tests::drive(&mut host, step, script)
+    }
+
+    #[test]
+    fn the_host_seats_the_bot_and_passes_the_moves_on() {
+        assert_eq!(greeting(Player::One, &["p"]), ["< p", "> 1", "ready"]);
+        assert_eq!(greeting(Player::Two, &["p", "?"]), ["< p", "> 2", "< ?", "ready"]);
+        // Red's first move answers the seat: nothing is sent.
+        assert_eq!(turn("", &["4", ""]), ["< 4", "move 4"]);
+        assert_eq!(turn("4", &["", "3", ""]), ["> 4", "< 3", "move 3"]);
+        let ends = [Some(Outcome::Win(Player::One)), Some(Outcome::Win(Player::Two)), Some(Outcome::Draw), None];
+        let host = Host::new(Player::One, Duration::ZERO);
+        assert_eq!(ends.map(|outcome| host.goodbye(outcome)), ["-1", "-2", "-3", "0"]);
+    }
+
+    #[test]
+    fn the_host_reads_one_character_at_a_time() {
+        let mut pending = b" \n4\r\n?p".to_vec();
+        let taken: Vec<String> = std::iter::from_fn(|| Host::take(&mut pending, false)).collect();
+        assert_eq!(taken, ["4", "?", "p"]);
+        let mut pending = b"\n \r\n".to_vec();
+        assert_eq!(Host::take(&mut pending, true), None);
+        assert!(pending.is_empty());
+    }
+
+    #[test]
+    fn the_host_forfeits_bad_bots_in_the_verdicts_words() {
+        let failed = |player, script: &[&str]| greeting(player, script).pop().unwrap();
+        assert_eq!(failed(Player::One, &["1"]), "failed to start: it printed '1' where 'p' was due");
+        assert_eq!(failed(Player::Two, &["p", "p"]), "failed to start: it printed 'p' where '?' was due");
+        assert_eq!(failed(Player::One, &["!deadline"]), "failed to start: it printed no 'p' within 10 s");
+        assert_eq!(
+            failed(Player::Two, &["p", "!gone it ended (exit status 0)"]),
+            "failed to start: it ended (exit status 0) before printing '?'"
+        );
+        // The seat is refused: the verdict names the 'p' it answers.
+        assert_eq!(
+            failed(Player::Two, &["p", "!refuses it no longer reads its standard input"]),
+            "failed to start: it no longer reads its standard input before printing 'p'"
+        );
+        assert_eq!(failed(Player::One, &["!flood"]), "failed to start: it printed too much before 'p'");
+        for (moves, script, verdict) in [
+            ("", &["h"][..], "unparseable answer: expected a column 1-7, got 'h'"),
+            ("1", &["", "8"], "unparseable answer: expected a column 1-7, got '8'"),
+            ("1", &["", "p"], "unparseable answer: expected a column 1-7, got 'p'"),
+            ("1", &["2"], "unparseable answer: it printed '2' when no move was asked"),
+            ("", &["1", "1"], "unparseable answer: it answered 1 and then '1'; one move a turn"),
+            ("1", &["", "4", &"4".repeat(100)], "unparseable answer: it answered 4 and then '4444444444444444444444444444444444444444...'; one move a turn"),
+            ("1", &["", "!deadline"], "timeout"),
+            ("1", &["", "!gone it closed its standard output"], "no output: it closed its standard output without answering"),
+            ("1", &["", "!refuses it ended (exit status 3)"], "no output: it ended (exit status 3) without answering"),
+            ("", &["!flood"], "unparseable answer: it printed more than 64 KiB without an answer"),
+            ("111111", &["", "1", ""], "illegal move: column 1 is full"),
+        ] {
+            assert_eq!(turn(moves, script).pop().unwrap(), verdict, "{moves} {script:?}");
+        }
     }
 
     fn to_bot() -> impl Strategy<Value = ToBot> {

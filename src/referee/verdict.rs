@@ -105,18 +105,6 @@ pub enum IllegalMove {
     WrongTurn { named: Player, mover: Player },
 }
 
-/// The column a bot named, if it can be played on `board`.
-///
-/// # Errors
-/// An illegal move when the column is full.
-pub fn judge_column(board: &Board, column: Column) -> Result<Column, Forfeit> {
-    if board.can_play(column) {
-        Ok(column)
-    } else {
-        Err(Forfeit::Illegal(IllegalMove::FullColumn(column)))
-    }
-}
-
 /// Judges the bytes a player wrote as its output after being given `before`.
 /// Returns the column played, or why the player forfeits.
 ///

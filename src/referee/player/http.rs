@@ -1,48 +1,36 @@
 //! A web arena bot (seed 004), hosted: the referee POSTs `init` once per
 //! game and a `play-turn` per move (the board with row 0 at the bottom, `X`
 //! the first player, `O` the second) to the bot's URL, and reads
-//! `{"play":N}`, N a column 0-6, with [`protocol::arena`]'s messages.
+//! `{"play":N}`, N a column 0-6. [`Host`] says what to send and what the
+//! answers mean; this only POSTs.
 //!
 //! Each request has the turn's time for connecting, sending and reading the
 //! whole answer, and an answer is read up to [`ANSWER_LIMIT`]; a refused
 //! connection, a timeout, a status other than 2xx, a body that is not JSON
 //! or a `play` that is not a playable column forfeits. Plain HTTP only: the
-//! referee has no TLS. A play-turn also names the `rules`, which the arena's
-//! bots ignore and `serve` honours.
+//! referee has no TLS. A play-turn also names the `rules`, which the
+//! arena's bots ignore and `serve` honours.
 
 use std::time::{Duration, Instant};
 
-use super::pipe::shortened;
+use super::pipe::forfeit;
 use super::{Ask, Captures, Competitor, End, Turn};
-use crate::protocol::arena::{self, PlayTurn, Request};
+use crate::protocol::arena::{Delivery, Host, ANSWER_LIMIT};
 use crate::referee::console::Console;
 use crate::referee::log::Colour;
 use crate::referee::process::Captured;
 use crate::referee::settings::Settings;
-use crate::referee::verdict::{self, Forfeit};
 use crate::referee::Error;
-
-/// The most of an answer read: `{"play":3}` is ten bytes.
-pub const ANSWER_LIMIT: u64 = 64 * 1024;
 
 /// `http:URL`.
 pub struct Http {
     url: String,
     agent: ureq::Agent,
-    game_id: String,
-    colour: Colour,
-    settings: Settings,
-    initialised: bool,
+    /// What to send and what the answers mean.
+    host: Host,
     /// Each request and answer, for the game's output directory.
     exchange: Captured,
     captures: Captures,
-}
-
-/// Why a request got no usable answer.
-enum Failure {
-    TimedOut,
-    Unreachable(String),
-    TooLarge,
 }
 
 impl Http {
@@ -60,20 +48,18 @@ impl Http {
             .max_idle_connections_per_host(0)
             .build()
             .new_agent();
+        let startup = super::STARTUP.max(settings.timeout);
         Http {
             url: url.to_owned(),
             agent,
-            game_id: game_id.to_owned(),
-            colour,
-            settings,
-            initialised: false,
+            host: Host::new(url, game_id, colour.player(), settings.rules, startup),
             exchange: Captured::default(),
             captures,
         }
     }
 
     /// POSTs `body` and reads the status and the answer within `time`.
-    fn post(&mut self, body: &str, time: Duration) -> Result<(u16, String), Failure> {
+    fn post(&mut self, body: &str, time: Duration) -> Delivery {
         self.exchange.push(format!("> POST {} {body}\n", self.url).as_bytes(), super::program::CAPTURE_LIMIT);
         let answer = self
             .agent
@@ -93,55 +79,29 @@ impl Http {
             Err(error) => format!("< {error}\n"),
         };
         self.exchange.push(logged.as_bytes(), super::program::CAPTURE_LIMIT);
-        answer.map_err(|error| match error {
-            ureq::Error::Timeout(_) => Failure::TimedOut,
-            ureq::Error::BodyExceedsLimit(_) => Failure::TooLarge,
-            other => Failure::Unreachable(other.to_string()),
-        })
-    }
-
-    fn turn(&mut self, ask: &Ask<'_>) -> Result<crate::board::Column, Forfeit> {
-        let mut request = PlayTurn::new(ask.board, self.settings.rules);
-        request.envelope.game_id = Some(serde_json::Value::String(self.game_id.clone()));
-        let (status, body) =
-            self.post(&Request::PlayTurn(request).to_string(), ask.time).map_err(|failure| match failure {
-                Failure::TimedOut => ask.out_of_time(),
-                Failure::Unreachable(reason) => Forfeit::NoOutput(format!("no answer from {}: {reason}", self.url)),
-                Failure::TooLarge => Forfeit::Garbage(format!("the answer is over {} KiB", ANSWER_LIMIT / 1024)),
-            })?;
-        if !(200..300).contains(&status) {
-            return Err(Forfeit::NoOutput(format!("{} answered HTTP {status} ('{}')", self.url, shortened(&body))));
+        match answer {
+            Ok((status, body)) => Delivery::Answered { status, body },
+            Err(ureq::Error::Timeout(_)) => Delivery::TimedOut,
+            Err(ureq::Error::BodyExceedsLimit(_)) => Delivery::TooLarge,
+            Err(other) => Delivery::Unreachable(other.to_string()),
         }
-        let column = arena::parse_play(&body)
-            .map_err(|error| Forfeit::Garbage(format!("{error} (the answer reads '{}')", shortened(&body))))?;
-        verdict::judge_column(ask.board, column)
     }
 }
 
 impl Competitor for Http {
     fn play(&mut self, ask: &Ask<'_>, _: Option<&mut Console<'_>>) -> Result<Turn, Error> {
-        if !self.initialised {
-            // The arena does not check the answer to `init` (a blank page
-            // will do), but a bot it cannot reach cannot play.
-            let init = Request::init(&self.game_id, self.colour.player()).to_string();
-            let startup = super::STARTUP.max(self.settings.timeout);
-            match self.post(&init, startup) {
-                Ok(_) | Err(Failure::TooLarge) => self.initialised = true,
-                Err(Failure::TimedOut) => {
-                    let seconds = startup.as_secs_f64();
-                    return Ok(Turn::lost(Forfeit::FailedToStart(format!("no answer to init within {seconds} s"))));
-                }
-                Err(Failure::Unreachable(reason)) => {
-                    let reason = format!("no answer from {} to init: {reason}", self.url);
-                    return Ok(Turn::lost(Forfeit::FailedToStart(reason)));
-                }
+        if let Some((init, startup)) = self.host.init() {
+            let delivery = self.post(&init.to_string(), startup);
+            if let Err(fault) = self.host.initialised(delivery) {
+                return Ok(Turn::lost(forfeit(fault, ask)));
             }
         }
         let started = Instant::now();
-        let result = self.turn(ask);
+        let request = self.host.turn(ask.board).to_string();
+        let delivery = self.post(&request, ask.time);
+        let result = self.host.answered(delivery).map_err(|fault| forfeit(fault, ask));
         Ok(Turn { result, wall: started.elapsed(), cpu: None, ending: None })
     }
-
     fn finish(&mut self, _: End) -> Result<(), Error> {
         if self.exchange.tail.is_empty() {
             return Ok(());

@@ -1,27 +1,29 @@
 //! A bot that talks on its standard input and output for a whole game (a
 //! moderator bot, a coordinator engine): started once, contained like a
-//! one-move program, and read against deadlines.
+//! one-move program, and read against deadlines. What is said and what it
+//! means are the protocol's host side ([`PipeHost`], in `protocol`); this
+//! only carries its steps out, moving the bytes and applying the limits.
 //!
 //! Its output is read with [`Contained::poll`] in the referee's thread, so
 //! nothing it does can block the referee past a turn's deadline: a bot that
 //! floods (more than [`LINE_LIMIT`] bytes without an answer), closes its
-//! standard output, exits or hangs gets a [`Silence`] the caller turns into
-//! a forfeit. What was said each way and the end of its stderr are kept for
-//! the game's output directory.
+//! standard output, exits or hangs is [`Silence`]d, which the protocol turns
+//! into a forfeit, and one that passes a limit forfeits for that. What was
+//! said each way and the end of its stderr are kept for the game's output
+//! directory.
 
-use std::fmt::Display;
 use std::io::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::program::{describe, section, shown, CAPTURE_LIMIT};
 use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
-use crate::board::Column;
+use crate::protocol::host::{Fault, PipeHost, Position, Silence, Step, Then};
 use crate::referee::console::Console;
 use crate::referee::limits::Passed;
 use crate::referee::process::{Captured, Contained, Containment, Progress, Stream};
 use crate::referee::scratch::ScratchDir;
-use crate::referee::verdict::Forfeit;
+use crate::referee::verdict::{Forfeit, IllegalMove};
 use crate::referee::Error;
 
 /// The most a bot may print without completing an answer: answers are a few
@@ -34,13 +36,9 @@ const EXIT_GRACE: Duration = Duration::from_secs(5);
 
 /// Why no answer came.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Silence {
-    /// The deadline passed.
-    Deadline,
-    /// The bot ended, or closed its standard output; in words.
-    Gone(String),
-    /// It printed more than [`LINE_LIMIT`] bytes without an answer.
-    Flood,
+pub enum NoAnswer {
+    /// The bot fell silent: the protocol says what that costs.
+    Silence(Silence),
     /// It passed one of its limits: the forfeit that says which.
     Limit(Forfeit),
 }
@@ -114,17 +112,18 @@ impl Conversation {
     /// Sends one line.
     ///
     /// # Errors
-    /// When the bot no longer reads its standard input (it ended, or closed it).
-    pub fn send(&mut self, message: &dyn Display) -> Result<(), Silence> {
+    /// When the bot no longer reads its standard input (it ended, or closed
+    /// it): how it went, in words.
+    pub fn send(&mut self, message: &str) -> Result<(), String> {
         let line = format!("{message}\n");
         self.exchange.push(format!("> {line}").as_bytes(), CAPTURE_LIMIT);
-        let process = self.process.as_mut().map_err(|reason| Silence::Gone(reason.clone()))?;
+        let process = self.process.as_mut().map_err(|reason| reason.clone())?;
         // Messages are a few bytes and a game sends a few kilobytes at most,
         // well under a pipe's buffer, so this never waits on the bot.
         let written = process.stdin.as_mut().map(|stdin| stdin.write_all(line.as_bytes()).and_then(|()| stdin.flush()));
         match written {
             Some(Ok(())) => Ok(()),
-            _ => Err(Silence::Gone("it no longer reads its standard input".to_owned())),
+            _ => Err("it no longer reads its standard input".to_owned()),
         }
     }
 
@@ -138,11 +137,11 @@ impl Conversation {
         &mut self,
         deadline: Instant,
         take: impl FnMut(&mut Vec<u8>, bool) -> Option<T>,
-    ) -> Result<T, Silence> {
+    ) -> Result<T, NoAnswer> {
         let silence = self.silence(deadline, take);
         // A bot the kernel stopped at a limit is judged by the limit.
         match (&silence, self.process.as_ref().ok().and_then(Contained::passed)) {
-            (Err(_), Some(passed)) => Err(Silence::Limit(self.limit(passed))),
+            (Err(_), Some(passed)) => Err(NoAnswer::Limit(self.limit(passed))),
             _ => silence,
         }
     }
@@ -162,7 +161,7 @@ impl Conversation {
         &mut self,
         deadline: Instant,
         mut take: impl FnMut(&mut Vec<u8>, bool) -> Option<T>,
-    ) -> Result<T, Silence> {
+    ) -> Result<T, NoAnswer> {
         // CPU time counts against an answer beside wall time, as for a
         // one-move program: all the bot's processes together, from now.
         let cpu = || self.process.as_ref().ok().and_then(Contained::cpu);
@@ -175,16 +174,16 @@ impl Conversation {
                 return Ok(answer);
             }
             if self.pending.len() > LINE_LIMIT {
-                return Err(Silence::Flood);
+                return Err(NoAnswer::Silence(Silence::Flood));
             }
             if !open {
-                return Err(Silence::Gone(self.how_it_went(deadline)));
+                return Err(NoAnswer::Silence(Silence::Gone(self.how_it_went(deadline))));
             }
             let check = (looked + crate::referee::process::CPU_CHECK).min(deadline);
             match self.poll(check) {
                 Progress::Output => {}
-                Progress::Ended => return Err(Silence::Gone(self.how_it_went(deadline))),
-                Progress::Deadline if check == deadline => return Err(Silence::Deadline),
+                Progress::Ended => return Err(NoAnswer::Silence(Silence::Gone(self.how_it_went(deadline)))),
+                Progress::Deadline if check == deadline => return Err(NoAnswer::Silence(Silence::Deadline)),
                 Progress::Deadline => {}
             }
             // Not on every piece of output: a walk of its folder is not free.
@@ -195,13 +194,13 @@ impl Conversation {
             // Its memory, processes and folder, as after its turn: stopped
             // at a limit, not at the deadline.
             if let Some(passed) = self.process.as_ref().ok().and_then(Contained::passed) {
-                return Err(Silence::Limit(self.limit(passed)));
+                return Err(NoAnswer::Limit(self.limit(passed)));
             }
             let used = self.process.as_ref().ok().and_then(Contained::cpu);
             if let (Some(before), Some(now)) = (cpu_before, used) {
                 if now.saturating_sub(before) > budget {
                     let limit = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
-                    return Err(Silence::Limit(Forfeit::Limit(Passed::Cpu, limit)));
+                    return Err(NoAnswer::Limit(Forfeit::Limit(Passed::Cpu, limit)));
                 }
             }
         }
@@ -303,55 +302,32 @@ fn keep(pending: &mut Vec<u8>, bytes: &[u8]) {
     pending.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
-/// The forfeit of a bot that gave no answer on its turn.
+/// The referee's forfeit for a bot's `fault` on the turn `ask`.
 #[must_use]
-pub fn forfeit(silence: Silence, ask: &Ask<'_>) -> Forfeit {
-    match silence {
-        Silence::Deadline => ask.out_of_time(),
-        Silence::Gone(how) => Forfeit::NoOutput(format!("{how} without answering")),
-        Silence::Flood => Forfeit::Garbage(format!("it printed more than {} KiB without an answer", LINE_LIMIT / 1024)),
-        Silence::Limit(forfeit) => forfeit,
+pub fn forfeit(fault: Fault, ask: &Ask<'_>) -> Forfeit {
+    match fault {
+        Fault::FailedToStart(reason) => Forfeit::FailedToStart(reason),
+        Fault::NoOutput(reason) => Forfeit::NoOutput(reason),
+        Fault::Garbage(reason) => Forfeit::Garbage(reason),
+        Fault::Illegal(column) => Forfeit::Illegal(IllegalMove::FullColumn(column)),
+        Fault::OutOfTime => ask.out_of_time(),
     }
 }
 
-/// Takes the next line that is not blank from `pending`, without its line
-/// break; the last line need not end with one when no more will come.
-pub fn next_line(pending: &mut Vec<u8>, closed: bool) -> Option<String> {
-    loop {
-        let line: Vec<u8> = match pending.iter().position(|&byte| byte == b'\n') {
-            Some(end) => pending.drain(..=end).collect(),
-            None if closed && !pending.is_empty() => std::mem::take(pending),
-            None => return None,
-        };
-        let text = String::from_utf8_lossy(&line).trim().to_owned();
-        if !text.is_empty() {
-            return Some(text);
-        }
-    }
-}
-
-/// What differs between the protocols of bots on standard input and output.
+/// The protocols of bots on standard input and output, as the referee names
+/// them: each makes its host's state machine.
 pub trait Protocol {
-    /// The exchange when the game starts, within `deadline`; a failure is
-    /// a failure to start.
-    ///
-    /// # Errors
-    /// Why the bot cannot play.
-    fn greet(&mut self, talk: &mut Conversation, deadline: Instant) -> Result<(), Forfeit>;
+    type Host: PipeHost;
 
-    /// One move.
-    ///
-    /// # Errors
-    /// Why the bot forfeits.
-    fn turn(&mut self, talk: &mut Conversation, ask: &Ask<'_>) -> Result<Column, Forfeit>;
-
-    /// The message that ends the game for the bot.
-    fn goodbye(&self, end: End) -> Box<dyn Display>;
+    /// The host of a bot that has `startup` to get ready when the game
+    /// starts.
+    fn host(&self, startup: Duration) -> Self::Host;
 }
 
-/// A bot on standard input and output speaking protocol `P`.
-pub struct Bot<P> {
-    protocol: P,
+/// A bot on standard input and output, its protocol's host `H` saying what
+/// to send and what its answers mean.
+pub struct Bot<H> {
+    host: H,
     conversation: Conversation,
     /// How long it has for the greeting.
     startup: Duration,
@@ -364,85 +340,73 @@ pub struct Bot<P> {
 /// if they do not).
 pub const GOODBYE_GRACE: Duration = Duration::from_millis(500);
 
-impl<P: Protocol> Bot<P> {
+impl<H: PipeHost> Bot<H> {
+    /// A bot of `protocol` in `conversation`, with `startup` to get ready.
     #[must_use]
-    pub const fn new(protocol: P, conversation: Conversation, startup: Duration, captures: Captures) -> Bot<P> {
-        Bot { protocol, conversation, startup, greeted: false, captures }
+    pub fn new(
+        protocol: impl Protocol<Host = H>,
+        conversation: Conversation,
+        startup: Duration,
+        captures: Captures,
+    ) -> Bot<H> {
+        Bot { host: protocol.host(startup), conversation, startup, greeted: false, captures }
     }
 }
 
-impl<P: Protocol> Competitor for Bot<P> {
+impl<H: PipeHost> Competitor for Bot<H> {
+    /// Greets the bot first if it has not been, then carries out the
+    /// turn's steps until one ends in a move or a forfeit.
     fn play(&mut self, ask: &Ask<'_>, _: Option<&mut Console<'_>>) -> Result<Turn, Error> {
         if let Some(reason) = self.conversation.failed() {
             return Ok(Turn::lost(Forfeit::FailedToStart(reason.to_owned())));
         }
-        if !self.greeted {
-            let deadline = Instant::now() + self.startup;
-            if let Err(forfeit) = self.protocol.greet(&mut self.conversation, deadline) {
-                return Ok(Turn::lost(self.conversation.with_last_words(forfeit)));
+        let position = Position { board: ask.board, history: ask.history, left: ask.left };
+        let mut started = Instant::now();
+        let (mut step, mut deadline) = if self.greeted {
+            (self.host.turn(&position), started + ask.time)
+        } else {
+            (self.host.greet(), started + self.startup)
+        };
+        let result = loop {
+            if let Some(how) = step.send.iter().find_map(|line| self.conversation.send(line).err()) {
+                break Err(forfeit(self.host.refused(how), ask));
             }
-            self.greeted = true;
-        }
-        let started = Instant::now();
-        let result = self
-            .protocol
-            .turn(&mut self.conversation, ask)
-            .map_err(|forfeit| self.conversation.with_last_words(forfeit));
-        Ok(Turn { result, wall: started.elapsed(), cpu: None, ending: None })
+            step = match step.then {
+                Then::Listen => match self.conversation.answer(deadline, H::take) {
+                    Ok(answer) => {
+                        self.conversation.heard(&answer);
+                        self.host.heard(&answer)
+                    }
+                    Err(NoAnswer::Silence(silence)) => Step::fault(self.host.silent(silence)),
+                    Err(NoAnswer::Limit(forfeit)) => break Err(forfeit),
+                },
+                Then::Look => {
+                    let unasked = self.conversation.unasked();
+                    self.host.looked(unasked.as_deref())
+                }
+                // The turn's time starts once the bot is ready.
+                Then::Ready => {
+                    self.greeted = true;
+                    started = Instant::now();
+                    deadline = started + ask.time;
+                    self.host.turn(&position)
+                }
+                Then::Move(column) => break Ok(column),
+                Then::Fault(fault) => break Err(forfeit(fault, ask)),
+            };
+        };
+        let result = result.map_err(|forfeit| self.conversation.with_last_words(forfeit));
+        // A bot that failed to get ready lost before its turn started.
+        let wall = if self.greeted { started.elapsed() } else { Duration::ZERO };
+        Ok(Turn { result, wall, cpu: None, ending: None })
     }
 
     fn finish(&mut self, end: End) -> Result<(), Error> {
         let mut grace = None;
-        if !end.forfeited && self.greeted && self.conversation.send(&*self.protocol.goodbye(end)).is_ok() {
+        if !end.forfeited && self.greeted && self.conversation.send(&self.host.goodbye(end.outcome)).is_ok() {
             grace = Some(Instant::now() + GOODBYE_GRACE);
         }
         self.conversation.finish(grace, &mut self.captures)
-    }
-}
-
-/// The forfeit of a bot that fails its greeting.
-#[must_use]
-pub fn failed_to_start(silence: Silence, startup: Duration, wanted: &str) -> Forfeit {
-    Forfeit::FailedToStart(match silence {
-        Silence::Deadline => format!("it printed no '{wanted}' within {} s", startup.as_secs_f64()),
-        Silence::Gone(how) => format!("{how} before printing '{wanted}'"),
-        Silence::Flood => format!("it printed too much before '{wanted}'"),
-        Silence::Limit(forfeit) => return forfeit,
-    })
-}
-
-/// A bot's answer that was not asked for, if it printed one: a turn starts
-/// with none pending.
-///
-/// # Errors
-/// The forfeit for it.
-pub fn nothing_unasked(talk: &mut Conversation) -> Result<(), Forfeit> {
-    match talk.unasked() {
-        Some(text) => Err(Forfeit::Garbage(format!("it printed '{}' when no move was asked", shortened(&text)))),
-        None => Ok(()),
-    }
-}
-
-/// After an answer, nothing more: a second answer forfeits.
-///
-/// # Errors
-/// The forfeit for a second answer.
-pub fn one_answer(talk: &mut Conversation, answered: &str) -> Result<(), Forfeit> {
-    match talk.unasked() {
-        Some(text) => {
-            Err(Forfeit::Garbage(format!("it answered {answered} and then '{}'; one move a turn", shortened(&text))))
-        }
-        None => Ok(()),
-    }
-}
-
-/// What a bot printed, cut for a verdict.
-#[must_use]
-pub fn shortened(text: &str) -> String {
-    const LIMIT: usize = 40;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}...", text[..cut].escape_debug()),
-        None => text.escape_debug().to_string(),
     }
 }
 
@@ -450,22 +414,12 @@ pub fn shortened(text: &str) -> String {
 mod tests {
     use super::*;
 
-    /// Takes every line `next_line` finds in `output`, as if the bot had
-    /// ended (`closed`) or not.
-    fn check(output: &str, closed: bool, expected: &[&str], left: &str) {
-        let mut pending = output.as_bytes().to_vec();
-        let lines: Vec<String> = std::iter::from_fn(|| next_line(&mut pending, closed)).collect();
-        assert_eq!(lines, expected, "output {output:?}");
-        assert_eq!(String::from_utf8(pending).unwrap(), left, "output {output:?}");
-    }
-
     #[test]
-    fn lines_are_taken_whole_and_blank_ones_skipped() {
-        check("readyok\r\n\n  bestmove 3 0 \nbest", false, &["readyok", "bestmove 3 0"], "best");
-        check("bestmove 3 0", false, &[], "bestmove 3 0");
-        check("\n\nbestmove 3 0", true, &["bestmove 3 0"], "");
-        check("\n \n", true, &[], "");
-        assert_eq!(shortened("a\tb"), "a\\tb");
-        assert_eq!(shortened(&"x".repeat(100)), format!("{}...", "x".repeat(40)));
+    fn unread_output_is_kept_to_just_over_a_line() {
+        let mut pending = b"bestmove".to_vec();
+        keep(&mut pending, &vec![b'4'; LINE_LIMIT]);
+        keep(&mut pending, b"more");
+        assert_eq!(pending.len(), LINE_LIMIT + 1, "one byte past the limit tells a flood");
+        assert!(pending.starts_with(b"bestmove4"));
     }
 }
