@@ -2,10 +2,10 @@
 //! scoring a point for every four-in-a-row of their colour.
 //!
 //! The core ([`bitboard`], [`lines`], [`board`], [`features`], [`score`], [`search`],
-//! [`format`], [`display`]) does no I/O; [`modes`], [`report`], [`referee`], [`memory`], [`bounded`], [`prompt`] and the
-//! binary read and write files and the terminal, and the referee runs other
-//! programs. [`protocol`] holds the arenas' protocols without I/O; `bot`
-//! ([`modes::bot`]) and [`serve`] put them on pipes and sockets.
+//! [`format`], [`display`]) does no I/O; [`modes`], [`report`], [`referee`], [`memory`],
+//! [`bounded`], [`prompt`] and the binary read and write files and the terminal, and
+//! the referee runs other programs. [`protocol`] holds the arenas' protocols without
+//! I/O; `bot` ([`modes::bot`]) and [`serve`] put them on pipes and sockets.
 
 pub mod atomic;
 pub mod bitboard;

@@ -26,7 +26,8 @@ use crate::display;
 pub struct Game<'a> {
     /// The game's name in the log and the name of its output directory.
     pub id: String,
-    /// Red (player 1) first.
+    /// Red (player 1) first, each able to play from `start`: the match or
+    /// the tournament checked that before ([`Seat::check_start`]).
     pub seats: &'a [Seat; 2],
     pub start: Board,
     /// The moves from the empty board to `start`, when it was given by moves.

@@ -16,6 +16,7 @@ use crate::player::Player;
 use crate::rules;
 
 /// One turn of a game: who, and how it went.
+#[derive(Clone, Debug)]
 pub struct PlayedTurn {
     pub player: Colour,
     pub turn: Turn,
@@ -24,6 +25,7 @@ pub struct PlayedTurn {
 }
 
 /// One game, played to its end or to a forfeit.
+#[derive(Clone, Debug)]
 pub struct GameResult {
     /// The game's name in the log and the name of its output directory.
     pub id: String,
@@ -111,4 +113,59 @@ fn moves_string(moves: &[Column]) -> String {
 /// Seconds to the microsecond, as logged.
 fn seconds(duration: Duration) -> f64 {
     (duration.as_secs_f64() * 1e6).round() / 1e6
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::log::Side;
+    use crate::referee::player::PlayerSpec;
+    use crate::rules::Rules;
+
+    fn column(number: usize) -> Column {
+        Column::from_number(number).unwrap()
+    }
+
+    fn turn(player: Colour, result: Result<Column, Forfeit>, wall: Duration, clock: Duration) -> PlayedTurn {
+        let turn = Turn { result, wall, cpu: Some(wall / 2), ending: Some("exit status 0".to_owned()) };
+        PlayedTurn { player, turn, clock: Some(clock) }
+    }
+
+    #[test]
+    fn the_record_is_made_from_the_result() {
+        let opening = vec![column(4), column(3)];
+        let start = opening.iter().fold(Board::empty(), |board, &column| board.after(column));
+        let seat = |name: &str, command: &str| Seat::new(name, PlayerSpec::parse(command).unwrap());
+        let timeout = Duration::from_millis(1500);
+        let result = GameResult {
+            id: "43+a+b".to_owned(),
+            seats: [seat("a", " self "), seat("b", "self")],
+            settings: Settings { rules: Rules::Classic, depth: 3, timeout, clock: Some(Duration::from_secs(30)) },
+            start,
+            opening: Some(opening),
+            turns: vec![
+                turn(Colour::Red, Ok(column(5)), Duration::from_nanos(250_000_400), Duration::from_millis(29_750)),
+                turn(Colour::Green, Err(Forfeit::Timeout(timeout)), timeout, Duration::from_millis(28_500)),
+            ],
+            board: start.after(column(5)),
+        };
+        assert_eq!(result.moves().collect::<Vec<_>>(), [column(5)]);
+        assert_eq!(result.outcome(), Outcome::Red);
+        let record = result.record();
+        assert_eq!(record.red, Side { name: "a".to_owned(), command: "self".to_owned() });
+        assert_eq!((record.rules, record.depth, record.timeout, record.clock), (Rules::Classic, 3, 1.5, Some(30.0)));
+        assert_eq!(record.start, encode_board(&start));
+        assert_eq!((record.opening.as_deref(), record.moves.as_str()), (Some("43"), "5"));
+        assert_eq!(record.moves_line(), "435");
+        assert_eq!(record.result, Outcome::Red);
+        let forfeit = record.forfeit.as_ref().unwrap();
+        assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Colour::Green, "timeout"));
+        assert_eq!(forfeit.reason, Forfeit::Timeout(timeout).to_string());
+        assert_eq!(record.turns[0].column, Some(5));
+        assert_eq!(
+            (record.turns[0].wall, record.turns[0].cpu, record.turns[0].clock),
+            (0.25, Some(0.125), Some(29.75))
+        );
+        assert_eq!((record.turns[1].column, record.turns[1].clock), (None, Some(28.5)));
+    }
 }

@@ -65,3 +65,22 @@ pub fn containment(seats: &[Seat], isolation: Isolation, private: &[&Path]) -> R
     }
     Ok(Some(containment))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_that_cannot_play_from_the_start_is_named() {
+        let seat = |command: &str| Seat::new("bot", PlayerSpec::parse(command).unwrap());
+        let moved = Board::empty().after(Column::from_number(4).unwrap());
+        let moves = [Column::from_number(4).unwrap()];
+        assert!(seat("moderator:./bot").check_start(&Board::empty(), Some(&[])).is_ok());
+        let error = seat("moderator:./bot").check_start(&moved, Some(&moves)).unwrap_err().to_string();
+        assert!(error.starts_with("bot: a moderator bot plays from the empty board only"), "{error}");
+        assert!(seat("coordinator:./engine").check_start(&moved, Some(&moves)).is_ok());
+        let error = seat("coordinator:./engine").check_start(&moved, None).unwrap_err().to_string();
+        assert!(error.starts_with("bot: a coordinator engine is told the moves"), "{error}");
+        assert!(seat("self").check_start(&moved, None).is_ok());
+    }
+}

@@ -46,6 +46,7 @@ impl Ask<'_> {
 }
 
 /// How a turn went: a column, or a forfeit, and how long it took.
+#[derive(Clone, Debug)]
 pub struct Turn {
     pub result: Result<Column, Forfeit>,
     pub wall: Duration,
