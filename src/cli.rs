@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use maxconnect4::board::Column;
 
 use maxconnect4::modes::{self, bot, BookChoice, EngineSettings};
 use maxconnect4::moves::Moves;
@@ -723,14 +722,13 @@ impl MatchArgs {
         let settings = self.settings.settings();
         let start = match (self.start, self.start_moves) {
             (Some(path), _) => referee::Start::File(path),
-            (None, Some(moves)) => {
-                Moves::board(settings.rules, &moves)
-                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?;
-                let columns =
-                    moves.bytes().filter_map(|digit| Column::from_number(usize::from(digit.wrapping_sub(b'0'))));
-                referee::Start::Moves(columns.collect())
+            (None, Some(text)) => {
+                let bad = || format!("bad move string '{}'", text.escape_debug());
+                let moves: Moves = text.parse().with_context(bad)?;
+                moves.play(settings.rules).with_context(bad)?;
+                referee::Start::Moves(moves)
             }
-            (None, None) => referee::Start::Moves(Vec::new()),
+            (None, None) => referee::Start::Moves(Moves::new()),
         };
         Ok(referee::MatchOptions {
             red: self.red,

@@ -19,8 +19,9 @@ use super::result::{GameResult, PlayedTurn};
 use super::seat::Seat;
 use super::settings::Settings;
 use super::Error;
-use crate::board::{Board, Column};
+use crate::board::Board;
 use crate::display;
+use crate::moves::Moves;
 
 /// Everything a game needs to be played.
 pub struct Game<'a> {
@@ -31,10 +32,10 @@ pub struct Game<'a> {
     pub seats: &'a [Seat; 2],
     pub start: Board,
     /// The moves from the empty board to `start`, when it was given by moves.
-    pub history: Option<Vec<Column>>,
+    pub history: Option<Moves>,
     /// The moves that led to `start`, as logged: a tournament's opening or
     /// a match's `--start-moves`.
-    pub opening: Option<Vec<Column>>,
+    pub opening: Option<Moves>,
     pub settings: Settings,
     /// Where the captured output of the programs goes: one file per colour.
     pub output_directory: PathBuf,
@@ -87,7 +88,7 @@ impl Game<'_> {
             let mover = &mut players[colour.index()];
             let ask = Ask {
                 board: &board,
-                history: history.as_deref(),
+                history: history.as_ref().map(Moves::columns),
                 ply,
                 time: left[colour.index()].min(timeout),
                 clock: clock.filter(|_| left[colour.index()] < timeout),

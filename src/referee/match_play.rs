@@ -15,8 +15,9 @@ use super::sandbox::Isolation;
 use super::seat::{self, Seat};
 use super::settings::Settings;
 use super::Error;
-use crate::board::{Board, Column};
+use crate::board::Board;
 use crate::bounded;
+use crate::moves::Moves;
 
 /// Where a match starts.
 pub enum Start {
@@ -24,7 +25,7 @@ pub enum Start {
     File(PathBuf),
     /// The position after these moves from the empty board (none: the
     /// empty board).
-    Moves(Vec<Column>),
+    Moves(Moves),
 }
 
 /// One game as the `match` command plays it.
@@ -62,11 +63,11 @@ pub fn play_match(
             (board, None)
         }
         Start::Moves(moves) => {
-            (moves.iter().fold(Board::empty(), |board, &column| board.after(column)), Some(moves.clone()))
+            (moves.columns().iter().fold(Board::empty(), |board, &column| board.after(column)), Some(moves.clone()))
         }
     };
     for seat in &seats {
-        seat.check_start(&start, history.as_deref())?;
+        seat.check_start(&start, history.as_ref().map(Moves::columns))?;
     }
     let output_root = log::output_directory(&options.log);
     if log::moves_file(&options.log) == options.log {

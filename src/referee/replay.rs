@@ -11,8 +11,9 @@ use std::time::Duration;
 use super::game::summary;
 use super::log::{self, Colour, GameRecord};
 use super::Error;
-use crate::board::{Board, Column};
+use crate::board::Board;
 use crate::display;
+use crate::moves::{MoveStringError, Moves};
 use crate::rules::Rules;
 
 /// The start position and the position after each move of `record`, under
@@ -25,11 +26,8 @@ pub fn positions(record: &GameRecord) -> Result<Vec<Board>, String> {
     let mut board =
         log::decode_board(&record.start).map_err(|error| format!("the start position is invalid: {error}"))?;
     let mut positions = vec![board];
-    for (index, digit) in record.moves.chars().enumerate() {
-        let column = digit
-            .to_digit(10)
-            .and_then(|number| Column::from_number(number as usize))
-            .ok_or_else(|| format!("move {} is '{digit}', not a column 1-7", index + 1))?;
+    let moves: Moves = record.moves.parse().map_err(|error: MoveStringError| error.to_string())?;
+    for (index, &column) in moves.columns().iter().enumerate() {
         if record.rules.is_over(&board) {
             return Err(format!("move {} is illegal: the game was over", index + 1));
         }

@@ -12,6 +12,7 @@ use super::seat::Seat;
 use super::settings::Settings;
 use super::verdict::Forfeit;
 use crate::board::{Board, Column};
+use crate::moves::Moves;
 use crate::player::Player;
 use crate::rules;
 
@@ -35,7 +36,7 @@ pub struct GameResult {
     pub start: Board,
     /// The moves that led to `start`, as logged: a tournament's opening or
     /// a match's `--start-moves`.
-    pub opening: Option<Vec<Column>>,
+    pub opening: Option<Moves>,
     /// Every turn in order; only the last can be a forfeit.
     pub turns: Vec<PlayedTurn>,
     /// The last position.
@@ -80,8 +81,8 @@ impl GameResult {
             timeout: self.settings.timeout.as_secs_f64(),
             clock: self.settings.clock.map(|clock| clock.as_secs_f64()),
             start: encode_board(&self.start),
-            opening: self.opening.as_deref().map(moves_string),
-            moves: moves_string(&self.moves().collect::<Vec<_>>()),
+            opening: self.opening.as_ref().map(ToString::to_string),
+            moves: self.moves().collect::<Moves>().to_string(),
             score: Scores { red: self.board.score(Player::One), green: self.board.score(Player::Two) },
             result: self.outcome(),
             forfeit: self.forfeit().map(|(player, forfeit)| ForfeitRecord {
@@ -103,11 +104,6 @@ impl GameResult {
                 .collect(),
         }
     }
-}
-
-/// Moves as a move string: one digit 1-7 each.
-fn moves_string(moves: &[Column]) -> String {
-    moves.iter().map(ToString::to_string).collect()
 }
 
 /// Seconds to the microsecond, as logged.
@@ -142,7 +138,7 @@ mod tests {
             seats: [seat("a", " self "), seat("b", "self")],
             settings: Settings { rules: Rules::Classic, depth: 3, timeout, clock: Some(Duration::from_secs(30)) },
             start,
-            opening: Some(opening),
+            opening: Some(Moves::from(opening)),
             turns: vec![
                 turn(Colour::Red, Ok(column(5)), Duration::from_nanos(250_000_400), Duration::from_millis(29_750)),
                 turn(Colour::Green, Err(Forfeit::Timeout(timeout)), timeout, Duration::from_millis(28_500)),

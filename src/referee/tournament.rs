@@ -33,7 +33,8 @@ use super::seat::Seat;
 use super::settings::Settings;
 use super::standings::{forfeit_reasons, standings, standings_csv, standings_table, Standing};
 use super::Error;
-use crate::board::{Board, Column};
+use crate::board::Board;
+use crate::moves::Moves;
 
 /// At most this many games at once (each needs a slot for its process group).
 pub const MAX_JOBS: usize = 64;
@@ -49,17 +50,14 @@ pub fn openings() -> Vec<String> {
     pairs.into_iter().map(|(red, green)| format!("{red}{green}")).collect()
 }
 
-/// The moves of `opening` (an empty one for the empty board).
-fn opening_moves(opening: &str) -> Vec<Column> {
-    opening
-        .bytes()
-        .map(|digit| Column::from_number(usize::from(digit - b'0')).expect("openings name columns 1-7"))
-        .collect()
+/// The moves of `opening` (none for the empty board).
+fn opening_moves(opening: &str) -> Moves {
+    opening.parse().expect("openings name columns 1-7")
 }
 
 /// The position after `opening`'s moves from the empty board.
 fn opening_board(opening: &str) -> Board {
-    opening_moves(opening).into_iter().fold(Board::empty(), |board, column| board.after(column))
+    opening_moves(opening).columns().iter().fold(Board::empty(), |board, &column| board.after(column))
 }
 
 /// The openings a tournament plays: the first `count` of [`openings`], or
@@ -132,7 +130,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let openings = chosen_openings(options.openings);
     for seat in &seats {
         for opening in &openings {
-            seat.check_start(&opening_board(opening), Some(&opening_moves(opening)))?;
+            seat.check_start(&opening_board(opening), Some(opening_moves(opening).columns()))?;
         }
     }
     let mut log = Log::open(&log_path)?;
