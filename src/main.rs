@@ -14,7 +14,7 @@ use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::limits::Limits as PlayerLimits;
 use maxconnect4::referee::{self, game::Settings, player::PlayerSpec, process, replay, sandbox::Isolation, tournament};
 use maxconnect4::rules::Rules;
-use maxconnect4::search::{Engine, Limits};
+use maxconnect4::search::{Engine, Limits, Strength};
 use maxconnect4::serve;
 use maxconnect4::{format, memory, report};
 
@@ -524,7 +524,7 @@ impl Cli {
                     return Err(Cli::usage_error("one-move", ValueValidation, message));
                 }
             }
-            Command::Solve { weak: true, rules, .. } if rules.rules != Rules::Classic => {
+            Command::Solve { weak: true, rules, .. } if !Engine::solves_weakly(rules.rules) => {
                 return Err(Cli::usage_error("solve", ArgumentConflict, "--weak needs --rules classic".to_owned()));
             }
             Command::Bench { deep: true, rules, .. } if rules.rules != Rules::Max => {
@@ -538,7 +538,7 @@ impl Cli {
             Command::Solve { book, rules, .. } => Some(("solve", book, rules.rules)),
             _ => None,
         };
-        if let Some((subcommand, book, Rules::Max)) = book {
+        if let Some((subcommand, book, _)) = book.filter(|&(_, _, rules)| !Engine::reads_books(rules)) {
             let option = match (&book.book, book.no_book) {
                 (Some(_), _) => Some("--book"),
                 (None, true) => Some("--no-book"),
@@ -651,7 +651,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Solve { file, moves, batch, weak, rules, table, time_limit, book } => {
             let engine = EngineSettings { book: book.choice(), ..table.settings() };
-            let options = SolveOptions { rules: rules.rules, engine, time_limit, weak };
+            let strength = if weak { Strength::Weak } else { Strength::Strong };
+            let options = SolveOptions { rules: rules.rules, engine, time_limit, strength };
             let mut err = anstream::stderr();
             if let Some(batch) = batch {
                 let bad = if batch.as_os_str() == "-" {

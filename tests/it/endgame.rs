@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use maxconnect4::board::{Board, Column, Player};
 use maxconnect4::score::POINT;
-use maxconnect4::search::{alpha_beta, minimax, Engine};
+use maxconnect4::search::{alpha_beta, minimax, Engine, Strength};
 
 use super::util::{engines_with_threads, Rng};
 
@@ -108,7 +108,7 @@ fn check_solution(board: &Board, engine: &mut Engine) {
         .into_iter()
         .filter(|column| grid.play(column.index()).is_some_and(|child| -child.solve() == best))
         .collect();
-    let solution = engine.solve(board, None).unwrap();
+    let solution = engine.solve(board, Strength::Strong, None).unwrap();
     let text = maxconnect4::format::write(board, Default::default());
     assert_eq!(solution.value, best, "value of\n{text}");
     assert_eq!(solution.best, best_columns, "best columns of\n{text}");
@@ -157,7 +157,7 @@ fn solve_gives_the_same_solution_whatever_the_threads() {
             .iter_mut()
             .map(|engine| {
                 engine.clear();
-                let solution = engine.solve(&board, None).unwrap();
+                let solution = engine.solve(&board, Strength::Strong, None).unwrap();
                 (solution.value, solution.best)
             })
             .collect();
