@@ -12,13 +12,7 @@ use crate::board::Column;
 #[inline]
 pub(super) fn ordered_moves(position: &Position, candidates: u64, first: Option<Column>) -> MoveList {
     let mut ordered = MoveList::new();
-    for column in Column::CENTRE_FIRST {
-        let cell = candidates & column_cells(column.index());
-        if cell != 0 {
-            let first_bonus = if first == Some(column) { 1 << 8 } else { 0 };
-            ordered.insert(cell, position.threats_after(cell) + first_bonus);
-        }
-    }
+    ordered.order(position, candidates, first);
     ordered
 }
 
@@ -31,7 +25,7 @@ pub(super) struct MoveList {
 }
 
 impl MoveList {
-    const fn new() -> MoveList {
+    pub(super) const fn new() -> MoveList {
         MoveList { cells: [0; WIDTH], scores: [0; WIDTH], len: 0 }
     }
 
@@ -46,6 +40,21 @@ impl MoveList {
         self.cells[at] = cell;
         self.scores[at] = score;
         self.len += 1;
+    }
+
+    /// Adds `candidates` (cells of an empty list, one per column at most),
+    /// in the order of [`ordered_moves`]. The solver fills a list of its own
+    /// with it: returned from [`ordered_moves`], even inlined, the list cost
+    /// the solver 0.9% more instructions on the Middle-Medium benchmark set.
+    #[inline(always)]
+    pub(super) fn order(&mut self, position: &Position, candidates: u64, first: Option<Column>) {
+        for column in Column::CENTRE_FIRST {
+            let cell = candidates & column_cells(column.index());
+            if cell != 0 {
+                let first_bonus = if first == Some(column) { 1 << 8 } else { 0 };
+                self.insert(cell, position.threats_after(cell) + first_bonus);
+            }
+        }
     }
 
     /// The moves' cells, best first.

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::book::Book;
-use super::ordering::ordered_moves;
+use super::ordering::MoveList;
 use super::position::{column_of, win_now, Position, CELL_COUNT};
 use super::work::Work;
 use crate::board::{Board, Column};
@@ -277,7 +277,9 @@ impl Solver {
             }
         }
         let mut best = None;
-        for &cell in ordered_moves(position, candidates, first).cells() {
+        let mut ordered = MoveList::new();
+        ordered.order(position, candidates, first);
+        for &cell in ordered.cells() {
             let value = -self.negamax(&position.after(cell), -beta, -alpha);
             if self.work.stopped {
                 return 0;
