@@ -3,7 +3,8 @@
 //! rules it has. Under Max-Connect4 rules it is the engine of
 //! [`super::max`]; under classic rules the player and solver of
 //! [`super::classic`]. Both search to a depth or a time, solve exactly,
-//! report their progress and can be cancelled. Where the rules' searches
+//! give the value of every move, report their progress and can be
+//! cancelled. Where the rules' searches
 //! differ, the difference is in this interface rather than ignored:
 //! classic rules search on one thread ([`Engine::set_threads`] says how many
 //! will search), and only classic rules solve weakly
@@ -16,7 +17,7 @@ use std::time::Duration;
 use super::classic::{self, Book, ClassicEngine};
 use super::max::MaxEngine;
 use super::table::TableTooLarge;
-use super::{ExactValue, Limits, Progress, SearchResult, Solution, SolveError, Strength};
+use super::{ExactValue, Limits, MoveValues, Progress, SearchResult, Solution, SolveError, Strength};
 use crate::board::Board;
 use crate::rules::Rules;
 
@@ -204,11 +205,8 @@ impl Engine {
         strength: Strength,
         time_limit: Option<Duration>,
     ) -> Result<Solution, SolveError> {
-        match &mut self.kind {
-            Kind::Max(engine) => {
-                strong(strength)?;
-                Ok(engine.solve(board, time_limit)?)
-            }
+        match self.solving(strength)? {
+            Kind::Max(engine) => Ok(engine.solve(board, time_limit)?),
             Kind::Classic(engine) => Ok(engine.solve(board, strength, time_limit)?),
         }
     }
@@ -226,22 +224,42 @@ impl Engine {
         strength: Strength,
         time_limit: Option<Duration>,
     ) -> Result<ExactValue, SolveError> {
-        match &mut self.kind {
+        match self.solving(strength)? {
             Kind::Max(engine) => {
-                strong(strength)?;
                 let solution = engine.solve(board, time_limit)?;
                 Ok(ExactValue { value: solution.value, nodes: solution.nodes })
             }
             Kind::Classic(engine) => Ok(engine.exact_value(board, strength, time_limit)?),
         }
     }
-}
 
-/// `Ok` for a strong solve, the only one the Max-Connect4 engine makes.
-const fn strong(strength: Strength) -> Result<(), SolveError> {
-    match strength {
-        Strength::Strong => Ok(()),
-        Strength::Weak => Err(SolveError::WeakUnsupported),
+    /// The exact value of every move from `board` for the player to move
+    /// (with [`Strength::Weak`], its sign): the moves of
+    /// [`solve`](Engine::solve)'s value are its best moves. Each move is
+    /// solved to its value, so this costs more than a solve, which only
+    /// tests the other moves against the best.
+    ///
+    /// # Errors
+    /// As [`solve`](Engine::solve).
+    pub fn move_values(
+        &mut self,
+        board: &Board,
+        strength: Strength,
+        time_limit: Option<Duration>,
+    ) -> Result<MoveValues, SolveError> {
+        match self.solving(strength)? {
+            Kind::Max(engine) => Ok(engine.move_values(board, time_limit)?),
+            Kind::Classic(engine) => Ok(engine.move_values(board, strength, time_limit)?),
+        }
+    }
+
+    /// The searches to solve with at `strength`, if this engine's rules
+    /// solve so (see [`solves_weakly`](Engine::solves_weakly)).
+    fn solving(&mut self, strength: Strength) -> Result<&mut Kind, SolveError> {
+        if strength == Strength::Weak && !Engine::solves_weakly(self.rules()) {
+            return Err(SolveError::WeakUnsupported);
+        }
+        Ok(&mut self.kind)
     }
 }
 
@@ -254,5 +272,53 @@ pub fn perft(rules: Rules, board: &Board, depth: u32) -> u128 {
     match rules {
         Rules::Max => super::perft::perft(board, depth),
         Rules::Classic => classic::perft(board, depth),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The values of every move agree with the solve: the best of them is
+    /// its value, and the moves reaching it are its best moves.
+    fn check_move_values(engine: &mut Engine, board: &Board, strength: Strength) {
+        let solution = engine.solve(board, strength, None).unwrap();
+        engine.clear();
+        let moves = engine.move_values(board, strength, None).unwrap();
+        assert_eq!(moves.values.iter().flatten().max().copied(), Some(solution.value), "{board:?}");
+        let best: Vec<_> =
+            board.legal_columns().filter(|column| moves.values[column.index()] == Some(solution.value)).collect();
+        assert_eq!(best, solution.best, "{board:?}");
+        for column in crate::board::Column::ALL {
+            assert_eq!(moves.values[column.index()].is_some(), board.can_play(column));
+        }
+    }
+
+    #[test]
+    fn every_move_has_its_value_under_either_rules() {
+        let mut max = Engine::new(1 << 20);
+        for moves in ["4444443333332222221", "44444433333322222211111"] {
+            check_move_values(&mut max, &Board::from_moves(Rules::Max, moves).unwrap(), Strength::Strong);
+        }
+        let mut classic = Engine::with_book(Rules::Classic, 1 << 20, None).unwrap();
+        for moves in ["52753311433677442422121", "5275331143367744242212"] {
+            let board = Board::from_moves(Rules::Classic, moves).unwrap();
+            check_move_values(&mut classic, &board, Strength::Strong);
+            check_move_values(&mut classic, &board, Strength::Weak);
+        }
+        // A finished classic game has no moves.
+        let won = Board::from_moves(Rules::Classic, "1212121").unwrap();
+        assert_eq!(classic.move_values(&won, Strength::Strong, None).unwrap().values, [None; 7]);
+    }
+
+    #[test]
+    fn what_a_rule_set_cannot_do_is_said() {
+        let mut max = Engine::new(0);
+        assert_eq!(max.set_threads(4), 4);
+        assert_eq!(max.solve(&Board::empty(), Strength::Weak, None), Err(SolveError::WeakUnsupported));
+        let mut classic = Engine::for_rules(Rules::Classic, 0).unwrap();
+        assert_eq!(classic.set_threads(4), 1);
+        assert_eq!(classic.threads(), 1);
+        assert!(Engine::solves_weakly(Rules::Classic) && !Engine::solves_weakly(Rules::Max));
     }
 }

@@ -35,7 +35,7 @@ mod table;
 pub use alpha_beta::alpha_beta;
 pub use engine::{perft, Engine};
 pub use minimax::minimax;
-pub use outcome::{ExactValue, OutOfTime, SearchResult, Solution, SolveError};
+pub use outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution, SolveError};
 pub use progress::Progress;
 pub use request::{Limits, Strength};
 pub use table::TableTooLarge;

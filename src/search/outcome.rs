@@ -1,7 +1,9 @@
 //! What the searches answer, under either rules: the move chosen
-//! ([`SearchResult`]), a position solved ([`Solution`], [`ExactValue`]), and
+//! ([`SearchResult`]), a position solved ([`Solution`], [`ExactValue`],
+//! [`MoveValues`]), and
 //! why a solve gave up ([`OutOfTime`], [`SolveError`]).
 
+use crate::bitboard::WIDTH;
 use crate::board::Column;
 use crate::score::Value;
 
@@ -35,6 +37,17 @@ pub struct Solution {
 pub struct ExactValue {
     /// As [`Solution::value`].
     pub value: i32,
+    /// Positions visited, by all threads.
+    pub nodes: u64,
+}
+
+/// The exact value of every move from a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValues {
+    /// By column index: the value of the move for the player who makes it,
+    /// as [`Solution::value`]; `None` for a column that cannot be played
+    /// (every column, when the game is over).
+    pub values: [Option<i32>; WIDTH],
     /// Positions visited, by all threads.
     pub nodes: u64,
 }

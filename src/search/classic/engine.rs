@@ -9,13 +9,15 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::book::Book;
 use super::player::ClassicPlayer;
 use super::solver::Solver;
+use crate::bitboard::WIDTH;
 use crate::board::Board;
-use crate::search::outcome::{ExactValue, OutOfTime, SearchResult, Solution};
+use crate::rules::Rules;
+use crate::search::outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution};
 use crate::search::progress::Progress;
 use crate::search::request::{Limits, Strength};
 use crate::search::table::TableTooLarge;
@@ -87,6 +89,36 @@ impl ClassicEngine {
         let solver = self.solver();
         let value = solver.board_value(board, strength == Strength::Weak, time_limit)?;
         Ok(ExactValue { value, nodes: solver.nodes() })
+    }
+
+    /// The exact value of every move from `board` (with
+    /// [`Strength::Weak`], its sign), each child solved by
+    /// [`Solver::board_value`] (or read from the book) within what is left
+    /// of `time_limit`. A finished game has no moves.
+    ///
+    /// # Errors
+    /// When the time limit runs out first.
+    pub fn move_values(
+        &mut self,
+        board: &Board,
+        strength: Strength,
+        time_limit: Option<Duration>,
+    ) -> Result<MoveValues, OutOfTime> {
+        let deadline = time_limit.and_then(|limit| Instant::now().checked_add(limit));
+        let mut moves = MoveValues { values: [None; WIDTH], nodes: 0 };
+        if Rules::Classic.is_over(board) {
+            return Ok(moves);
+        }
+        let solver = self.solver();
+        for column in board.legal_columns() {
+            let left = deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
+            let value = solver
+                .board_value(&board.after(column), strength == Strength::Weak, left)
+                .map_err(|out| OutOfTime { nodes: moves.nodes + out.nodes })?;
+            moves.nodes += solver.nodes();
+            moves.values[column.index()] = Some(-value);
+        }
+        Ok(moves)
     }
 
     /// The solver, made now if it is not yet.

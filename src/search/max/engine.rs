@@ -33,9 +33,10 @@ use std::time::{Duration, Instant};
 use super::negamax::Searcher;
 use super::ordering::ordered_moves;
 use super::split::Pool;
+use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::score::{bounds, POINT};
-use crate::search::outcome::{OutOfTime, SearchResult, Solution};
+use crate::search::outcome::{MoveValues, OutOfTime, SearchResult, Solution};
 use crate::search::progress::Progress;
 use crate::search::request::Limits;
 use crate::search::table::{Table, TableTooLarge};
@@ -222,6 +223,23 @@ impl MaxEngine {
         }
         best.sort_unstable();
         Ok(Solution { value, best, nodes: solving.nodes })
+    }
+
+    /// The exact value of every move from `board`, each found as
+    /// [`solve`](MaxEngine::solve) finds the first move's.
+    ///
+    /// # Errors
+    /// When `time_limit` runs out first.
+    pub fn move_values(&mut self, board: &Board, time_limit: Option<Duration>) -> Result<MoveValues, OutOfTime> {
+        self.progress.start();
+        let mut solving = Solving { nodes: 1, deadline: deadline_after(time_limit) };
+        let mut values = [None; WIDTH];
+        for column in board.legal_columns() {
+            let child = board.after(column);
+            let (lower, upper) = bounds(&child);
+            values[column.index()] = Some(-self.exact_value(&mut solving, &child, lower, upper)?);
+        }
+        Ok(MoveValues { values, nodes: solving.nodes })
     }
 
     /// The exact value of `board` in points, known to lie between `lower`
