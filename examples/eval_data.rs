@@ -22,7 +22,7 @@ use maxconnect4::moves::Moves;
 use std::io::Write;
 
 use maxconnect4::board::{Board, Column};
-use maxconnect4::search::{Engine, Limits};
+use maxconnect4::search::{Engine, Limits, Strength};
 
 /// Positions with this many empty cells or fewer are solved exactly: about
 /// 0.05 s each (`solve input_files/solve/empty24_a.txt`).
@@ -98,7 +98,7 @@ fn play_game(random: &mut Random, engine: &mut Engine) -> Vec<String> {
     }
     let board_of = |moves: &str| Moves::board(maxconnect4::rules::Rules::Max, moves).expect("a game's moves");
     let mut solve = |board: &Board| {
-        let value = engine.solve(board, None).expect("no time limit").value;
+        let value = engine.solve(board, Strength::Strong, None).expect("no time limit").value;
         // `solve` gives the mover's view; labels are player 1's.
         match board.to_move() {
             maxconnect4::player::Player::One => value,

@@ -525,7 +525,7 @@ impl Cli {
                     return Err(Cli::usage_error("one-move", ValueValidation, message));
                 }
             }
-            Command::Solve { weak: true, rules, .. } if rules.rules != Rules::Classic => {
+            Command::Solve { weak: true, rules, .. } if !Engine::solves_weakly(rules.rules) => {
                 return Err(Cli::usage_error("solve", ArgumentConflict, "--weak needs --rules classic".to_owned()));
             }
             Command::Bench { deep: true, rules, .. } if rules.rules != Rules::Max => {
@@ -539,7 +539,7 @@ impl Cli {
             Command::Solve { book, rules, .. } => Some(("solve", book, rules.rules)),
             _ => None,
         };
-        if let Some((subcommand, book, Rules::Max)) = book {
+        if let Some((subcommand, book, _)) = book.filter(|&(_, _, rules)| !Engine::reads_books(rules)) {
             let option = match (&book.book, book.no_book) {
                 (Some(_), _) => Some("--book"),
                 (None, true) => Some("--no-book"),

@@ -12,6 +12,7 @@ use clap::Parser;
 
 use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source};
 use maxconnect4::referee::{self, process, replay, tournament};
+use maxconnect4::search::Strength;
 use maxconnect4::serve;
 use maxconnect4::{format, report};
 
@@ -62,7 +63,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Solve { file, moves, batch, weak, rules, table, time_limit, book } => {
             let engine = EngineSettings { book: book.choice(), ..table.settings() };
-            let options = SolveOptions { rules: rules.rules, engine, time_limit, weak };
+            let strength = if weak { Strength::Weak } else { Strength::Strong };
+            let options = SolveOptions { rules: rules.rules, engine, time_limit, strength };
             let mut err = anstream::stderr();
             if let Some(batch) = batch {
                 let bad = if batch.as_os_str() == "-" {

@@ -12,8 +12,7 @@ use super::settings::EngineSettings;
 use super::thinking::{cpu_and_rate, threads_phrase};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::classic::Solver;
-use crate::search::{self, Engine, OutOfTime, Solution};
+use crate::search::{self, Strength};
 
 /// Prints `perft DEPTH N`: the number of move sequences of length `depth`
 /// under `rules` from the position of `source` (the empty board when there
@@ -37,60 +36,8 @@ pub struct SolveOptions {
     /// The table's size and the threads; classic rules solve on one thread.
     pub engine: EngineSettings,
     pub time_limit: Option<Duration>,
-    /// Classic rules only: win, draw or loss (1, 0, -1) rather than the score.
-    pub weak: bool,
-}
-
-/// A solver for either game.
-enum AnySolver {
-    Max(Engine),
-    Classic(Solver),
-}
-
-impl AnySolver {
-    fn new(options: &SolveOptions) -> anyhow::Result<AnySolver> {
-        Ok(match options.rules {
-            Rules::Max => AnySolver::Max(options.engine.engine(Rules::Max)?),
-            Rules::Classic => AnySolver::Classic(
-                Solver::new(options.engine.hash_bytes)?.with_book(options.engine.book.load(Rules::Classic)?),
-            ),
-        })
-    }
-
-    fn solve(&mut self, board: &Board, options: &SolveOptions) -> Result<Solution, OutOfTime> {
-        match self {
-            AnySolver::Max(engine) => engine.solve(board, options.time_limit),
-            AnySolver::Classic(solver) => solver.solve(board, options.weak, options.time_limit),
-        }
-    }
-
-    /// The value alone, and the nodes it took.
-    fn value(&mut self, board: &Board, options: &SolveOptions) -> Result<(i32, u64), OutOfTime> {
-        match self {
-            AnySolver::Max(engine) => {
-                engine.solve(board, options.time_limit).map(|solution| (solution.value, solution.nodes))
-            }
-            AnySolver::Classic(solver) => {
-                let value = solver.board_value(board, options.weak, options.time_limit)?;
-                Ok((value, solver.nodes()))
-            }
-        }
-    }
-
-    /// The threads that search.
-    fn threads(&self) -> usize {
-        match self {
-            AnySolver::Max(engine) => engine.threads(),
-            AnySolver::Classic(_) => 1,
-        }
-    }
-
-    fn clear(&mut self) {
-        match self {
-            AnySolver::Max(engine) => engine.clear(),
-            AnySolver::Classic(solver) => solver.clear(),
-        }
-    }
+    /// Classic rules only: weak is win, draw or loss (1, 0, -1) rather than the score.
+    pub strength: Strength,
 }
 
 /// Prints `value V best C1,C2,...`: the value with perfect play (under Max
@@ -103,23 +50,18 @@ impl AnySolver {
 /// When the position cannot be read, or the time limit runs out.
 pub fn solve(source: &Source, options: &SolveOptions, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
     let board = source.load(options.rules)?.board;
-    let mut solver = AnySolver::new(options)?;
+    let mut engine = options.engine.engine(options.rules)?;
     let start = cpu_time::ProcessTime::now();
     let wall = Instant::now();
-    let solution = match &mut solver {
-        AnySolver::Max(engine) => {
-            let progress = engine.progress();
-            progress::while_searching(&progress, || engine.solve(&board, options.time_limit))
-        }
-        AnySolver::Classic(_) => solver.solve(&board, options),
-    }
-    .with_context(|| {
-        format!(
-            "gave up solving {} ({} empty cells); positions with fewer empty cells solve much faster",
-            source.describe(),
-            board.empty_cells()
-        )
-    })?;
+    let progress = engine.progress();
+    let solution = progress::while_searching(&progress, || engine.solve(&board, options.strength, options.time_limit))
+        .with_context(|| {
+            format!(
+                "gave up solving {} ({} empty cells); positions with fewer empty cells solve much faster",
+                source.describe(),
+                board.empty_cells()
+            )
+        })?;
     let cpu = start.elapsed();
     writeln!(out, "value {} best {}", solution.value, best_columns(&solution.best))?;
     writeln!(
@@ -129,7 +71,7 @@ pub fn solve(source: &Source, options: &SolveOptions, out: &mut dyn Write, err: 
         solution.nodes,
         cpu_and_rate(solution.nodes, cpu),
         wall.elapsed().as_secs_f64(),
-        threads_phrase(solver.threads()),
+        threads_phrase(engine.threads()),
     )?;
     Ok(())
 }
@@ -161,7 +103,7 @@ pub fn solve_batch(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<usize> {
-    let mut solver = AnySolver::new(options)?;
+    let mut engine = options.engine.engine(options.rules)?;
     let (mut positions, mut nodes, mut bad) = (0u64, 0u64, 0);
     let mut cpu = Duration::ZERO;
     for (number, line) in (1..).zip(input.lines()) {
@@ -175,15 +117,15 @@ pub fn solve_batch(
                 continue;
             }
         };
-        solver.clear();
+        engine.clear();
         let start = cpu_time::ProcessTime::now();
-        let (value, searched) = solver
-            .value(&board, options)
+        let solved = engine
+            .exact_value(&board, options.strength, options.time_limit)
             .with_context(|| format!("{name}, line {number}: gave up solving '{moves}'"))?;
         cpu += start.elapsed();
         positions += 1;
-        nodes += searched;
-        writeln!(out, "{moves} {value}")?;
+        nodes += solved.nodes;
+        writeln!(out, "{moves} {}", solved.value)?;
     }
     out.flush()?;
     let mean = if positions > 0 { cpu.as_secs_f64() / positions as f64 } else { 0.0 };

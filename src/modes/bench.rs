@@ -12,7 +12,7 @@ use super::thinking::{cpu_and_rate, threads_phrase};
 use crate::board::Board;
 use crate::format;
 use crate::rules::Rules;
-use crate::search::Limits;
+use crate::search::{Limits, Strength};
 
 /// The workload: a name, a board file (as text), and the depth, or `None`
 /// to solve it exactly.
@@ -93,7 +93,7 @@ pub fn bench(rules: Rules, deep: bool, settings: &EngineSettings, out: &mut dyn 
                 (result.nodes, format!("depth {depth}, column {}", result.column))
             }
             None => {
-                let solution = engine.solve(&board, None).expect("no time limit");
+                let solution = engine.solve(&board, Strength::Strong, None).expect("no time limit");
                 (solution.nodes, format!("solved, value {}", solution.value))
             }
         });

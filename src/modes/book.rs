@@ -20,8 +20,10 @@ use anyhow::{bail, Context as _};
 use crate::atomic;
 
 use crate::rules::Rules;
-use crate::search::classic::book::{self, BuildOptions, Solved};
+use crate::search::classic::book;
+use crate::search::classic::build::{self as book_build, BuildOptions, Solved};
 use crate::search::classic::Book;
+use crate::search::Engine;
 
 /// The largest book file read: a book of every position up to 12 moves
 /// from the empty board (about 4 million positions after symmetry) takes
@@ -48,10 +50,11 @@ impl BookChoice {
     /// # Errors
     /// When the file cannot be read or is not a book.
     pub fn load(&self, rules: Rules) -> anyhow::Result<Option<Arc<Book>>> {
-        Ok(match (rules, self) {
-            (Rules::Max, _) | (_, BookChoice::Off) => None,
-            (Rules::Classic, BookChoice::Shipped) => Some(Book::shipped()),
-            (Rules::Classic, BookChoice::File(path)) => Some(Arc::new(read_book(path)?)),
+        Ok(match self {
+            _ if !Engine::reads_books(rules) => None,
+            BookChoice::Off => None,
+            BookChoice::Shipped => Some(Book::shipped()),
+            BookChoice::File(path) => Some(Arc::new(read_book(path)?)),
         })
     }
 }
@@ -130,7 +133,7 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
     };
     let options =
         BuildOptions { depth: build.depth, threads: build.threads, hash_bytes: build.hash_bytes, known: &known };
-    let book = book::build(&root, &build.root, &options, &on_solved)?;
+    let book = book_build::build(&root, &build.root, &options, &on_solved)?;
     if terminal {
         eprintln!();
     }

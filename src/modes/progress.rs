@@ -81,7 +81,7 @@ fn bar(progress: Arc<Progress>, start: Instant) -> ProgressBar {
 }
 
 /// `depth 12  3456789 nodes  4.2 s  best 4`; only what the search has
-/// told so far (the classic searches tell nothing but that they run).
+/// told so far (nothing but that it runs, before its first figures).
 fn line(progress: &Progress, elapsed: Duration) -> String {
     let depth = match progress.depth() {
         0 => "searching".to_owned(),

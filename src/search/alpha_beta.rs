@@ -1,7 +1,8 @@
 //! Minimax with alpha-beta pruning, as the assignment asks: the same value
 //! as [`minimax`](super::minimax), found by skipping lines that cannot matter.
 
-use super::{best_child, SearchResult};
+use super::minimax::best_child;
+use super::SearchResult;
 use crate::board::{Board, Column};
 use crate::score::evaluate;
 use crate::value::{Value, INFINITY};

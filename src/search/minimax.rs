@@ -1,9 +1,9 @@
 //! Plain minimax (in negamax form): every line to the full depth, no pruning.
 
-use super::{best_child, SearchResult};
+use super::SearchResult;
 use crate::board::{Board, Column};
 use crate::score::evaluate;
-use crate::value::Value;
+use crate::value::{Value, INFINITY};
 
 /// Chooses a move for the player to move by a full-width search `depth`
 /// plies deep. Returns `None` when the board is full.
@@ -30,4 +30,27 @@ fn negamax(board: &Board, depth: u32, nodes: &mut u64) -> Value {
         .map(|column| -negamax(&board.after(column), depth - 1, nodes))
         .max()
         .expect("a board that is not full has a legal move")
+}
+
+/// Searches the children of `board` in centre-first order, asking
+/// `child_value(child, best)` for the value of each from the root mover's
+/// side given the best value so far, and keeps the first best. Returns `None`
+/// on a full board. The root of both plain searches, this one and
+/// [`alpha_beta`](super::alpha_beta).
+pub(super) fn best_child(
+    board: &Board,
+    mut child_value: impl FnMut(&Board, Value) -> Value,
+) -> Option<(Column, Value)> {
+    let mut best: Option<(Column, Value)> = None;
+    for column in Column::CENTRE_FIRST {
+        if !board.can_play(column) {
+            continue;
+        }
+        let best_value = best.map_or(-INFINITY, |(_, value)| value);
+        let value = child_value(&board.after(column), best_value);
+        if value > best_value {
+            best = Some((column, value));
+        }
+    }
+    best
 }

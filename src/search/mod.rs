@@ -11,59 +11,31 @@
 //!   timing report compares against.
 //! - [`alpha_beta`]: the same with alpha-beta pruning, as the assignment asks.
 //! - [`Engine`]: alpha-beta made fast (score bounds, transposition table,
-//!   iterative deepening, move ordering), with a time limit and exact solving.
+//!   iterative deepening, move ordering), with a time limit and exact solving;
+//!   the one interface to the searches of either rules (the Max-Connect4
+//!   engine of `max` and the classic searches of [`classic`]).
 //!
 //! [`perft`] counts move sequences, to test move generation and measure its speed.
+//!
+//! This file only declares the modules and re-exports what callers use.
 //!
 //! [`evaluate`]: crate::score::evaluate
 
 mod alpha_beta;
 pub mod classic;
 mod engine;
-mod follow_up;
+mod max;
 mod minimax;
+mod outcome;
 mod perft;
-mod split;
+mod progress;
+mod request;
 mod table;
 
 pub use alpha_beta::alpha_beta;
-pub use engine::{Engine, Limits, OutOfTime, Progress, Solution};
+pub use engine::{perft, Engine};
 pub use minimax::minimax;
-pub use perft::perft;
+pub use outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution, SolveError};
+pub use progress::Progress;
+pub use request::{Limits, Strength};
 pub use table::TableTooLarge;
-
-use crate::board::{Board, Column};
-use crate::value::{Value, INFINITY};
-
-/// The outcome of a search from a position with at least one legal move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchResult {
-    /// The move chosen: the first, in centre-first order, of the best moves.
-    pub column: Column,
-    /// The value of the position for the player to move (see [`Value`]).
-    pub value: Value,
-    /// Positions visited, the root included.
-    pub nodes: u64,
-    /// Plies searched: the depth asked for, capped at the number of empty
-    /// cells, or for a search stopped by its time limit the deepest finished.
-    pub depth: u32,
-}
-
-/// Searches the children of `board` in centre-first order, asking
-/// `child_value(child, best)` for the value of each from the root mover's
-/// side given the best value so far, and keeps the first best. Returns `None`
-/// on a full board.
-fn best_child(board: &Board, mut child_value: impl FnMut(&Board, Value) -> Value) -> Option<(Column, Value)> {
-    let mut best: Option<(Column, Value)> = None;
-    for column in Column::CENTRE_FIRST {
-        if !board.can_play(column) {
-            continue;
-        }
-        let best_value = best.map_or(-INFINITY, |(_, value)| value);
-        let value = child_value(&board.after(column), best_value);
-        if value > best_value {
-            best = Some((column, value));
-        }
-    }
-    best
-}

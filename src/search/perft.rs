@@ -1,5 +1,7 @@
-//! Perft: the number of move sequences of a given length, the standard check
-//! that move generation is right (the counts from the empty board are known).
+//! Perft under Max-Connect4 rules: the number of move sequences of a given
+//! length, the standard check that move generation is right (the counts from
+//! the empty board are known). [`Engine`](super::Engine)'s module picks
+//! this one or the classic one by the rules.
 //!
 //! In Max-Connect4 no game ends before the board is full, so the count below
 //! a position depends only on which cells are occupied; positions reached by
@@ -8,18 +10,12 @@
 use std::collections::HashMap;
 
 use crate::board::Board;
-use crate::rules::Rules;
 
 /// Number of sequences of `depth` legal moves from `board` (1 for depth 0)
-/// under `rules`: classic rules do not expand a position with a four (see
-/// [`super::classic::perft`]). From the empty board there are 42!/(6!)^7,
-/// about 1.4e31, sequences that fill it, more than a `u64` holds.
+/// under Max-Connect4 rules.
 #[must_use]
-pub fn perft(rules: Rules, board: &Board, depth: u32) -> u128 {
-    match rules {
-        Rules::Max => count(board, depth, &mut HashMap::new()),
-        Rules::Classic => super::classic::perft(board, depth),
-    }
+pub(super) fn perft(board: &Board, depth: u32) -> u128 {
+    count(board, depth, &mut HashMap::new())
 }
 
 fn count(board: &Board, depth: u32, seen: &mut HashMap<(u64, u32), u128>) -> u128 {
@@ -47,14 +43,14 @@ mod tests {
         let expected =
             [1, 7, 49, 343, 2401, 16807, 117_649, 823_536, 5_764_458, 40_344_150, 282_282_042, 1_974_069_174];
         for (depth, &count) in expected.iter().enumerate() {
-            assert_eq!(perft(Rules::Max, &Board::empty(), depth as u32), count, "depth {depth}");
+            assert_eq!(perft(&Board::empty(), depth as u32), count, "depth {depth}");
         }
     }
 
     #[test]
     fn every_way_to_fill_the_board() {
         // The multinomial coefficient 42! / (6!)^7: orders of 42 pieces, six per column.
-        assert_eq!(perft(Rules::Max, &Board::empty(), 42), 14_007_180_988_362_844_601_443_040_716_800);
-        assert_eq!(perft(Rules::Max, &Board::empty(), 43), 0);
+        assert_eq!(perft(&Board::empty(), 42), 14_007_180_988_362_844_601_443_040_716_800);
+        assert_eq!(perft(&Board::empty(), 43), 0);
     }
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use maxconnect4::board::{Board, Column};
 
 use maxconnect4::player::Player;
-use maxconnect4::search::{alpha_beta, minimax, Engine};
+use maxconnect4::search::{alpha_beta, minimax, Engine, Strength};
 use maxconnect4::value::POINT;
 
 use super::util::{engines_with_threads, Rng};
@@ -110,7 +110,7 @@ fn check_solution(board: &Board, engine: &mut Engine) {
         .into_iter()
         .filter(|column| grid.play(column.index()).is_some_and(|child| -child.solve() == best))
         .collect();
-    let solution = engine.solve(board, None).unwrap();
+    let solution = engine.solve(board, Strength::Strong, None).unwrap();
     let text = maxconnect4::format::write(board, Default::default());
     assert_eq!(solution.value, best, "value of\n{text}");
     assert_eq!(solution.best, best_columns, "best columns of\n{text}");
@@ -159,7 +159,7 @@ fn solve_gives_the_same_solution_whatever_the_threads() {
             .iter_mut()
             .map(|engine| {
                 engine.clear();
-                let solution = engine.solve(&board, None).unwrap();
+                let solution = engine.solve(&board, Strength::Strong, None).unwrap();
                 (solution.value, solution.best)
             })
             .collect();

@@ -7,7 +7,7 @@
 //! still going, a position and its mirror image stored once, under the
 //! smaller of their keys ([`Position::key`]: a key names one position, so a
 //! hit is exact however the position was reached). Only the deepest layer is
-//! solved by search ([`build`]); every shallower position's value is the
+//! solved by search ([`build`](super::build::build)); every shallower position's value is the
 //! negamax of its children's, read from the book itself.
 //!
 //! A position less than `depth` moves from the root has all its children in
@@ -32,15 +32,12 @@
 
 use crate::moves::Moves;
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
-use super::position::{Position, CELL_COUNT};
-use super::solver::{win_now, Solver};
+use super::position::{win_now, Position, CELL_COUNT};
 use crate::bitboard::WIDTH;
-use crate::board::{Board, Column};
+use crate::board::Column;
 use crate::rules::Rules;
-use crate::search::table::TableTooLarge;
 
 /// The first bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"MC4BOOK\n";
@@ -118,6 +115,15 @@ impl Book {
     pub fn shipped() -> Arc<Book> {
         static BOOK: OnceLock<Arc<Book>> = OnceLock::new();
         BOOK.get_or_init(|| Arc::new(Book::parse(SHIPPED).expect("the shipped book is valid (tested)"))).clone()
+    }
+
+    /// The book of `values` (each position's value by [`canonical_key`]),
+    /// `depth` moves from the root `root`, a move string of `root_moves`
+    /// moves: what [`build`](super::build::build) makes.
+    pub(super) fn from_values(root: String, root_moves: u32, depth: u32, values: &HashMap<u64, i32>) -> Book {
+        let mut records: Vec<u64> = values.iter().map(|(&key, &value)| record(key, value)).collect();
+        records.sort_unstable_by_key(|record| record & KEY_MASK);
+        Book { root, root_moves, depth, records }
     }
 
     /// The book in `bytes`.
@@ -273,7 +279,7 @@ impl Book {
 }
 
 /// The value of `child` of `position` for `position`'s mover, from the book.
-fn child_value(book: &Book, position: &Position, child: &Position) -> Option<i32> {
+pub(super) fn child_value(book: &Book, position: &Position, child: &Position) -> Option<i32> {
     if child.last_mover_won() {
         Some(win_now(position.moves()))
     } else if child.moves() == CELL_COUNT {
@@ -305,43 +311,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// Why a book cannot be built.
-#[derive(Debug, thiserror::Error)]
-pub enum BuildError {
-    #[error("the root is a finished game")]
-    FinishedRoot,
-    #[error("the book would reach past the full board: at most {0} moves from this root")]
-    TooDeep(u32),
-    #[error(transparent)]
-    Table(#[from] TableTooLarge),
-}
-
-/// One position of the deepest layer solved, as [`build`] reports it.
-#[derive(Clone, Copy, Debug)]
-pub struct Solved {
-    /// The position's key in the book.
-    pub key: u64,
-    pub value: i32,
-    /// Positions of the deepest layer solved so far (those known before included) and in all.
-    pub done: usize,
-    pub total: usize,
-    /// Positions visited by the search of this one.
-    pub nodes: u64,
-}
-
-/// What [`build`] is asked for.
-pub struct BuildOptions<'a> {
-    /// Moves from the root to the deepest layer.
-    pub depth: u32,
-    /// Threads solving the deepest layer.
-    pub threads: usize,
-    /// Each thread's table size.
-    pub hash_bytes: usize,
-    /// Values of deepest-layer positions already solved (by key), e.g. by an
-    /// interrupted build: not solved again.
-    pub known: &'a HashMap<u64, i32>,
-}
-
 /// The positions `depth` moves or fewer from `root` where the game goes on,
 /// layer by layer, a position and its mirror image once; within a layer in
 /// the order they are first reached, so that siblings are neighbours.
@@ -367,87 +336,6 @@ pub fn layers(root: &Position, depth: u32) -> Vec<Vec<Position>> {
     layers
 }
 
-/// Builds the book of every position up to `options.depth` moves from
-/// `root`: the deepest layer solved by `options.threads` threads, each with
-/// its own solver (whose table carries over between positions: neighbours in
-/// the queue are siblings and share much of their trees), taking positions
-/// from one queue; every shallower layer by negamax over the book. Each
-/// position solved is reported to `on_solved` (from the solving thread).
-///
-/// # Errors
-/// When the root is a finished game, the depth reaches past a full board,
-/// or a table cannot be had.
-pub fn build(
-    root: &Board,
-    root_moves: &str,
-    options: &BuildOptions,
-    on_solved: &(dyn Fn(Solved) + Sync),
-) -> Result<Book, BuildError> {
-    if Rules::Classic.is_over(root) {
-        return Err(BuildError::FinishedRoot);
-    }
-    let root_position = Position::of(root);
-    if root_position.moves() + options.depth > CELL_COUNT {
-        return Err(BuildError::TooDeep(CELL_COUNT - root_position.moves()));
-    }
-    let layers = layers(&root_position, options.depth);
-    let deepest = layers.last().expect("the root's layer at least");
-    let mut values: HashMap<u64, i32> = HashMap::with_capacity(layers.iter().map(Vec::len).sum());
-    let unknown: Vec<Position> =
-        deepest.iter().filter(|position| !options.known.contains_key(&canonical_key(position))).copied().collect();
-    for position in deepest {
-        if let Some(&value) = options.known.get(&canonical_key(position)) {
-            values.insert(canonical_key(position), value);
-        }
-    }
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(deepest.len() - unknown.len());
-    let solved = Mutex::new(Vec::with_capacity(unknown.len()));
-    let solvers: Vec<Solver> =
-        (0..options.threads.max(1)).map(|_| Solver::new(options.hash_bytes)).collect::<Result<_, _>>()?;
-    std::thread::scope(|scope| {
-        for mut solver in solvers {
-            let (unknown, next, done, solved) = (&unknown, &next, &done, &solved);
-            let total = deepest.len();
-            scope.spawn(move || {
-                while let Some(position) = unknown.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    solver.start(None);
-                    let value = solver.value(position, false).expect("no deadline");
-                    let key = canonical_key(position);
-                    solved.lock().expect("no thread panics holding it").push((key, value));
-                    let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    on_solved(Solved { key, value, done, total, nodes: solver.nodes() });
-                }
-            });
-        }
-    });
-    values.extend(solved.into_inner().expect("no thread panicked"));
-    let mut book = Book {
-        root: root_moves.to_owned(),
-        root_moves: root_position.moves(),
-        depth: options.depth,
-        records: Vec::with_capacity(values.len()),
-    };
-    for layer in layers.iter().rev().skip(1) {
-        // The layer below is in `values`: read each position's children there.
-        book.records = values.iter().map(|(&key, &value)| record(key, value)).collect();
-        book.records.sort_unstable_by_key(|record| record & KEY_MASK);
-        for position in layer {
-            let value = (0..WIDTH)
-                .filter_map(|index| {
-                    let child = position.after_column(Column::from_index(index).expect("a column"))?;
-                    Some(child_value(&book, position, &child).expect("the layer below is complete"))
-                })
-                .max()
-                .expect("a position where the game goes on has a move");
-            values.insert(canonical_key(position), value);
-        }
-    }
-    book.records = values.into_iter().map(|(key, value)| record(key, value)).collect();
-    book.records.sort_unstable_by_key(|record| record & KEY_MASK);
-    Ok(book)
-}
-
 /// A position's record: its key and value in one word.
 fn record(key: u64, value: i32) -> u64 {
     let value = i8::try_from(value).expect("a score fits a byte");
@@ -457,12 +345,14 @@ fn record(key: u64, value: i32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
 
     fn board(moves: &str) -> Board {
         Moves::board(Rules::Classic, moves).unwrap()
     }
 
     fn small_book() -> Book {
+        use crate::search::classic::build::{build, BuildOptions};
         let options = BuildOptions { depth: 2, threads: 2, hash_bytes: 1 << 20, known: &HashMap::new() };
         build(&board("52753311433677442422121"), "52753311433677442422121", &options, &|_| {}).unwrap()
     }
@@ -514,31 +404,6 @@ mod tests {
         let mut beyond = book;
         beyond.records[2] = (beyond.records[2] & KEY_MASK) | (100 << 56);
         check(&beyond.to_bytes(), Err("corrupt: position 2 has the value 100, beyond any score"));
-    }
-
-    #[test]
-    fn the_book_agrees_with_the_solver() {
-        let book = small_book();
-        let root = Position::of(&board("52753311433677442422121"));
-        let mut solver = Solver::new(1 << 20).unwrap();
-        let layers = layers(&root, 2);
-        assert_eq!(book.len(), layers.iter().map(Vec::len).sum::<usize>());
-        for (depth, layer) in layers.iter().enumerate() {
-            for position in layer {
-                solver.start(None);
-                let value = solver.value(position, false).unwrap();
-                assert_eq!(book.value(position), Some(value));
-                let children = book.children(position);
-                assert_eq!(children.is_some(), depth < 2);
-                if let Some(children) = children {
-                    assert_eq!(children.iter().flatten().max(), Some(&value));
-                    for column in Column::ALL {
-                        let reaches = solver.reaches(position, column, value, false).unwrap();
-                        assert_eq!(children[column.index()] == Some(value), reaches, "column {column}");
-                    }
-                }
-            }
-        }
     }
 
     #[test]

@@ -9,18 +9,20 @@
 //! (a faster win is worth more), and less than one unit either way at the
 //! horizon, so the search prefers a sure result to any heuristic.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::book::Book;
-use super::position::{column_of, Position, CELL_COUNT};
-use super::solver::win_now;
+use super::ordering::ordered_moves;
+use super::position::{column_of, win_now, Position, CELL_COUNT};
 use super::work::Work;
 use crate::bitboard::{column_cells, ALL_CELLS};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
+use crate::search::outcome::SearchResult;
+use crate::search::progress::Progress;
 use crate::search::table::{Bound, Entry, TableTooLarge};
-use crate::search::SearchResult;
 use crate::value::Value;
 
 /// One point of the solver's score in the values this search returns; a
@@ -66,10 +68,14 @@ impl ClassicPlayer {
         self.work.table.map_in();
     }
 
-    /// Ends its searches with a time limit early once `cancelled` is set,
+    /// The searcher keeping `progress` up to date while it searches, and
+    /// ending its searches with a time limit early once `cancelled` is set,
     /// as if the time had run out.
-    pub fn cancel_with(&mut self, cancelled: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    #[must_use]
+    pub fn watched(mut self, progress: Arc<Progress>, cancelled: Arc<AtomicBool>) -> ClassicPlayer {
+        self.work.progress = progress;
         self.work.cancelled = Some(cancelled);
+        self
     }
 
     /// Chooses a move by iterative deepening to `depth` plies (at least 1)
@@ -78,6 +84,8 @@ impl ClassicPlayer {
         if Rules::Classic.is_over(board) {
             return None;
         }
+        // The first iteration runs without the clock, so there is always a move.
+        self.work.start(None);
         let position = Position::of(board);
         if let Some(children) = self.book.as_ref().and_then(|book| book.children(&position)) {
             let value = children.iter().flatten().max().copied().expect("a game that goes on has a move");
@@ -87,10 +95,9 @@ impl ClassicPlayer {
                 .expect("the best value is some column's");
             // The book's values are exact to the end of the game.
             let depth = CELL_COUNT - position.moves();
+            self.work.progress.finished(depth, column);
             return Some(SearchResult { column, value: value * WIN_UNIT, nodes: 0, depth });
         }
-        // The first iteration runs without the clock, so there is always a move.
-        self.work.start(None);
         self.work.nodes = 1;
         let moves = position.moves();
         let wins = position.winning_cells() & position.playable();
@@ -109,6 +116,7 @@ impl ClassicPlayer {
         let mut result = None;
         for iteration in 1..=depth.min(CELL_COUNT - moves).max(1) {
             let Some((column, value)) = self.root(&position, candidates, iteration) else { break };
+            self.work.progress.finished(iteration, column);
             result = Some(SearchResult { column, value, nodes: 0, depth: iteration });
             self.work.deadline = deadline;
             if value.abs() >= WIN_UNIT {
@@ -207,19 +215,6 @@ fn centre_first(cells: u64) -> Column {
         .into_iter()
         .find(|column| cells & column_cells(column.index()) != 0)
         .expect("at least one cell")
-}
-
-/// `candidates` ordered: the table's move, then by threats made, centre first.
-fn ordered_moves(position: &Position, candidates: u64, first: Option<Column>) -> super::solver::MoveList {
-    let mut ordered = super::solver::MoveList::new();
-    for column in Column::CENTRE_FIRST {
-        let cell = candidates & column_cells(column.index());
-        if cell != 0 {
-            let bonus = if first == Some(column) { 1 << 8 } else { 0 };
-            ordered.insert(cell, position.threats_after(cell) + bonus);
-        }
-    }
-    ordered
 }
 
 /// The horizon's judgement, from the mover's side, within one [`WIN_UNIT`]:

@@ -15,6 +15,15 @@ use crate::board::{Board, Column};
 /// Cells on the board, as the move counts are kept.
 pub const CELL_COUNT: u32 = CELLS as u32;
 
+/// The score of the player to move when they complete a four with their
+/// next stone, `moves` stones having been played: 22 minus the stones they
+/// will have played.
+#[inline]
+#[must_use]
+pub const fn win_now(moves: u32) -> i32 {
+    ((CELL_COUNT + 1 - moves) / 2) as i32
+}
+
 /// A classic position: the mover's stones, the occupied cells and the moves played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {

@@ -15,15 +15,18 @@
 //! - the root's value is found by null-window searches that halve the
 //!   interval of possible scores, tried nearest to a draw first.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::book::Book;
-use super::position::{column_of, Position, CELL_COUNT};
+use super::ordering::MoveList;
+use super::position::{column_of, win_now, Position, CELL_COUNT};
 use super::work::Work;
 use crate::board::{Board, Column};
+use crate::search::outcome::{OutOfTime, Solution};
+use crate::search::progress::Progress;
 use crate::search::table::{Bound, Entry, TableTooLarge};
-use crate::search::{OutOfTime, Solution};
 
 /// The table grows to one slot per this many nodes searched. Measured on
 /// the first 30 Begin-Medium positions, table cleared before each: one slot
@@ -39,15 +42,6 @@ const NODES_PER_SLOT: usize = 1;
 /// on the first 300 Middle-Medium positions 1.2 times fewer nodes and 1.1
 /// to 1.15 times less time; probing in every position saved no more.
 const CUTOFF_PROBE_MOVES: u32 = 36;
-
-/// The score of the player to move when they complete a four with their
-/// next stone, `moves` stones having been played: 22 minus the stones they
-/// will have played.
-#[inline]
-#[must_use]
-pub const fn win_now(moves: u32) -> i32 {
-    ((CELL_COUNT + 1 - moves) / 2) as i32
-}
 
 /// An exact solver with its transposition table, and perhaps an opening book.
 pub struct Solver {
@@ -68,6 +62,16 @@ impl Solver {
     #[must_use]
     pub fn with_book(self, book: Option<Arc<Book>>) -> Solver {
         Solver { book, ..self }
+    }
+
+    /// The solver keeping `progress` up to date while it solves, and
+    /// ending its solves with a time limit early once `cancelled` is set,
+    /// as if the time had run out.
+    #[must_use]
+    pub fn watched(mut self, progress: Arc<Progress>, cancelled: Arc<AtomicBool>) -> Solver {
+        self.work.progress = progress;
+        self.work.cancelled = Some(cancelled);
+        self
     }
 
     /// Forgets every position solved.
@@ -155,6 +159,9 @@ impl Solver {
         let mut best = Vec::new();
         for column in Column::ALL {
             if self.reaches(&position, column, value, weak)? {
+                if best.is_empty() {
+                    self.work.progress.finished(0, column);
+                }
                 best.push(column);
             }
         }
@@ -269,15 +276,9 @@ impl Solver {
                 }
             }
         }
-        let mut ordered = MoveList::new();
-        for column in Column::CENTRE_FIRST {
-            let cell = candidates & crate::bitboard::column_cells(column.index());
-            if cell != 0 {
-                let first_bonus = if first == Some(column) { 1 << 8 } else { 0 };
-                ordered.insert(cell, position.threats_after(cell) + first_bonus);
-            }
-        }
         let mut best = None;
+        let mut ordered = MoveList::new();
+        ordered.order(position, candidates, first);
         for &cell in ordered.cells() {
             let value = -self.negamax(&position.after(cell), -beta, -alpha);
             if self.work.stopped {
@@ -329,37 +330,6 @@ const fn mirror_column(column: Column) -> Column {
     match Column::from_index(crate::bitboard::WIDTH - 1 - column.index()) {
         Some(column) => column,
         None => panic!("a column's mirror is a column"),
-    }
-}
-
-/// Up to seven moves, kept sorted by score, best first; among equal scores
-/// the one inserted first comes first.
-pub(super) struct MoveList {
-    cells: [u64; crate::bitboard::WIDTH],
-    scores: [u32; crate::bitboard::WIDTH],
-    len: usize,
-}
-
-impl MoveList {
-    pub(super) const fn new() -> MoveList {
-        MoveList { cells: [0; crate::bitboard::WIDTH], scores: [0; crate::bitboard::WIDTH], len: 0 }
-    }
-
-    #[inline]
-    pub(super) fn insert(&mut self, cell: u64, score: u32) {
-        let mut at = self.len;
-        while at > 0 && self.scores[at - 1] < score {
-            self.cells[at] = self.cells[at - 1];
-            self.scores[at] = self.scores[at - 1];
-            at -= 1;
-        }
-        self.cells[at] = cell;
-        self.scores[at] = score;
-        self.len += 1;
-    }
-
-    pub(super) fn cells(&self) -> &[u64] {
-        &self.cells[..self.len]
     }
 }
 

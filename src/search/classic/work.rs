@@ -1,10 +1,11 @@
 //! What both classic searches keep while they run: the table, the nodes
-//! visited, and the clock they stop by.
+//! visited, the clock they stop by, and the figures another thread reads.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::search::progress::Progress;
 use crate::search::table::{Table, TableTooLarge};
 
 /// The clock is read, and the table grown, once every this many nodes.
@@ -20,6 +21,10 @@ pub(super) struct Work {
     pub stopped: bool,
     /// Set from outside to stop as the deadline would.
     pub cancelled: Option<Arc<AtomicBool>>,
+    /// Where the nodes are counted for a display (see [`Progress`]).
+    pub progress: Arc<Progress>,
+    /// The nodes already added to `progress`.
+    reported: u64,
     /// The table grows to one slot per this many nodes visited.
     nodes_per_slot: usize,
 }
@@ -33,16 +38,20 @@ impl Work {
             deadline: None,
             stopped: false,
             cancelled: None,
+            progress: Arc::default(),
+            reported: 0,
             nodes_per_slot,
         })
     }
 
-    /// Counts nodes from zero, until `deadline`.
+    /// Counts nodes from zero, until `deadline`; a new search for `progress`.
     pub fn start(&mut self, deadline: Option<Instant>) {
+        self.progress.start();
         self.nodes = 0;
         self.next_check = CHECK_INTERVAL;
         self.deadline = deadline;
         self.stopped = false;
+        self.reported = 0;
     }
 
     /// Counts a node; now and then grows the table with the search and reads
@@ -52,6 +61,8 @@ impl Work {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_INTERVAL;
+            self.progress.add_nodes(self.nodes - self.reported);
+            self.reported = self.nodes;
             self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / self.nodes_per_slot);
             let cancelled = self.cancelled.as_ref().is_some_and(|cancelled| cancelled.load(Ordering::Relaxed));
             self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline || cancelled);

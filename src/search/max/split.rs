@@ -21,7 +21,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::engine::Moves;
+use super::ordering::Moves;
 use crate::board::{Board, Column};
 use crate::value::Value;
 

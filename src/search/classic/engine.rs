@@ -1,0 +1,149 @@
+//! The classic engine: what [`crate::search::Engine`] holds under classic
+//! rules, the player ([`ClassicPlayer`]) for moves and the solver
+//! ([`Solver`]), made the first time it is needed, for exact values, both
+//! playing from an opening book and reporting to the engine's progress.
+//!
+//! Its searches run on one thread: neither classic search splits its tree
+//! between threads (only the book's build solves in parallel, one position
+//! per thread), which [`crate::search::Engine::set_threads`] says.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::book::Book;
+use super::player::ClassicPlayer;
+use super::solver::Solver;
+use crate::bitboard::WIDTH;
+use crate::board::Board;
+use crate::rules::Rules;
+use crate::search::outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution};
+use crate::search::progress::Progress;
+use crate::search::request::{Limits, Strength};
+use crate::search::table::TableTooLarge;
+
+/// The classic searches behind one interface: the player, and the solver
+/// with its own table.
+pub struct ClassicEngine {
+    player: ClassicPlayer,
+    solver: Option<Solver>,
+    hash_bytes: usize,
+    book: Option<Arc<Book>>,
+    progress: Arc<Progress>,
+    cancelled: Arc<AtomicBool>,
+}
+
+impl ClassicEngine {
+    /// Searches whose tables use at most `hash_bytes` each, playing and
+    /// solving from `book` where it holds the position.
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn new(hash_bytes: usize, book: Option<Arc<Book>>) -> Result<ClassicEngine, TableTooLarge> {
+        let (progress, cancelled) = (Arc::<Progress>::default(), Arc::<AtomicBool>::default());
+        let player = ClassicPlayer::new(hash_bytes)?
+            .with_book(book.clone())
+            .watched(Arc::clone(&progress), Arc::clone(&cancelled));
+        Ok(ClassicEngine { player, solver: None, hash_bytes, book, progress, cancelled })
+    }
+
+    /// See [`Engine::progress`](crate::search::Engine::progress).
+    pub fn progress(&self) -> Arc<Progress> {
+        Arc::clone(&self.progress)
+    }
+
+    /// See [`Engine::canceller`](crate::search::Engine::canceller).
+    pub fn canceller(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancelled)
+    }
+
+    /// See [`ClassicPlayer::search`].
+    pub fn search(&mut self, board: &Board, limits: &Limits) -> Option<SearchResult> {
+        self.player.search(board, limits.depth, limits.time_limit)
+    }
+
+    /// See [`Solver::solve`].
+    ///
+    /// # Errors
+    /// When the time limit runs out first.
+    pub fn solve(
+        &mut self,
+        board: &Board,
+        strength: Strength,
+        time_limit: Option<Duration>,
+    ) -> Result<Solution, OutOfTime> {
+        self.solver().solve(board, strength == Strength::Weak, time_limit)
+    }
+
+    /// See [`Solver::board_value`]: the value alone, without searching for
+    /// the best moves.
+    ///
+    /// # Errors
+    /// When the time limit runs out first.
+    pub fn exact_value(
+        &mut self,
+        board: &Board,
+        strength: Strength,
+        time_limit: Option<Duration>,
+    ) -> Result<ExactValue, OutOfTime> {
+        let solver = self.solver();
+        let value = solver.board_value(board, strength == Strength::Weak, time_limit)?;
+        Ok(ExactValue { value, nodes: solver.nodes() })
+    }
+
+    /// The exact value of every move from `board` (with
+    /// [`Strength::Weak`], its sign), each child solved by
+    /// [`Solver::board_value`] (or read from the book) within what is left
+    /// of `time_limit`. A finished game has no moves.
+    ///
+    /// # Errors
+    /// When the time limit runs out first.
+    pub fn move_values(
+        &mut self,
+        board: &Board,
+        strength: Strength,
+        time_limit: Option<Duration>,
+    ) -> Result<MoveValues, OutOfTime> {
+        let deadline = time_limit.and_then(|limit| Instant::now().checked_add(limit));
+        let mut moves = MoveValues { values: [None; WIDTH], nodes: 0 };
+        if Rules::Classic.is_over(board) {
+            return Ok(moves);
+        }
+        let solver = self.solver();
+        for column in board.legal_columns() {
+            let left = deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
+            let value = solver
+                .board_value(&board.after(column), strength == Strength::Weak, left)
+                .map_err(|out| OutOfTime { nodes: moves.nodes + out.nodes })?;
+            moves.nodes += solver.nodes();
+            moves.values[column.index()] = Some(-value);
+        }
+        Ok(moves)
+    }
+
+    /// The solver, made now if it is not yet.
+    fn solver(&mut self) -> &mut Solver {
+        self.solver.get_or_insert_with(|| {
+            // The table was allocatable a moment ago; if it no longer is,
+            // solving without one is still correct, only slower.
+            Solver::new(self.hash_bytes)
+                .or_else(|_| Solver::new(0))
+                .expect("an empty table")
+                .with_book(self.book.clone())
+                .watched(Arc::clone(&self.progress), Arc::clone(&self.cancelled))
+        })
+    }
+
+    /// Forgets everything learned.
+    pub fn clear(&mut self) {
+        self.player.clear();
+        if let Some(solver) = &mut self.solver {
+            solver.clear();
+        }
+    }
+
+    /// Maps the player's table in now (for benchmarks).
+    pub fn map_in_table(&mut self) {
+        self.player.map_in_table();
+    }
+}

@@ -1,0 +1,360 @@
+//! The Max-Connect4 engine: alpha-beta with exact score bounds, a transposition table,
+//! iterative deepening, move ordering, a time limit and several threads.
+//!
+//! It computes the same depth-limited minimax value as [`alpha_beta`], only
+//! faster, and it can solve positions exactly. Three things keep the value
+//! the same:
+//! - the score bounds ([`bounds`]) hold for the depth-limited value too,
+//!   because the evaluation never leaves them;
+//! - a table entry cuts the search only when it was searched to the same
+//!   remaining depth, counted as at most the number of empty cells, so an
+//!   entry exact to the end of the game serves any deeper search;
+//! - entries from other depths only say which move to try first.
+//!
+//! Threads search together by splitting positions (see [`super::split`]):
+//! the calling thread runs the search, and once a position's first move is
+//! searched, the others are shared with any thread that is idle. The values
+//! are alpha-beta's whatever the threads (every table entry is a true bound
+//! whoever stored it, and a split's moves are tested against the best value
+//! found by any thread); the move is then made the same for any number of
+//! threads (see [`MaxEngine::search`]). One thread searching alone never
+//! splits, so its nodes never change.
+//!
+//! This module holds what the engine keeps between searches, iterative
+//! deepening and the exact solve, and runs the threads; the tree search
+//! itself is [`super::negamax`], the order of moves [`super::ordering`].
+//!
+//! [`alpha_beta`]: crate::search::alpha_beta
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::negamax::Searcher;
+use super::ordering::ordered_moves;
+use super::split::Pool;
+use crate::bitboard::WIDTH;
+use crate::board::{Board, Column};
+use crate::score::bounds;
+use crate::search::outcome::{MoveValues, OutOfTime, SearchResult, Solution};
+use crate::search::progress::Progress;
+use crate::search::request::Limits;
+use crate::search::table::{Table, TableTooLarge};
+use crate::value::POINT;
+
+/// The table is grown to one slot per this many nodes searched so far. A
+/// table larger than the search needs spreads its entries over memory the
+/// cache does not hold, and probes wait for memory: 8 slots per node took 1.3
+/// times as long on `bench` and 1.2 times on `solve` at 24 and 26 empty cells
+/// (with 16-byte entries; with the 8-byte ones, 8 to 32 nodes per slot are
+/// within the noise).
+const NODES_PER_SLOT: usize = 16;
+
+/// Helper threads join a search only once it has visited this many nodes:
+/// starting a thread costs tens of microseconds, as much as a search of a
+/// few thousand nodes.
+const HELPERS_MIN_NODES: u64 = 50_000;
+
+/// Helper threads join every search to the end of the game from this many
+/// empty cells, the first included: from 24, one takes about 100,000 nodes
+/// (20 empty cells about 10,000, on `bench`), and the first search of a
+/// solve is often most of its work.
+const HELPERS_MIN_EMPTY: u32 = 24;
+
+/// The Max-Connect4 engine with its transposition table, which carries
+/// over from one search to the next.
+pub struct MaxEngine {
+    table: Table,
+    threads: usize,
+    progress: Arc<Progress>,
+    /// Set from outside to end a search with a time limit early, with the
+    /// best move of its deepest finished iteration (see
+    /// [`Engine::canceller`](crate::search::Engine::canceller)).
+    cancelled: Arc<AtomicBool>,
+}
+
+impl MaxEngine {
+    /// An engine whose transposition table uses at most `hash_bytes`,
+    /// searching with one thread.
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn new(hash_bytes: usize) -> Result<MaxEngine, TableTooLarge> {
+        Ok(MaxEngine {
+            table: Table::with_bytes(hash_bytes)?,
+            threads: 1,
+            progress: Arc::default(),
+            cancelled: Arc::default(),
+        })
+    }
+
+    /// See [`Engine::canceller`](crate::search::Engine::canceller).
+    pub fn canceller(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancelled)
+    }
+
+    /// See [`Engine::progress`](crate::search::Engine::progress).
+    pub fn progress(&self) -> Arc<Progress> {
+        Arc::clone(&self.progress)
+    }
+
+    /// Searches with `threads` threads from now on (at least one). One
+    /// thread visits the same nodes every time; more visit more in all but
+    /// finish sooner, and find the same values and moves.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The threads that search.
+    pub const fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Maps all the table's memory in now, so that the first searches do not
+    /// pay for it: for benchmarks, which measure the search alone.
+    pub fn map_in_table(&mut self) {
+        self.table.map_in();
+    }
+
+    /// Forgets everything learned, so the next search runs as on a new engine.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Chooses a move by iterative deepening up to `limits.depth`. Returns
+    /// `None` on a full board. With a time limit, the move is the best of the
+    /// deepest iteration that finished (depth 1 always finishes).
+    ///
+    /// Without a time limit the move is the first, in centre-first order,
+    /// of the moves of the best value: the move [`alpha_beta`] chooses,
+    /// whatever the number of threads and whatever the table held.
+    ///
+    /// [`alpha_beta`]: crate::search::alpha_beta
+    pub fn search(&mut self, board: &Board, limits: &Limits) -> Option<SearchResult> {
+        if board.is_full() {
+            return None;
+        }
+        self.progress.start();
+        let mut nodes = 0;
+        // The time limit counts from now, but the first iteration runs
+        // without the clock, so there is always a move.
+        let time_is_up = deadline_after(limits.time_limit);
+        let mut deadline = None;
+        let mut result: Option<SearchResult> = None;
+        let depth_limit = limits.depth.min(board.empty_cells());
+        for depth in 1..=depth_limit {
+            self.grow_table(nodes);
+            let (found, searched) =
+                self.parallel(deadline, nodes >= HELPERS_MIN_NODES, None, |searcher| searcher.root(board, depth));
+            nodes += searched;
+            let Some((column, value)) = found else { break };
+            self.progress.finished(depth, column);
+            result = Some(SearchResult { column, value, nodes: 0, depth });
+            deadline = time_is_up;
+        }
+        let mut result = result.expect("the first iteration always finishes");
+        if result.depth == depth_limit && limits.time_limit.is_none() {
+            // The moves before the best one in centre-first order: does one
+            // reach the same value? The earlier search proved each of them
+            // no better, usually with a bound that settles this at once.
+            for column in Column::CENTRE_FIRST.into_iter().take_while(|&column| column != result.column) {
+                if !board.can_play(column) {
+                    continue;
+                }
+                let child = board.after(column);
+                let (depth, value) = (result.depth, result.value);
+                let (reply, searched) = self.parallel(None, nodes >= HELPERS_MIN_NODES, None, |searcher| {
+                    Some(searcher.negamax(&child, depth - 1, -value, -value + 1))
+                });
+                nodes += searched;
+                if reply.is_some_and(|reply| reply <= -value) {
+                    result.column = column;
+                    break;
+                }
+            }
+        }
+        Some(SearchResult { nodes, ..result })
+    }
+
+    /// Solves `board` exactly: its value with perfect play and every move
+    /// that achieves it.
+    ///
+    /// # Errors
+    /// When `time_limit` runs out first.
+    pub fn solve(&mut self, board: &Board, time_limit: Option<Duration>) -> Result<Solution, OutOfTime> {
+        let empty = board.empty_cells();
+        if empty == 0 {
+            return Ok(Solution { value: board.score_difference(), best: Vec::new(), nodes: 0 });
+        }
+        self.progress.start();
+        // The root is a node too.
+        let mut solving = Solving { nodes: 1, deadline: deadline_after(time_limit) };
+        // Each move in turn, the likeliest best first. The first move's
+        // value is found exactly; every later move is only tested against the
+        // best value so far, which most fail at once (one refutation), and
+        // only a move that beats it has its value found. Measured on the 15
+        // `input_files/solve` positions against narrowing the root's value
+        // first and then testing every move: 1.2 times as fast in all, up to
+        // 1.8 times on some, and up to 1.25 times slower on positions whose
+        // first move is not a best one.
+        let first = self.table.probe(board.key()).and_then(|entry| entry.best);
+        let mut value = 0;
+        let mut best = Vec::new();
+        for column in first.into_iter().chain(ordered_moves(board, empty, first, 0)) {
+            let child = board.after(column);
+            let (lower, upper) = bounds(&child);
+            if best.is_empty() {
+                value = -self.exact_value(&mut solving, &child, lower, upper)?;
+                best.push(column);
+                self.progress.finished(0, column);
+                continue;
+            }
+            // Does the move fall short of `value`, reach it or beat it? One
+            // search with a window of two points around it tells which.
+            let child_value = self.window(&mut solving, &child, -value - 1, -value + 1)?;
+            if child_value > -value {
+                continue;
+            }
+            if child_value < -value {
+                value = -self.exact_value(&mut solving, &child, lower, child_value)?;
+                best.clear();
+                self.progress.finished(0, column);
+            }
+            best.push(column);
+        }
+        best.sort_unstable();
+        Ok(Solution { value, best, nodes: solving.nodes })
+    }
+
+    /// The exact value of every move from `board`, each found as
+    /// [`solve`](MaxEngine::solve) finds the first move's.
+    ///
+    /// # Errors
+    /// When `time_limit` runs out first.
+    pub fn move_values(&mut self, board: &Board, time_limit: Option<Duration>) -> Result<MoveValues, OutOfTime> {
+        self.progress.start();
+        let mut solving = Solving { nodes: 1, deadline: deadline_after(time_limit) };
+        let mut values = [None; WIDTH];
+        for column in board.legal_columns() {
+            let child = board.after(column);
+            let (lower, upper) = bounds(&child);
+            values[column.index()] = Some(-self.exact_value(&mut solving, &child, lower, upper)?);
+        }
+        Ok(MoveValues { values, nodes: solving.nodes })
+    }
+
+    /// The exact value of `board` in points, known to lie between `lower`
+    /// and `upper`: narrowed down with null-window searches, each asking
+    /// whether the value exceeds a guess. Most positions are close, so the
+    /// first guess is 0 and the next ones step outwards one point at a time
+    /// (a failed search often returns a tighter bound, which skips steps).
+    fn exact_value(
+        &mut self,
+        solving: &mut Solving,
+        board: &Board,
+        mut lower: i32,
+        mut upper: i32,
+    ) -> Result<i32, OutOfTime> {
+        while lower < upper {
+            let guess = if lower >= 0 {
+                lower
+            } else if upper <= 0 {
+                upper - 1
+            } else {
+                0
+            };
+            let value = self.window(solving, board, guess, guess + 1)?;
+            if value > guess {
+                lower = value;
+            } else {
+                upper = value;
+            }
+        }
+        Ok(lower)
+    }
+
+    /// A search to the end of the game of `board` with the window
+    /// `(alpha, beta)` in points, fail-soft, in whole points.
+    fn window(&mut self, solving: &mut Solving, board: &Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
+        self.grow_table(solving.nodes);
+        let helped = solving.nodes >= HELPERS_MIN_NODES || board.empty_cells() >= HELPERS_MIN_EMPTY;
+        let (value, searched) = self.parallel(solving.deadline, helped, Some(board.empty_cells()), |searcher| {
+            Some(searcher.negamax(board, board.empty_cells(), alpha * POINT, beta * POINT))
+        });
+        solving.nodes += searched;
+        // Values to the end of the game are whole points.
+        value.map(|value| value / POINT).ok_or(OutOfTime { nodes: solving.nodes })
+    }
+
+    /// Lets the table grow with the search, to one slot per
+    /// [`NODES_PER_SLOT`] nodes visited so far: the next search usually
+    /// visits several times as many.
+    fn grow_table(&mut self, nodes: u64) {
+        self.table.grow_to(usize::try_from(nodes).unwrap_or(usize::MAX) / NODES_PER_SLOT);
+    }
+
+    /// Runs `work` on this thread and, if `helped` (a search worth starting
+    /// threads for), with the engine's other threads helping at the
+    /// positions it splits. Returns its result (`None` if the time ran out
+    /// first) and the nodes all threads visited.
+    fn parallel<T>(
+        &self,
+        deadline: Option<Instant>,
+        helped: bool,
+        window_root: Option<u32>,
+        work: impl FnOnce(&mut Searcher) -> Option<T>,
+    ) -> (Option<T>, u64) {
+        let done = AtomicBool::new(false);
+        let pool = Pool::default();
+        let alone = self.threads == 1 || !helped;
+        let searcher = || {
+            Searcher::new(
+                &self.table,
+                (!alone).then_some(&pool),
+                deadline,
+                &self.progress,
+                &self.cancelled,
+                window_root,
+            )
+        };
+        let run = || {
+            let mut searcher = searcher();
+            let result = work(&mut searcher).filter(|_| !searcher.stopped());
+            searcher.report_progress();
+            (result, searcher.nodes())
+        };
+        if alone {
+            return run();
+        }
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut helper = searcher();
+                        helper.help(&pool, &done);
+                        helper.report_progress();
+                        helper.nodes()
+                    })
+                })
+                .collect();
+            let (result, mut nodes) = run();
+            done.store(true, Relaxed);
+            for helper in helpers {
+                nodes += helper.join().expect("a search thread never panics");
+            }
+            (result, nodes)
+        })
+    }
+}
+
+/// The moment `time_limit` from now runs out; `None` for no limit, or for
+/// a limit too far off for the clock to hold, which is no limit either.
+fn deadline_after(time_limit: Option<Duration>) -> Option<Instant> {
+    time_limit.and_then(|limit| Instant::now().checked_add(limit))
+}
+
+/// The running totals of one `solve`.
+struct Solving {
+    nodes: u64,
+    deadline: Option<Instant>,
+}

@@ -1,0 +1,581 @@
+//! The Max-Connect4 engine's tree search, as one thread runs it:
+//! alpha-beta in negamax form (principal variation search) with the exact
+//! score bounds, the table, the follow-up strategy's bounds where the search
+//! reaches the end of the game, and the positions it splits with other
+//! threads ([`super::split`]). [`negamax`](Searcher::negamax) deals with the
+//! positions near the horizon and the end of the game inline
+//! ([`horizon`](Searcher::horizon), [`endgame`](Searcher::endgame)) and hands
+//! the rest to [`interior`](Searcher::interior); the engine
+//! ([`super::engine`]) runs the iterations and the threads.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::follow_up;
+use super::ordering::{centre_first, ordered_moves, Moves};
+use super::split::{self, Pool, Split};
+use crate::bitboard::column_cells;
+use crate::board::{Board, Column};
+use crate::score::{bounds, bounds_for, evaluate, value_after};
+use crate::search::table::{Bound, Entry, Table};
+use crate::search::Progress;
+use crate::value::{Value, INFINITY, POINT};
+
+/// Table entries are probed and stored only this many plies or more from the
+/// search horizon; nearer the leaves a lookup costs more than it saves.
+const TABLE_MIN_DEPTH: u32 = 2;
+
+/// Positions this close to the end of the game are solved by
+/// [`Searcher::endgame`].
+const ENDGAME_EMPTY: u32 = 6;
+
+/// Where the search reaches the end of the game, enhanced transposition
+/// cutoffs are tried only this many empty cells or more from it: nearer,
+/// the probes of the children's slots wait for memory longer than the
+/// searches they save take. On `input2.txt`, from 12 took 0.86 times as
+/// long as from 8 (and 3% more nodes), from 10 0.88 times.
+const ETC_MIN_EMPTY: u32 = 12;
+
+/// Positions with fewer empty cells than this, but more than
+/// [`ENDGAME_EMPTY`], are not cut on the follow-up strategy's bounds: on
+/// `input2.txt` they cut under 2% of the positions with 7 to 10 empty
+/// cells, and cost more than the searches they saved. From 11 took 0.93
+/// times as long as from 7 (2.5% more nodes); from 9 and from 13 were
+/// within the noise of 11.
+const FOLLOW_UP_MIN_EMPTY: u32 = 11;
+
+/// The clock, and whether the search was stopped or the split being searched
+/// cut, are read once every this many nodes (about 50 microseconds).
+const CLOCK_INTERVAL: u64 = 1024;
+
+/// One thread's search: its own counters, and the table and flags it shares
+/// with the other threads.
+pub(super) struct Searcher<'a> {
+    table: &'a Table,
+    /// The splits offered to other threads; `None` when searching alone.
+    pool: Option<&'a Pool>,
+    /// The split whose move this thread is searching, if any.
+    split: Option<Arc<Split>>,
+    nodes: u64,
+    /// The nodes already added to `progress`.
+    reported: u64,
+    /// The node count at which to read the clock next.
+    next_clock_check: u64,
+    deadline: Option<Instant>,
+    progress: &'a Progress,
+    /// See [`Engine::canceller`](crate::search::Engine::canceller).
+    cancelled: &'a AtomicBool,
+    /// The time ran out, or the split this thread is searching under was
+    /// cut: the search's results are meaningless from then on.
+    stopped: bool,
+    /// When solving, the empty cells of the position the window search
+    /// started from (see [`interior`](Searcher::interior)'s ordering).
+    window_root: Option<u32>,
+}
+
+impl<'a> Searcher<'a> {
+    /// A thread's search of `table`, offering splits to `pool` if given
+    /// (with other threads) and stopping at `deadline` or once `cancelled`
+    /// is set (a search with a deadline only), counting its nodes in
+    /// `progress`; `window_root` as the field says.
+    pub(super) fn new(
+        table: &'a Table,
+        pool: Option<&'a Pool>,
+        deadline: Option<Instant>,
+        progress: &'a Progress,
+        cancelled: &'a AtomicBool,
+        window_root: Option<u32>,
+    ) -> Searcher<'a> {
+        Searcher {
+            table,
+            pool,
+            split: None,
+            nodes: 0,
+            reported: 0,
+            next_clock_check: 0,
+            deadline,
+            progress,
+            cancelled,
+            stopped: false,
+            window_root,
+        }
+    }
+
+    /// Positions this thread has visited.
+    pub(super) const fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the search was stopped (by the clock, the canceller or a cut
+    /// above): its result is meaningless.
+    pub(super) const fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Adds the nodes visited since the last report to the progress figures.
+    pub(super) fn report_progress(&mut self) {
+        self.progress.add_nodes(self.nodes - self.reported);
+        self.reported = self.nodes;
+    }
+
+    /// Whether the search must stop: the time ran out, or the split this
+    /// thread is searching under was cut.
+    fn must_stop(&self) -> bool {
+        // Cancelling, like the clock, spares the first iteration: there is
+        // always a move.
+        self.deadline.is_some_and(|deadline| Instant::now() >= deadline || self.cancelled.load(Relaxed))
+            || self.split.as_ref().is_some_and(|split| split.cut())
+    }
+
+    /// A helper thread's work: searching the moves of the splits other
+    /// threads offer, until `done`.
+    pub(super) fn help(&mut self, pool: &Pool, done: &AtomicBool) {
+        while let Some(split) = self.wait_for_split(pool, None, || done.load(Relaxed)) {
+            self.search_split(&split);
+        }
+    }
+
+    /// Waits, idle, for a split to join (under `under` if given) until
+    /// `over()`, which ends the wait with `None`. A stopped thread joins
+    /// nothing: it would only leave again.
+    fn wait_for_split(&self, pool: &Pool, under: Option<&Split>, over: impl Fn() -> bool) -> Option<Arc<Split>> {
+        let mut idle = pool.idle();
+        loop {
+            if over() {
+                return None;
+            }
+            if !self.stopped {
+                if let Some(split) = pool.join(under) {
+                    return Some(split);
+                }
+            }
+            idle.pause();
+        }
+    }
+
+    /// Searches moves of `split`, which this thread has joined, until none
+    /// is left, then leaves it.
+    fn search_split(&mut self, split: &Arc<Split>) {
+        let outer = self.split.replace(Arc::clone(split));
+        self.stopped = self.must_stop();
+        while !self.stopped {
+            let Some(taken) = split.next_move() else { break };
+            if taken.last {
+                // No thread need join it any more: idle threads wait for another.
+                if let Some(pool) = self.pool {
+                    pool.withdraw(split);
+                }
+            }
+            let (value, alpha) = self.test_split_move(split, &split.board.after(taken.column), taken.alpha);
+            if self.stopped {
+                break;
+            }
+            split.report(&taken, value, alpha);
+        }
+        split.leave();
+        self.split = outer;
+        self.stopped = self.must_stop();
+    }
+
+    /// [`test_move`](Searcher::test_move) for a move of `split` first tested
+    /// against `alpha`, with the alpha of the last search, against which the
+    /// value is a bound or exact. Another thread may raise the split's alpha
+    /// meanwhile: a move that beats the old alpha is then tested against the
+    /// new one before it is searched with the whole window, since most moves
+    /// that tie the best value would otherwise have theirs found exactly.
+    fn test_split_move(&mut self, split: &Split, child: &Board, mut alpha: Value) -> (Value, Value) {
+        let (depth, beta) = (split.depth, split.beta);
+        loop {
+            let value = -self.negamax(child, depth - 1, -alpha - 1, -alpha);
+            if value <= alpha || value >= beta || self.stopped {
+                return (value, alpha);
+            }
+            let now = split.alpha();
+            if now <= alpha {
+                return (-self.negamax(child, depth - 1, -beta, -alpha), alpha);
+            }
+            if now >= beta {
+                // The split is cut: this move no longer matters.
+                return (value, alpha);
+            }
+            alpha = now;
+        }
+    }
+
+    /// Searches the moves of `board` not yet searched, `moves`, together
+    /// with any idle threads, after the first moves gave `best`. Returns the
+    /// best value and move over all the moves (meaningless if the search was
+    /// stopped meanwhile).
+    fn split(
+        &mut self,
+        pool: &Pool,
+        board: &Board,
+        depth: u32,
+        window: (Value, Value),
+        best: (Value, Option<Column>),
+        moves: Moves,
+    ) -> (Value, Option<Column>) {
+        let split = Arc::new(Split::new(*board, depth, window, best, moves, self.split.clone()));
+        pool.offer(&split);
+        self.search_split(&split);
+        pool.withdraw(&split);
+        // Wait for the threads still searching its moves, and help them
+        // with the positions they split.
+        while let Some(below) = self.wait_for_split(pool, Some(&split), || !split.searching()) {
+            self.search_split(&below);
+        }
+        // A thread stopped by the clock or by a cut above leaves its move
+        // without a value: then so does this one.
+        self.stopped = self.must_stop();
+        split.result()
+    }
+
+    /// One iteration at the root: the best move and its exact value, or
+    /// `None` if the search was stopped.
+    pub(super) fn root(&mut self, board: &Board, depth: u32) -> Option<(Column, Value)> {
+        self.nodes += 1;
+        let key = board.key();
+        let first = self.table.probe(key).and_then(|entry| entry.best);
+        let mut moves = ordered_moves(board, depth, first, 0);
+        let eldest = first.or_else(|| moves.next()).expect("the board is not full");
+        let mut best = (-self.negamax(&board.after(eldest), depth - 1, -INFINITY, INFINITY), Some(eldest));
+        while !self.stopped {
+            if let Some(pool) = self.pool_for_split(depth, moves) {
+                best = self.split(pool, board, depth, (best.0, INFINITY), best, moves);
+                break;
+            }
+            let Some(column) = moves.next() else { break };
+            let value = self.test_move(&board.after(column), depth, best.0, INFINITY);
+            if value > best.0 {
+                best = (value, Some(column));
+            }
+        }
+        if self.stopped {
+            return None;
+        }
+        let (value, column) = best;
+        self.table.store(key, Entry { value, bound: Bound::Exact, depth, best: column });
+        column.map(|column| (column, value))
+    }
+
+    /// The value of `child`, reached from a position searched to `depth` by
+    /// a move tried after another gave `alpha`, from that position's side:
+    /// principal variation search tests it with a null window first, and
+    /// searches it with the whole window only if it beats `alpha`.
+    #[inline]
+    fn test_move(&mut self, child: &Board, depth: u32, alpha: Value, beta: Value) -> Value {
+        let value = -self.negamax(child, depth - 1, -alpha - 1, -alpha);
+        if alpha < value && value < beta && !self.stopped {
+            -self.negamax(child, depth - 1, -beta, -alpha)
+        } else {
+            value
+        }
+    }
+
+    /// The pool to offer a position's remaining `moves` to, if this thread
+    /// searches with others, the position is worth splitting and a thread is
+    /// idle to take them.
+    #[inline]
+    fn pool_for_split(&self, depth: u32, moves: Moves) -> Option<&'a Pool> {
+        self.pool.filter(|pool| depth >= split::MIN_DEPTH && pool.wanted() && moves.peek().is_some())
+    }
+
+    /// Alpha-beta in negamax form, fail-soft, with the same contract as the
+    /// plain one: with `v` the minimax value of `board` at `depth` and `r` the
+    /// result, `alpha < r < beta` means `r == v`, `r <= alpha` means
+    /// `v <= r`, and `r >= beta` means `v >= r`. After the time runs out the
+    /// result is meaningless and `self.stopped` is set.
+    ///
+    /// The positions near the horizon and the end of the game, which are most
+    /// of them, are dealt with here, inline in the caller; the rest are
+    /// searched by [`interior`](Searcher::interior).
+    #[inline(always)]
+    pub(super) fn negamax(&mut self, board: &Board, depth: u32, alpha: Value, beta: Value) -> Value {
+        self.nodes += 1;
+        let depth = depth.min(board.empty_cells());
+        match depth {
+            0 => evaluate(board),
+            1 => self.horizon(board, beta),
+            _ if depth <= ENDGAME_EMPTY && depth == board.empty_cells() => self.endgame(board, alpha, beta),
+            _ => self.interior(board, depth, alpha, beta),
+        }
+    }
+
+    /// [`negamax`](Searcher::negamax) more than one ply from the horizon and
+    /// more than [`ENDGAME_EMPTY`] from the end of the game, with `depth`
+    /// at most the empty cells.
+    #[inline(never)]
+    fn interior(&mut self, board: &Board, depth: u32, mut alpha: Value, mut beta: Value) -> Value {
+        if self.nodes >= self.next_clock_check {
+            self.next_clock_check = self.nodes + CLOCK_INTERVAL;
+            self.report_progress();
+            self.stopped |= self.must_stop();
+        }
+        if self.stopped {
+            return 0;
+        }
+
+        // The score bounds hold for heuristic values too, but only cut where
+        // the search reaches the end of the game: measured on `bench`, they
+        // never cut short of it, where values are fractions of a point.
+        let to_the_end = depth == board.empty_cells();
+        if to_the_end {
+            (alpha, beta) = match narrow_to_bounds(board, alpha, beta) {
+                Ok(window) => window,
+                Err(value) => return value,
+            };
+        }
+        // Children solved by `endgame` are never stored: no use probing for them.
+        let children_stored = depth > TABLE_MIN_DEPTH && !(to_the_end && depth - 1 <= ENDGAME_EMPTY);
+
+        let key = board.key();
+        let mut first = None;
+        if children_stored {
+            // Start loading the children's entries now, so that they arrive
+            // while this position's own entry is awaited.
+            for column in board.legal_columns() {
+                self.table.prefetch(board.key_after(column));
+            }
+        }
+        if depth >= TABLE_MIN_DEPTH {
+            if let Some(entry) = self.table.probe(key) {
+                first = entry.best;
+                if entry.depth == depth {
+                    if let Some(value) = entry.cut_or_narrow(&mut alpha, &mut beta) {
+                        return value;
+                    }
+                }
+            }
+        }
+
+        // The follow-up strategy's bounds cost more than a table probe.
+        if to_the_end && depth >= FOLLOW_UP_MIN_EMPTY {
+            if let Some(value) = follow_up_cut(board, alpha, beta) {
+                return value;
+            }
+        }
+
+        if children_stored && !(to_the_end && depth < ETC_MIN_EMPTY) {
+            // Enhanced transposition cutoff: a child already known to be good
+            // enough cuts without being searched.
+            for column in board.legal_columns() {
+                if let Some(entry) = self.table.probe(board.key_after(column)) {
+                    // An exact value or upper bound for the child, searched to
+                    // the depth it would be searched to here, bounds this move
+                    // from below.
+                    if entry.depth == depth - 1 && entry.bound != Bound::Lower && -entry.value >= beta {
+                        return -entry.value;
+                    }
+                }
+            }
+        }
+        let searched_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        // Moves whose child the score bounds settle are not made at all.
+        let mut settled = 0;
+        if to_the_end {
+            (best, settled) = match settled_by_bounds(board, alpha, beta) {
+                Ok(settled) => settled,
+                Err(value) => return value,
+            };
+            first = first.filter(|&column| board.landing_cell(column) & settled == 0);
+        }
+        'moves: {
+            // The table's move often cuts at once, before the others are ordered.
+            if let Some(column) = first {
+                let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
+                if self.stopped {
+                    return 0;
+                }
+                // Not `best = value`: a settled move's bound may be higher,
+                // and a value failing low must bound every move from above.
+                best = best.max(value);
+                best_move = first;
+                if best >= beta {
+                    break 'moves;
+                }
+                alpha = alpha.max(best);
+            }
+            // In a solve's search with a narrow window, positions an odd
+            // number of moves from its start are expected to fail low (in
+            // principal variation search they alternate with the ones that
+            // cut): all their moves will be searched, so their order
+            // matters little, and they are searched centre first without
+            // the cost of ordering. On `input_files/input2.txt` 21.6 M nodes
+            // against 33.8 M and half the time; over the 15 positions of
+            // `input_files/solve` the same time in all (slower at 24 and 26
+            // empty cells, faster at 28).
+            let expected_all = self.window_root.is_some_and(|root| (root - board.empty_cells()) % 2 == 1);
+            let mut moves = if expected_all {
+                centre_first(board, first, settled)
+            } else {
+                ordered_moves(board, depth, first, settled)
+            };
+            loop {
+                // Young brothers wait: only once a move has been searched are
+                // the others shared with idle threads.
+                if best_move.is_some() {
+                    if let Some(pool) = self.pool_for_split(depth, moves) {
+                        (best, best_move) = self.split(pool, board, depth, (alpha, beta), (best, best_move), moves);
+                        if self.stopped {
+                            return 0;
+                        }
+                        break;
+                    }
+                }
+                let Some(column) = moves.next() else { break };
+                let child = board.after(column);
+                let value = if best_move.is_some() {
+                    self.test_move(&child, depth, alpha, beta)
+                } else {
+                    -self.negamax(&child, depth - 1, -beta, -alpha)
+                };
+                if self.stopped {
+                    return 0;
+                }
+                if value > best {
+                    best = value;
+                    best_move = Some(column);
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+
+        if depth >= TABLE_MIN_DEPTH {
+            let bound = if best <= searched_alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.store(key, Entry { value: best, bound, depth, best: best_move });
+        }
+        best
+    }
+
+    /// [`negamax`](Searcher::negamax) for the last few moves of the game: so
+    /// few positions lie below that the table, the clock and move ordering
+    /// cost more than they save; only the score bounds are kept.
+    fn endgame(&mut self, board: &Board, alpha: Value, beta: Value) -> Value {
+        let (mut alpha, beta) = match narrow_to_bounds(board, alpha, beta) {
+            Ok(window) => window,
+            Err(value) => return value,
+        };
+        if let Some(value) = follow_up_cut(board, alpha, beta) {
+            return value;
+        }
+        let playable = board.playable_cells();
+        if board.empty_cells() == 1 {
+            // The last move: its value is the final score, read without making it.
+            self.nodes += 1;
+            return value_after(board, playable);
+        }
+        let (mut best, settled) = match settled_by_bounds(board, alpha, beta) {
+            Ok(settled) => settled,
+            Err(value) => return value,
+        };
+        let playable = playable & !settled;
+        for column in Column::CENTRE_FIRST {
+            if playable & column_cells(column.index()) == 0 {
+                continue;
+            }
+            let child = board.after(column);
+            self.nodes += 1;
+            let value = -self.endgame(&child, -beta, -alpha);
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// [`negamax`](Searcher::negamax) one ply from the horizon, where every
+    /// child is a leaf: each is evaluated without making the move (see
+    /// [`value_after`]), and nothing is stored, since a lookup would cost
+    /// more than the evaluations.
+    #[inline]
+    fn horizon(&mut self, board: &Board, beta: Value) -> Value {
+        let playable = board.playable_cells();
+        let mut best = -INFINITY;
+        for column in Column::CENTRE_FIRST {
+            let cell = playable & column_cells(column.index());
+            if cell == 0 {
+                continue;
+            }
+            self.nodes += 1;
+            best = best.max(value_after(board, cell));
+            if best >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// The window `(alpha, beta)` narrowed to the exact score bounds of `board`,
+/// or `Err` with the value to return when the bounds meet or lie outside the
+/// window (a fail-soft cut).
+#[inline]
+fn narrow_to_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, Value), Value> {
+    let (lower, upper) = bounds(board);
+    let (lower, upper) = (lower * POINT, upper * POINT);
+    if upper <= alpha || lower == upper {
+        return Err(upper);
+    } else if lower >= beta {
+        return Err(lower);
+    }
+    Ok((alpha.max(lower), beta.min(upper)))
+}
+
+/// The moves of `board` whose child's score bounds ([`bounds`]) settle it
+/// for the window `(alpha, beta)`, as the child's own
+/// [`narrow_to_bounds`] would, read from the tally after each move without
+/// making it: `Err` with the value to return when a move's bounds reach
+/// `beta` (a fail-soft cut), else the best of the values the moves whose
+/// bounds lie at or below `alpha` would return (or `-INFINITY` for none),
+/// and their cells.
+#[inline]
+fn settled_by_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, u64), Value> {
+    let mover = board.to_move();
+    let mut best = -INFINITY;
+    let mut settled = 0;
+    let mut cells = board.playable_cells();
+    while cells != 0 {
+        let cell = cells & cells.wrapping_neg();
+        cells ^= cell;
+        let (lower, upper) = bounds_for(board.tally_after(cell), mover);
+        let (lower, upper) = (lower * POINT, upper * POINT);
+        if lower >= beta {
+            return Err(lower);
+        }
+        if upper <= alpha {
+            best = best.max(upper);
+            settled |= cell;
+        }
+    }
+    Ok((best, settled))
+}
+
+/// A value beyond the window `(alpha, beta)` proved by the follow-up
+/// strategy's bounds (see [`follow_up`]), for a fail-soft cut.
+#[inline]
+fn follow_up_cut(board: &Board, alpha: Value, beta: Value) -> Option<Value> {
+    // The value is a whole number of points: beyond the window means at
+    // most the largest whole number within `alpha`, or at least the
+    // smallest within `beta`.
+    follow_up::cut(board, alpha.div_euclid(POINT), -(-beta).div_euclid(POINT)).map(|value| value * POINT)
+}

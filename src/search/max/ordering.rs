@@ -1,0 +1,131 @@
+//! Move ordering for the Max-Connect4 engine: which of a position's moves
+//! to search first, and the list that carries them. Near the root, where a
+//! good first move saves the most, moves are ranked by the evaluation of
+//! the position they leave; nearer the horizon by threats; nearest not at
+//! all. The list ([`Moves`]) is one word, handed from the search to the
+//! threads that share a position's moves ([`super::split`]).
+
+use crate::bitboard::{column_cells, completing_cells, WIDTH};
+use crate::board::{Board, Column};
+use crate::score::value_after;
+
+/// Moves are ordered by threats only this many plies or more from the horizon.
+const THREAT_MIN_DEPTH: u32 = 4;
+
+/// Moves this many plies or more from the horizon are ordered by the
+/// evaluation of the position they leave.
+const EVALUATION_ORDER_MIN_DEPTH: u32 = 5;
+
+/// The legal moves of `board` except `first` (the table's move, searched
+/// before the others are ordered), best-looking first: far from the
+/// horizon by the evaluation of the position the move leaves, nearer by
+/// threats, and nearest, where the subtrees are too small to repay the
+/// work, not at all; then centre first.
+///
+/// Measured where the search reaches the end of the game: ordering by
+/// the scoring cells a move leaves, or by a history of cuts, cost more
+/// than it saved (`solve` at 28 empty cells took 1.1 to 1.25 times as long).
+pub(super) fn ordered_moves(board: &Board, depth: u32, first: Option<Column>, settled: u64) -> Moves {
+    if depth < THREAT_MIN_DEPTH {
+        return centre_first(board, first, settled);
+    }
+    let playable = board.playable_cells() & !settled;
+    let mut ranking = Ranking { keys: [0; WIDTH], len: 0 };
+    let mover = board.to_move();
+    // Threats: a move that completes a window of ours is likely good, one
+    // that blocks a window of theirs too, and one that lets them complete
+    // a window in the cell above likely bad.
+    let (ours, theirs) = if depth < EVALUATION_ORDER_MIN_DEPTH {
+        (completing_cells(board.pieces(mover)), completing_cells(board.pieces(mover.other())))
+    } else {
+        (0, 0)
+    };
+    for column in Column::CENTRE_FIRST {
+        let cell = playable & column_cells(column.index());
+        if cell == 0 || Some(column) == first {
+            continue;
+        }
+        let score = if depth >= EVALUATION_ORDER_MIN_DEPTH {
+            // The static value after the move, in eighths of a point.
+            (value_after(board, cell) / 4 + 128).clamp(0, 255) as u32
+        } else {
+            4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
+                - 2 * u32::from((cell << 1) & theirs != 0)
+        };
+        ranking.insert(column, score);
+    }
+    ranking.moves()
+}
+
+/// The legal moves of `board` but `first` and the `settled` ones, centre first.
+#[inline]
+pub(super) fn centre_first(board: &Board, first: Option<Column>, settled: u64) -> Moves {
+    let playable = board.playable_cells() & !settled;
+    Column::CENTRE_FIRST
+        .into_iter()
+        .filter(|&column| playable & column_cells(column.index()) != 0 && Some(column) != first)
+        .collect()
+}
+
+/// Columns in the order to search them, four bits each (the column's index
+/// plus one), the first in the lowest bits: one word, which is passed in a
+/// register (returning an array stalled on reading back what was just written).
+#[derive(Clone, Copy)]
+pub(super) struct Moves(u64);
+
+impl Moves {
+    /// The next column, left in place.
+    pub(super) fn peek(self) -> Option<Column> {
+        { self }.next()
+    }
+}
+
+impl FromIterator<Column> for Moves {
+    fn from_iter<I: IntoIterator<Item = Column>>(columns: I) -> Moves {
+        Moves(
+            columns
+                .into_iter()
+                .enumerate()
+                .fold(0, |moves, (at, column)| moves | (column.index() as u64 + 1) << (4 * at)),
+        )
+    }
+}
+
+impl Iterator for Moves {
+    type Item = Column;
+
+    #[inline]
+    fn next(&mut self) -> Option<Column> {
+        let index = (self.0 & 0xF).checked_sub(1)?;
+        self.0 >>= 4;
+        Column::from_index(index as usize)
+    }
+}
+
+/// Up to seven moves, kept sorted by score, highest first; equal scores keep
+/// the order they were inserted in.
+struct Ranking {
+    /// The score, then the order of insertion reversed, then the column
+    /// plus one: the keys sort as the moves should.
+    keys: [u64; WIDTH],
+    len: usize,
+}
+
+impl Ranking {
+    #[inline]
+    fn insert(&mut self, column: Column, score: u32) {
+        let key = u64::from(score) << 32 | ((WIDTH - self.len) as u64) << 4 | (column.index() as u64 + 1);
+        let mut at = self.len;
+        while at > 0 && self.keys[at - 1] < key {
+            self.keys[at] = self.keys[at - 1];
+            at -= 1;
+        }
+        self.keys[at] = key;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn moves(&self) -> Moves {
+        Moves(self.keys[..self.len].iter().rev().fold(0, |moves, key| moves << 4 | (key & 0xF)))
+    }
+}

@@ -1,0 +1,71 @@
+//! What the searches answer, under either rules: the move chosen
+//! ([`SearchResult`]), a position solved ([`Solution`], [`ExactValue`],
+//! [`MoveValues`]), and
+//! why a solve gave up ([`OutOfTime`], [`SolveError`]).
+
+use crate::bitboard::WIDTH;
+use crate::board::Column;
+use crate::value::Value;
+
+/// The outcome of a search from a position with at least one legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move chosen: the first, in centre-first order, of the best moves.
+    pub column: Column,
+    /// The value of the position for the player to move (see [`Value`]).
+    pub value: Value,
+    /// Positions visited, the root included.
+    pub nodes: u64,
+    /// Plies searched: the depth asked for, capped at the number of empty
+    /// cells, or for a search stopped by its time limit the deepest finished.
+    pub depth: u32,
+}
+
+/// The exact result of a position: what perfect play by both sides gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The final score difference, player to move minus opponent, in points.
+    pub value: i32,
+    /// Every column that achieves it, left to right.
+    pub best: Vec<Column>,
+    /// Positions visited, by all threads.
+    pub nodes: u64,
+}
+
+/// A position's exact value without its best moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExactValue {
+    /// As [`Solution::value`].
+    pub value: i32,
+    /// Positions visited, by all threads.
+    pub nodes: u64,
+}
+
+/// The exact value of every move from a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValues {
+    /// By column index: the value of the move for the player who makes it,
+    /// as [`Solution::value`]; `None` for a column that cannot be played
+    /// (every column, when the game is over).
+    pub values: [Option<i32>; WIDTH],
+    /// Positions visited, by all threads.
+    pub nodes: u64,
+}
+
+/// The time limit ran out before a search finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the time limit ran out after {nodes} positions")]
+pub struct OutOfTime {
+    pub nodes: u64,
+}
+
+/// Why a solve gave no answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    OutOfTime(#[from] OutOfTime),
+    /// A weak solve asked of an engine that solves only strongly (see
+    /// [`Engine::solves_weakly`](super::Engine::solves_weakly)).
+    #[error("weak solving is for classic rules only")]
+    WeakUnsupported,
+}
