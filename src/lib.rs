@@ -1,11 +1,17 @@
 //! Max-Connect4: Connect-4 played until the board is full, each player
 //! scoring a point for every four-in-a-row of their colour.
 //!
-//! The core ([`bitboard`], [`lines`], [`board`], [`features`], [`score`], [`search`],
-//! [`format`], [`display`]) does no I/O; [`modes`], [`report`], [`referee`], [`memory`],
-//! [`bounded`], [`prompt`] and the binary read and write files and the terminal, and
-//! the referee runs other programs. [`protocol`] holds the arenas' protocols without
-//! I/O; `bot` ([`modes::bot`]) and [`serve`] put them on pipes and sockets.
+//! The modules form layers, each naming only its own layer and those below
+//! (`docs/architecture.md` has one line per module; `tests/it/architecture.rs`
+//! checks that no module depends on itself through others):
+//! - front ends: [`modes`], [`report`], [`referee`], [`serve`];
+//! - [`protocol`]: both sides of the arenas' protocols, without I/O;
+//! - [`search`]: one [`search::Engine`] for both rule sets;
+//! - the core, without I/O: [`format`], [`display`], [`moves`], [`score`],
+//!   [`rules`], [`board`], [`lines`], [`features`], [`value`], [`player`],
+//!   [`bitboard`];
+//! - services the front ends share: [`atomic`], [`bounded`], [`signals`],
+//!   [`prompt`], [`memory`], [`plot`].
 
 pub mod atomic;
 pub mod bitboard;
