@@ -2,7 +2,7 @@
 //! scores, which the solver is measured and checked against.
 
 /// The six public benchmark sets by name, and their files (see
-/// `../shared/data/connect4-benchmarks/README.md`).
+/// `tests/data/connect4-benchmarks/README.md`).
 pub const BENCHMARK_SETS: [(&str, &str); 6] = [
     ("End-Easy", "Test_L3_R1"),
     ("Middle-Easy", "Test_L2_R1"),
