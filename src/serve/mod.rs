@@ -289,6 +289,10 @@ async fn play(State(shared): State<Arc<Shared>>, body: Body) -> Response {
     let search = tokio::task::spawn_blocking(move || {
         let started = std::time::Instant::now();
         let result = mover.choose(&board, &limits);
+        // The search's place is given back when it ends, not when its
+        // client goes; and before the server says it stopped, so that
+        // whoever reads that finds the place free.
+        drop(permit);
         if mover.canceller().load(std::sync::atomic::Ordering::Relaxed) {
             eprintln!(
                 "a search stopped after {:.1} s of its {} s: its client hung up",
@@ -296,9 +300,6 @@ async fn play(State(shared): State<Arc<Shared>>, body: Body) -> Response {
                 limits.time_limit.unwrap_or_default().as_secs_f64()
             );
         }
-        // The search's place is given back when it ends, not when its
-        // client goes.
-        drop(permit);
         result
     });
     match search.await {
