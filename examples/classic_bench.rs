@@ -1,5 +1,5 @@
 //! The classic solver against the six public benchmark sets (see
-//! `../shared/data/connect4-benchmarks/README.md`): every position's value
+//! `tests/data/connect4-benchmarks/README.md`): every position's value
 //! checked against the published score, and the mean time per position.
 //!
 //! Each position is solved as on its own: the table is cleared before it,

@@ -7,11 +7,11 @@
 //! - front ends: [`modes`], [`report`], [`referee`], [`serve`];
 //! - [`protocol`]: both sides of the arenas' protocols, without I/O;
 //! - [`search`]: one [`search::Engine`] for both rule sets;
+//! - services the front ends share, over the core: [`atomic`], [`bounded`],
+//!   [`signals`], [`prompt`], [`memory`], [`plot`];
 //! - the core, without I/O: [`format`], [`display`], [`moves`], [`score`],
 //!   [`rules`], [`board`], [`lines`], [`features`], [`value`], [`player`],
-//!   [`bitboard`];
-//! - services the front ends share: [`atomic`], [`bounded`], [`signals`],
-//!   [`prompt`], [`memory`], [`plot`].
+//!   [`bitboard`].
 
 pub mod atomic;
 pub mod bitboard;

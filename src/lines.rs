@@ -10,7 +10,7 @@
 //! contents add to each total. The evaluation weighs a threat by the row of
 //! its empty cell (see [`crate::features`]), so lines of one length whose
 //! cells lie on rows of different parities have tables of their own: one
-//! per [`Kind`]. A piece changes only the four lines through
+//! per kind of line. A piece changes only the four lines through
 //! its cell, so playing it updates the totals with four pairs of lookups, and
 //! the evaluation of any position is read, not counted.
 //!

@@ -68,24 +68,46 @@ impl Moves {
     pub fn play(&self, rules: Rules) -> Result<Board, MoveStringError> {
         let mut board = Board::empty();
         for (index, &column) in (1..).zip(&self.0) {
-            if let Some(Outcome::Win(winner)) = rules.outcome(&board) {
-                return Err(MoveStringError::AfterTheEnd { index, column, winner });
-            }
-            board.try_play(column).map_err(|_| MoveStringError::ColumnFull { index, column })?;
+            play(rules, &mut board, index, column)?;
         }
         Ok(board)
     }
 
     /// The position after the moves written `text` (such as `4453`) under
-    /// `rules`: [`Moves::from_str`] then [`Moves::play`].
+    /// `rules`, read and played a move at a time ([`read_column`] then as
+    /// [`Moves::play`] does), so that the error names the first wrong move.
     ///
     /// # Errors
     /// When a character is not a column, a move plays a full column, or
     /// (classic rules) a move follows the four that ended the game; the
     /// error names the move.
     pub fn board(rules: Rules, text: &str) -> Result<Board, MoveStringError> {
-        text.parse::<Moves>()?.play(rules)
+        let mut board = Board::empty();
+        for (index, found) in (1..).zip(text.chars()) {
+            let column = read_column(index, found)?;
+            play(rules, &mut board, index, column)?;
+        }
+        Ok(board)
     }
+}
+
+/// Move `index`'s column (moves count from 1), written `found`: `1` to `7`.
+///
+/// # Errors
+/// When `found` is not a column.
+pub fn read_column(index: usize, found: char) -> Result<Column, MoveStringError> {
+    found
+        .to_digit(10)
+        .and_then(|digit| Column::from_number(digit as usize))
+        .ok_or(MoveStringError::NotAColumn { index, found })
+}
+
+/// Plays move `index`, `column`, on `board` under `rules`.
+fn play(rules: Rules, board: &mut Board, index: usize, column: Column) -> Result<(), MoveStringError> {
+    if let Some(Outcome::Win(winner)) = rules.outcome(board) {
+        return Err(MoveStringError::AfterTheEnd { index, column, winner });
+    }
+    board.try_play(column).map_err(|_| MoveStringError::ColumnFull { index, column })
 }
 
 impl FromStr for Moves {
@@ -93,16 +115,7 @@ impl FromStr for Moves {
 
     /// Reads `4453`; the empty string is no moves.
     fn from_str(text: &str) -> Result<Moves, MoveStringError> {
-        (1..)
-            .zip(text.chars())
-            .map(|(index, found)| {
-                found
-                    .to_digit(10)
-                    .and_then(|digit| Column::from_number(digit as usize))
-                    .ok_or(MoveStringError::NotAColumn { index, found })
-            })
-            .collect::<Result<Vec<Column>, MoveStringError>>()
-            .map(Moves)
+        (1..).zip(text.chars()).map(|(index, found)| read_column(index, found)).collect::<Result<_, _>>().map(Moves)
     }
 }
 
@@ -153,6 +166,8 @@ mod tests {
         check_moves(Rules::Max, "0", Err("move 1 is '0', not a column 1-7"));
         check_moves(Rules::Max, "4\n", Err("move 2 is '\\n', not a column 1-7"));
         check_moves(Rules::Max, "2222222", Err("move 7 plays column 2, which is full"));
+        // The first wrong move is named, whatever follows it.
+        check_moves(Rules::Max, "44444448", Err("move 7 plays column 4, which is full"));
         check_moves(
             Rules::Classic,
             "12121213",

@@ -6,7 +6,8 @@ use std::fmt;
 /// One of the two players. Player 1 is red and player 2 green in the
 /// assignment; board files write them as `1` and `2`.
 ///
-/// A whole word wide, like every other field of [`Board`]: the search
+/// A whole word wide, like every other field of
+/// [`Board`](crate::board::Board): the search
 /// copies a board right after a move wrote it, and a copy that reads a
 /// word of which a move wrote only a byte waits for the write to reach the
 /// cache (it cost a third of plain alpha-beta's time).

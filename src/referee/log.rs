@@ -9,7 +9,7 @@
 //! (whoever wrote it) is reported with its number and skipped, never fatal;
 //! a tournament plays the game it stood for again.
 //!
-//! A referee holds its log locked (`flock`) from start to end, so a second
+//! A referee holds its log locked (`File::try_lock`) from start to end, so a second
 //! referee on the same log refuses to start instead of giving its games the
 //! same numbers.
 //!

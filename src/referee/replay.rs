@@ -13,7 +13,7 @@ use super::log::{self, Colour, GameRecord};
 use super::Error;
 use crate::board::Board;
 use crate::display;
-use crate::moves::{MoveStringError, Moves};
+use crate::moves;
 use crate::rules::Rules;
 
 /// The start position and the position after each move of `record`, under
@@ -26,8 +26,8 @@ pub fn positions(record: &GameRecord) -> Result<Vec<Board>, String> {
     let mut board =
         log::decode_board(&record.start).map_err(|error| format!("the start position is invalid: {error}"))?;
     let mut positions = vec![board];
-    let moves: Moves = record.moves.parse().map_err(|error: MoveStringError| error.to_string())?;
-    for (index, &column) in moves.columns().iter().enumerate() {
+    for (index, digit) in record.moves.chars().enumerate() {
+        let column = moves::read_column(index + 1, digit).map_err(|error| error.to_string())?;
         if record.rules.is_over(&board) {
             return Err(format!("move {} is illegal: the game was over", index + 1));
         }

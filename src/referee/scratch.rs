@@ -30,7 +30,7 @@ const LOCK: &str = "lock";
 /// long as this value lives and removed when it is dropped.
 pub struct Root {
     path: PathBuf,
-    /// Holds the `flock` that tells other referees this folder is in use.
+    /// Holds the lock (`File::try_lock`) that tells other referees this folder is in use.
     _lock: File,
 }
 

@@ -17,7 +17,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
+use axum::body::Bytes;
+use axum::extract::FromRequest as _;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -235,12 +236,12 @@ async fn json_errors(response: Response) -> Response {
 }
 
 /// `POST /`: an arena request.
-async fn play(State(shared): State<Arc<Shared>>, body: Body) -> Response {
+async fn play(State(shared): State<Arc<Shared>>, request: axum::extract::Request) -> Response {
     let options = &shared.options;
-    let body = match tokio::time::timeout(options.body_timeout, axum::body::to_bytes(body, BODY_LIMIT)).await {
+    let body = match tokio::time::timeout(options.body_timeout, Bytes::from_request(request, &())).await {
         Ok(Ok(body)) => body,
-        // The only error of a body that arrives is the limit's.
-        Ok(Err(_)) => return error(StatusCode::PAYLOAD_TOO_LARGE, "payload too large"),
+        // Over the limit (413), or a body that breaks off (400).
+        Ok(Err(rejection)) => return error(rejection.status(), &rejection.body_text()),
         Err(_) => {
             let message = format!(
                 "request timeout: the body did not arrive within {} s of the headers",

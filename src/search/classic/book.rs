@@ -61,7 +61,7 @@ const HASH: usize = 8;
 const KEY_MASK: u64 = (1 << 56) - 1;
 
 /// The book shipped with the program: the empty board and every position one
-/// move from it (see `README.md`, "Opening book", for how it was built and
+/// move from it (see `docs/solver.md`, "Opening book", for how it was built and
 /// why no deeper).
 const SHIPPED: &[u8] = include_bytes!("../../../data/classic.book");
 
