@@ -15,6 +15,7 @@
 pub mod chart;
 pub mod check;
 pub mod console;
+pub mod crosstable;
 pub mod error;
 pub mod game;
 pub mod limits;

@@ -24,6 +24,7 @@ use std::sync::{mpsc, Mutex};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::chart;
+use super::crosstable::crosstable;
 use super::game::Game;
 use super::log::{self, Colour, GameRecord, Log};
 use super::player::PlayerSpec;
@@ -184,6 +185,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let names: Vec<String> = seats.iter().map(|seat| seat.name.clone()).collect();
     let counted = deduplicated(&records, &names, &openings);
     let standings = standings(&names, &counted);
+    let crosstable = crosstable(&standings, &counted);
     let (png, svg) = chart::draw(&standings, counted.len())?;
     let directory = &options.directory;
     std::fs::create_dir_all(directory).map_err(|source| Error::io("create", directory, source))?;
@@ -191,6 +193,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
         ("standings.csv", standings_csv(&standings).into_bytes()),
         ("standings.png", png),
         ("standings.svg", svg.into()),
+        ("crosstable.csv", crosstable.csv().into_bytes()),
     ] {
         let path = directory.join(name);
         std::fs::write(&path, contents).map_err(|source| Error::io("write", &path, source))?;
@@ -198,10 +201,12 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let written = directory.join("standings");
     write!(
         out,
-        "\n{}{}\nStandings written to {}.csv, .png and .svg.\n",
+        "\n{}{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable to {}.\n",
         standings_table(&standings),
         forfeit_reasons(&standings, &counted),
-        written.display()
+        crosstable.table(),
+        written.display(),
+        directory.join("crosstable.csv").display()
     )
     .map_err(terminal)?;
     Ok(standings)

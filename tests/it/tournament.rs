@@ -83,6 +83,22 @@ fn three_players_with_a_broken_bot() {
         assert!(stdout.contains(&row[1]), "the table is printed");
     }
 
+    // Who beat whom: each ordered pair's 4 games, the pairs' points adding
+    // up to the standings', and broken losing all of its games.
+    let crosstable: Vec<Vec<String>> =
+        read(&dir.join("crosstable.csv")).lines().map(|line| line.split(',').map(str::to_owned).collect()).collect();
+    assert_eq!(crosstable[0], ["player", "opponent", "games", "wins", "draws", "losses", "points"]);
+    assert_eq!(crosstable.len(), 1 + 6, "a line per ordered pair");
+    for row in &table[1..] {
+        let points: u32 =
+            crosstable[1..].iter().filter(|pair| pair[0] == row[1]).map(|pair| pair[6].parse::<u32>().unwrap()).sum();
+        assert_eq!(points.to_string(), row[7], "{}'s points", row[1]);
+    }
+    for pair in crosstable[1..].iter().filter(|pair| pair[0] == "broken") {
+        assert_eq!(pair[2..], ["4", "0", "0", "4", "0"], "{pair:?}");
+    }
+    assert!(stdout.contains("\nCrosstable (each row's wins-draws-losses against each column):\n"), "{stdout}");
+
     let png = png::Decoder::new(std::io::Cursor::new(std::fs::read(dir.join("standings.png")).unwrap()));
     let info = png.read_info().unwrap().info().clone();
     assert_eq!((info.width, info.height), (900, 560));
