@@ -23,6 +23,7 @@ pub mod log;
 pub mod match_play;
 pub mod player;
 pub mod process;
+pub mod ratings;
 pub mod replay;
 pub mod result;
 pub mod sandbox;

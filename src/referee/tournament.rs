@@ -29,6 +29,7 @@ use super::game::Game;
 use super::log::{self, Colour, GameRecord, Log};
 use super::player::PlayerSpec;
 use super::process::Containment;
+use super::ratings::{ratings, ratings_csv, ratings_table};
 use super::sandbox::Isolation;
 use super::seat::Seat;
 use super::settings::Settings;
@@ -186,6 +187,10 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let counted = deduplicated(&records, &names, &openings);
     let standings = standings(&names, &counted);
     let crosstable = crosstable(&standings, &counted);
+    // The first player given is the anchor; the ratings in the standings' order.
+    let ranked: Vec<String> = standings.iter().map(|standing| standing.name.clone()).collect();
+    let anchor = ranked.iter().position(|name| *name == names[0]).unwrap_or(0);
+    let ratings = ratings(&ranked, &counted, anchor);
     let (png, svg) = chart::draw(&standings, counted.len())?;
     let directory = &options.directory;
     std::fs::create_dir_all(directory).map_err(|source| Error::io("create", directory, source))?;
@@ -194,6 +199,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
         ("standings.png", png),
         ("standings.svg", svg.into()),
         ("crosstable.csv", crosstable.csv().into_bytes()),
+        ("ratings.csv", ratings_csv(&ratings).into_bytes()),
     ] {
         let path = directory.join(name);
         std::fs::write(&path, contents).map_err(|source| Error::io("write", &path, source))?;
@@ -201,12 +207,14 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let written = directory.join("standings");
     write!(
         out,
-        "\n{}{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable to {}.\n",
+        "\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\n",
         standings_table(&standings),
         forfeit_reasons(&standings, &counted),
         crosstable.table(),
+        ratings_table(&ratings, &names[0]),
         written.display(),
-        directory.join("crosstable.csv").display()
+        directory.join("crosstable.csv").display(),
+        directory.join("ratings.csv").display()
     )
     .map_err(terminal)?;
     Ok(standings)

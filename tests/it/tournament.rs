@@ -99,6 +99,22 @@ fn three_players_with_a_broken_bot() {
     }
     assert!(stdout.contains("\nCrosstable (each row's wins-draws-losses against each column):\n"), "{stdout}");
 
+    // Ratings: me, the first player, at 0; the ranking as the standings';
+    // every interval finite, broken's included.
+    let ratings: Vec<Vec<String>> =
+        read(&dir.join("ratings.csv")).lines().map(|line| line.split(',').map(str::to_owned).collect()).collect();
+    assert_eq!(ratings[0], ["player", "elo", "low", "high"]);
+    let names: Vec<&str> = ratings[1..].iter().map(|row| row[0].as_str()).collect();
+    let ranked: Vec<&str> = table[1..].iter().map(|row| row[1].as_str()).collect();
+    assert_eq!(names, ranked);
+    let elo = |name: &str| ratings.iter().find(|row| row[0] == name).unwrap()[1].parse::<f64>().unwrap();
+    assert_eq!(elo("me"), 0.0);
+    assert!(elo("broken") < 0.0, "{ratings:?}");
+    for row in &ratings[1..] {
+        let [low, value, high] = [&row[2], &row[1], &row[3]].map(|cell| cell.parse::<f64>().unwrap());
+        assert!(low <= value && value <= high, "{row:?}");
+    }
+
     let png = png::Decoder::new(std::io::Cursor::new(std::fs::read(dir.join("standings.png")).unwrap()));
     let info = png.read_info().unwrap().info().clone();
     assert_eq!((info.width, info.height), (900, 560));
