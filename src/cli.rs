@@ -605,6 +605,10 @@ impl Cli {
                     "a tournament needs at least two players: give --player NAME=TEMPLATE twice or more".to_owned(),
                 ));
             }
+            if let Some(anchor) = args.anchor.as_ref().filter(|anchor| !names.contains(anchor)) {
+                let message = format!("invalid value '{anchor}' for '--anchor <NAME>': no player is named so");
+                return Err(Cli::argument_error("tournament", message));
+            }
         }
         Ok(self)
     }
@@ -795,6 +799,9 @@ pub(crate) struct TournamentArgs {
     /// Play without the pre-flight check: a player that cannot play forfeits its games.
     #[arg(long)]
     pub(crate) no_check: bool,
+    /// The player rated 0, whom the others' ratings are measured from [default: the first player].
+    #[arg(long, value_name = "NAME")]
+    pub(crate) anchor: Option<String>,
 }
 
 impl TournamentArgs {
@@ -806,6 +813,7 @@ impl TournamentArgs {
             directory: self.out,
             settings: self.settings.settings(),
             isolation: self.isolation.isolation(),
+            anchor: self.anchor,
             preflight: if self.no_check {
                 tournament::Preflight::Skip
             } else if self.drop_failing {

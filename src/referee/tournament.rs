@@ -87,6 +87,9 @@ pub struct TournamentOptions {
     pub isolation: Isolation,
     /// What the pre-flight check does with an entrant that fails it.
     pub preflight: Preflight,
+    /// The player rated 0; the first player when none is named or when
+    /// the pre-flight check left this one out.
+    pub anchor: Option<String>,
 }
 
 /// The pre-flight check of a tournament's entrants ([`check`](super::check)).
@@ -187,9 +190,10 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let counted = deduplicated(&records, &names, &openings);
     let standings = standings(&names, &counted);
     let crosstable = crosstable(&standings, &counted);
-    // The first player given is the anchor; the ratings in the standings' order.
+    // The ratings in the standings' order, measured from the anchor.
+    let anchor_name = options.anchor.as_ref().filter(|anchor| names.contains(anchor)).unwrap_or(&names[0]);
     let ranked: Vec<String> = standings.iter().map(|standing| standing.name.clone()).collect();
-    let anchor = ranked.iter().position(|name| *name == names[0]).unwrap_or(0);
+    let anchor = ranked.iter().position(|name| name == anchor_name).unwrap_or(0);
     let ratings = ratings(&ranked, &counted, anchor);
     let (png, svg) = chart::draw(&standings, counted.len())?;
     let directory = &options.directory;
@@ -211,7 +215,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
         standings_table(&standings),
         forfeit_reasons(&standings, &counted),
         crosstable.table(),
-        ratings_table(&ratings, &names[0]),
+        ratings_table(&ratings, anchor_name),
         written.display(),
         directory.join("crosstable.csv").display(),
         directory.join("ratings.csv").display()

@@ -289,7 +289,26 @@ fn players_must_be_usable() {
         "the command template 'bot {in}' has no {out}, so the program could not know where to write its move",
     );
     check(&["a"], "expected NAME=TEMPLATE");
+    maxconnect4(dir.path())
+        .args(["tournament", "--player", "a=self", "--player", "b=self", "--anchor", "c"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("invalid value 'c' for '--anchor <NAME>': no player is named so"));
     assert!(!dir.path().join("tournament").exists());
+}
+
+#[test]
+fn the_anchor_is_rated_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let assert = maxconnect4(dir.path())
+        .args(["tournament", "--player", "a=self", "--player", &format!("b={}", engine(1)), "--anchor", "b"])
+        .args(["--openings", "1", "--depth", "1", "--timeout", "60", "--no-check"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("Ratings (Elo scale, b at 0, with 95% intervals):\n"), "{stdout}");
+    let ratings = read(&dir.path().join("tournament").join("ratings.csv"));
+    assert!(ratings.lines().any(|line| line.starts_with("b,0.0,")), "{ratings}");
 }
 
 #[test]
