@@ -68,9 +68,9 @@ pub fn ratings(names: &[String], records: &[&GameRecord], anchor: usize) -> Vec<
         .collect()
 }
 
-/// `ratings` (the anchor's first among them, or not) as a table for the
-/// terminal, in the order given: each rating rounded to a whole point, and
-/// its 95% margin.
+/// `ratings` as a table for the terminal, in the order given, headed by
+/// the `anchor`'s name: each rating rounded to a whole point, with its 95%
+/// margin (none for the anchor).
 #[must_use]
 pub fn ratings_table(ratings: &[Rating], anchor: &str) -> String {
     let width = ratings.iter().map(|rating| rating.name.len()).max().unwrap_or(0);
@@ -221,6 +221,23 @@ mod tests {
         assert_eq!(fitted[1], (0.0, 0.0));
         let fitted = fit(&games, &score, 0);
         assert!((fitted[1].0 + 147.2).abs() < 0.1, "{fitted:?}");
+    }
+
+    #[test]
+    fn the_table_and_the_csv() {
+        let rating = |name: &str, elo, margin| Rating { name: name.to_owned(), elo, margin };
+        let ratings = [rating("anchor", 0.0, 0.0), rating("b", -147.24, 332.2), rating("alone", 0.0, f64::INFINITY)];
+        assert_eq!(
+            ratings_table(&ratings, "anchor"),
+            "Ratings (Elo scale, anchor at 0, with 95% intervals):\n\
+             anchor      0\n\
+             b        -147 ± 332\n\
+             alone       0 ± ∞ (no games linking it to the anchor)\n"
+        );
+        assert_eq!(
+            ratings_csv(&ratings),
+            "player,elo,low,high\nanchor,0.0,0.0,0.0\nb,-147.2,-479.4,185.0\nalone,0.0,,\n"
+        );
     }
 
     #[test]
