@@ -141,18 +141,16 @@ impl FromIterator<Column> for Moves {
 mod tests {
     use super::*;
 
-    fn play_all(columns: &str) -> Board {
-        let mut board = Board::empty();
-        for c in columns.bytes() {
-            board.try_play(Column::from_number((c - b'0') as usize).unwrap()).unwrap();
-        }
-        board
-    }
-
+    /// `Moves::board(rules, moves)` is the board after the columns of `same`,
+    /// played one by one, or the error `message`.
     fn check_moves(rules: Rules, moves: &str, expected: Result<&str, &str>) {
         let board = Moves::board(rules, moves);
+        let column = |digit: u8| Column::from_number(usize::from(digit - b'0')).unwrap();
         match expected {
-            Ok(same) => assert_eq!(board, Ok(play_all(same)), "{moves}"),
+            Ok(same) => {
+                let played = same.bytes().fold(Board::empty(), |board, digit| board.after(column(digit)));
+                assert_eq!(board, Ok(played), "{moves}");
+            }
             Err(message) => assert_eq!(board.map_err(|error| error.to_string()), Err(message.to_owned()), "{moves}"),
         }
     }
