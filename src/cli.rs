@@ -147,6 +147,8 @@ pub(crate) enum Command {
     Replay(ReplayArgs),
     /// Play every pair of players from each opening, with both colours.
     Tournament(TournamentArgs),
+    /// Standings, crosstable, ratings and results page from tournament logs (shards' logs merged).
+    Results(ResultsArgs),
     /// Check that players can play: each asked for one move on the empty board, as in a game.
     Check(CheckArgs),
     /// Describe the board file (also `maxconnect4 help format`).
@@ -610,6 +612,12 @@ impl Cli {
                 return Err(Cli::argument_error("tournament", message));
             }
         }
+        if let Command::Results(args) = &self.command {
+            if args.out.is_none() && args.logs.len() > 1 {
+                let message = "give --out DIR for the results of more than one log".to_owned();
+                return Err(Cli::usage_error("results", clap::error::ErrorKind::MissingRequiredArgument, message));
+            }
+        }
         Ok(self)
     }
 
@@ -802,6 +810,30 @@ pub(crate) struct TournamentArgs {
     /// The player rated 0, whom the others' ratings are measured from [default: the first player].
     #[arg(long, value_name = "NAME")]
     pub(crate) anchor: Option<String>,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct ResultsArgs {
+    /// Logs of one tournament (`DIR/games.jsonl`), such as its shards' logs; each game counts once.
+    #[arg(required = true, value_name = "LOG")]
+    pub(crate) logs: Vec<PathBuf>,
+    /// The directory for the standings, crosstable, ratings and results.html
+    /// [default: the log's directory, when there is one log].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+    /// The player rated 0 [default: the tournament's anchor, or its first player].
+    #[arg(long, value_name = "NAME")]
+    pub(crate) anchor: Option<String>,
+}
+
+impl ResultsArgs {
+    /// Where the results go: `--out`, or the one log's directory.
+    pub(crate) fn directory(&self) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| match self.logs[0].parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+            _ => PathBuf::from("."),
+        })
+    }
 }
 
 impl TournamentArgs {

@@ -11,7 +11,7 @@ use anyhow::Context as _;
 use clap::Parser;
 
 use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source};
-use maxconnect4::referee::{self, process, replay, tournament};
+use maxconnect4::referee::{self, merge, process, replay, tournament};
 use maxconnect4::search::Strength;
 use maxconnect4::serve;
 use maxconnect4::{format, report};
@@ -121,6 +121,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => {
             process::stop_players_on_interrupt();
             tournament::run(&args.options(), &mut out)?;
+        }
+        Command::Results(args) => {
+            merge::results(&args.logs, &args.directory(), args.anchor.as_deref(), &mut out)?;
         }
         Command::Format => writeln!(out, "{}", format::DESCRIPTION)?,
         Command::Serve {

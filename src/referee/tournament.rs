@@ -26,7 +26,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::chart;
 use super::crosstable::crosstable;
 use super::game::Game;
-use super::log::{self, Colour, GameRecord, Log};
+use super::log::{self, Colour, GameRecord, Log, Side};
+use super::manifest::{Manifest, MANIFEST_FILE};
 use super::player::PlayerSpec;
 use super::process::Containment;
 use super::ratings::{ratings, ratings_csv, ratings_table};
@@ -150,6 +151,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
         eprintln!("{warning}");
     }
     let seats = preflight(seats, options, &containment, out)?;
+    manifest(&seats, &openings, options).write(&options.directory.join(MANIFEST_FILE))?;
 
     let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
     let mut fixtures = Vec::new();
@@ -222,6 +224,15 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     )
     .map_err(terminal)?;
     Ok(standings)
+}
+
+/// What this tournament plays, for `results` to merge its shards' logs by.
+fn manifest(seats: &[Seat], openings: &[String], options: &TournamentOptions) -> Manifest {
+    let players: Vec<Side> =
+        seats.iter().map(|seat| Side { name: seat.name.clone(), command: seat.spec.command().to_owned() }).collect();
+    let anchor = options.anchor.as_ref().filter(|anchor| players.iter().any(|side| &side.name == *anchor));
+    let anchor = anchor.unwrap_or(&players[0].name).clone();
+    Manifest::new(players, openings.to_vec(), options.settings, anchor)
 }
 
 /// Whether `name` can name a tournament player: letters, digits, `-`, `_`

@@ -36,5 +36,7 @@ mod report;
 #[cfg(unix)]
 mod serve;
 #[cfg(target_os = "linux")]
+mod shards;
+#[cfg(target_os = "linux")]
 mod tournament;
 mod util;

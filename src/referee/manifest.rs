@@ -1,0 +1,184 @@
+//! A tournament's manifest: `tournament.json` beside its log, the contest
+//! the command line defined (the players who play, by name and command, in
+//! its order, the openings, the rules and limits, and the anchor of the
+//! ratings).
+//!
+//! The game records alone say who played whom under which settings, but not
+//! who was meant to play, nor who comes first: a shard's log holds a part of
+//! the games, finished in any order. The manifest is what lets `results`
+//! merge the logs of a tournament's shards into the standings one machine
+//! would have printed (the same players, the same anchor, the games still
+//! missing counted), and refuse logs of different tournaments. A tournament
+//! writes it, whole, before its first game; a resumed one writes it again.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::log::{GameRecord, Side};
+use super::settings::Settings;
+use super::Error;
+use crate::rules::Rules;
+
+/// The manifest's file name, in the tournament's directory.
+pub const MANIFEST_FILE: &str = "tournament.json";
+
+/// The most a manifest may hold: a few hundred bytes per player.
+const MANIFEST_LIMIT: u64 = 1 << 24;
+
+/// What a tournament was asked to play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The players who play (the pre-flight check's survivors), in the
+    /// command line's order.
+    pub players: Vec<Side>,
+    /// The openings' moves, as two digits each; one empty opening for the
+    /// empty board.
+    pub openings: Vec<String>,
+    pub rules: Rules,
+    pub depth: u32,
+    /// Seconds per move.
+    pub timeout: f64,
+    /// Seconds per side per game, if the game has a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<f64>,
+    /// The player rated 0.
+    pub anchor: String,
+}
+
+impl Manifest {
+    /// The manifest of a tournament of `players` under `settings`.
+    #[must_use]
+    pub fn new(players: Vec<Side>, openings: Vec<String>, settings: Settings, anchor: String) -> Manifest {
+        Manifest {
+            players,
+            openings,
+            rules: settings.rules,
+            depth: settings.depth,
+            timeout: settings.timeout.as_secs_f64(),
+            clock: settings.clock.map(|clock| clock.as_secs_f64()),
+            anchor,
+        }
+    }
+
+    /// Where the manifest of the tournament whose log is `log` lives.
+    #[must_use]
+    pub fn beside(log: &Path) -> PathBuf {
+        log.parent().unwrap_or(Path::new(".")).join(MANIFEST_FILE)
+    }
+
+    /// The players' names, in order.
+    #[must_use]
+    pub fn names(&self) -> Vec<String> {
+        self.players.iter().map(|side| side.name.clone()).collect()
+    }
+
+    /// Writes the manifest at `path`, whole or not at all.
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    pub fn write(&self, path: &Path) -> Result<(), Error> {
+        let mut text = serde_json::to_string_pretty(self).expect("a manifest serializes");
+        text.push('\n');
+        Ok(crate::atomic::write(path, text.as_bytes())?)
+    }
+
+    /// The manifest at `path`, or none when there is no such file (a log of
+    /// `match`, or of a tournament older than manifests).
+    ///
+    /// # Errors
+    /// When the file exists but cannot be read or is not a manifest.
+    pub fn read(path: &Path) -> Result<Option<Manifest>, Error> {
+        let text = match crate::bounded::read(path, MANIFEST_LIMIT, "tournament manifest") {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(Error::io("read", path, source)),
+        };
+        serde_json::from_slice(&text)
+            .map(Some)
+            .map_err(|error| Error::Tournament(format!("{} is not a tournament manifest: {error}", path.display())))
+    }
+
+    /// How `other` differs from this manifest, in words, if it does.
+    #[must_use]
+    pub fn difference(&self, other: &Manifest) -> Option<String> {
+        let names = |manifest: &Manifest| manifest.names().join(", ");
+        if self.names() != other.names() {
+            return Some(format!("players {} against {}", names(self), names(other)));
+        }
+        if let Some((mine, theirs)) = self.players.iter().zip(&other.players).find(|(mine, theirs)| mine != theirs) {
+            return Some(format!("'{}' plays '{}' against '{}'", mine.name, mine.command, theirs.command));
+        }
+        if self.openings != other.openings {
+            return Some(format!("{} openings against {}", self.openings.len(), other.openings.len()));
+        }
+        if self.settings() != other.settings() {
+            return Some(format!("{} against {}", self.settings(), other.settings()));
+        }
+        (self.anchor != other.anchor).then(|| format!("anchor {} against {}", self.anchor, other.anchor))
+    }
+
+    /// The rules and limits, as the command line's options.
+    #[must_use]
+    pub fn settings(&self) -> String {
+        settings_words(self.rules, self.depth, self.timeout, self.clock)
+    }
+
+    /// How many games the tournament plays: every ordered pair of players
+    /// from each opening.
+    #[must_use]
+    pub fn games(&self) -> usize {
+        let players = self.players.len();
+        self.openings.len() * players * players.saturating_sub(1)
+    }
+
+    /// Whether `record` is a game of this tournament: between two of its
+    /// players from one of its openings.
+    #[must_use]
+    pub fn includes(&self, record: &GameRecord) -> bool {
+        let plays = |name: &str| self.players.iter().any(|side| side.name == name);
+        plays(&record.red.name)
+            && plays(&record.green.name)
+            && record.opening.as_ref().is_some_and(|opening| self.openings.contains(opening))
+    }
+}
+
+/// Rules and limits as the options that give them: `--rules max --depth 5
+/// --timeout 10`, with `--clock` when there is one.
+#[must_use]
+pub fn settings_words(rules: Rules, depth: u32, timeout: f64, clock: Option<f64>) -> String {
+    let clock = clock.map_or(String::new(), |clock| format!(" --clock {clock}"));
+    format!("--rules {rules} --depth {depth} --timeout {timeout}{clock}")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn manifest() -> Manifest {
+        let side = |name: &str| Side { name: name.to_owned(), command: "self".to_owned() };
+        let settings = Settings { rules: Rules::Max, depth: 3, timeout: Duration::from_secs(10), clock: None };
+        Manifest::new(vec![side("a"), side("b")], vec!["44".to_owned()], settings, "a".to_owned())
+    }
+
+    #[test]
+    fn a_manifest_round_trips_and_names_a_difference() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join(MANIFEST_FILE);
+        assert_eq!(Manifest::read(&path).unwrap(), None);
+        manifest().write(&path).unwrap();
+        assert_eq!(Manifest::read(&path).unwrap(), Some(manifest()));
+        let mut deeper = manifest();
+        deeper.depth = 5;
+        assert_eq!(
+            manifest().difference(&deeper).as_deref(),
+            Some("--rules max --depth 3 --timeout 10 against --rules max --depth 5 --timeout 10")
+        );
+        assert_eq!(manifest().difference(&manifest()), None);
+        std::fs::write(&path, "{").unwrap();
+        let error = Manifest::read(&path).unwrap_err().to_string();
+        assert!(error.contains("is not a tournament manifest"), "{error}");
+    }
+}

@@ -1,0 +1,215 @@
+//! Merging logs: the games of a tournament played in shards, on one machine
+//! or many, read back as one tournament.
+//!
+//! Each shard keeps its own log (and manifest), so shards never write to one
+//! file; merging reads them all and refuses what would make the standings
+//! wrong: logs of different tournaments (their manifests differ), games
+//! played under other rules or limits, a player with two commands, and a
+//! game id in two logs with different games (shards that overlapped). The
+//! same game twice, as when a log is given twice, counts once.
+//!
+//! [`results`] is the `results` command: the merged games' standings,
+//! crosstable, ratings and page, as the tournament itself writes them.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::log::{self, Colour, GameRecord};
+use super::manifest::{settings_words, Manifest};
+use super::results::Results;
+use super::Error;
+
+/// The games of a set of logs, as one tournament.
+#[derive(Debug)]
+pub struct Merged {
+    /// The players: the manifest's, or where the logs have none, everyone
+    /// who played, in the order of their first game.
+    pub names: Vec<String>,
+    /// The player rated 0: the manifest's, or the first player.
+    pub anchor: String,
+    /// Each game once.
+    pub games: Vec<GameRecord>,
+    /// What the logs' manifests say was to be played, if they have one.
+    pub manifest: Option<Manifest>,
+    /// One line per log line that was not a game record.
+    pub warnings: Vec<String>,
+}
+
+/// Where a game was read: its log, for messages.
+struct Source<'a> {
+    log: &'a Path,
+    record: GameRecord,
+}
+
+/// The games of `logs`, checked to be one tournament's.
+///
+/// # Errors
+/// When a log or manifest cannot be read, the logs are of different
+/// tournaments or settings, a game id stands for two different games, or
+/// the logs hold no game and name no players.
+pub fn merge(logs: &[PathBuf]) -> Result<Merged, Error> {
+    let mut manifest: Option<(Manifest, PathBuf)> = None;
+    let mut warnings = Vec::new();
+    let mut games: Vec<Source> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for path in logs {
+        if !path.is_file() {
+            return Err(Error::Tournament(format!("{}: no such log", path.display())));
+        }
+        let beside = Manifest::beside(path);
+        if let Some(theirs) = Manifest::read(&beside)? {
+            match &manifest {
+                Some((mine, first)) => {
+                    if let Some(difference) = mine.difference(&theirs) {
+                        return Err(Error::Tournament(format!(
+                            "{} and {} are manifests of different tournaments ({difference}); merge the shards of \
+                             one tournament",
+                            first.display(),
+                            beside.display()
+                        )));
+                    }
+                }
+                None => manifest = Some((theirs, beside)),
+            }
+        }
+        let records = log::read(path)?;
+        warnings.extend(records.warnings(path));
+        // Within one log the first record of a game counts, as when the
+        // tournament resumed; across logs a game must be the same game.
+        let mut seen_here = std::collections::HashSet::new();
+        for record in records.games {
+            if !seen_here.insert(record.id.clone()) {
+                continue;
+            }
+            match index.get(&record.id) {
+                Some(&at) if games[at].record == record => {}
+                Some(&at) => {
+                    return Err(Error::Tournament(format!(
+                        "game {} is in {} and in {} with different moves or results: these logs overlap; merge \
+                         each shard's log once",
+                        record.id,
+                        games[at].log.display(),
+                        path.display()
+                    )))
+                }
+                None => {
+                    index.insert(record.id.clone(), games.len());
+                    games.push(Source { log: path, record });
+                }
+            }
+        }
+    }
+    check_settings(&games, manifest.as_ref().map(|(manifest, path)| (manifest, path.as_path())))?;
+    let manifest = manifest.map(|(manifest, _)| manifest);
+    let mut games: Vec<GameRecord> = games.into_iter().map(|source| source.record).collect();
+    let names = match &manifest {
+        Some(manifest) => {
+            games.retain(|record| manifest.includes(record));
+            manifest.names()
+        }
+        None => first_appearance(&games),
+    };
+    let anchor = match &manifest {
+        Some(manifest) => manifest.anchor.clone(),
+        None => names.first().cloned().ok_or_else(|| {
+            let logs: Vec<String> = logs.iter().map(|log| log.display().to_string()).collect();
+            Error::Tournament(format!("{}: no games, and no manifest to name the players", logs.join(", ")))
+        })?,
+    };
+    Ok(Merged { names, anchor, games, manifest, warnings })
+}
+
+/// Merges `logs` and writes their results to `directory`, rated from
+/// `anchor` or the tournament's anchor; prints them to `out`.
+///
+/// # Errors
+/// As [`merge`], and when `anchor` is no player of these logs or a file
+/// cannot be written.
+pub fn results(logs: &[PathBuf], directory: &Path, anchor: Option<&str>, out: &mut dyn Write) -> Result<(), Error> {
+    let merged = merge(logs)?;
+    for warning in &merged.warnings {
+        eprintln!("{warning}");
+    }
+    if let Some(anchor) = anchor.filter(|anchor| !merged.names.iter().any(|name| name == anchor)) {
+        return Err(Error::Tournament(format!("--anchor {anchor}: no player of these logs is named so")));
+    }
+    let anchor = anchor.unwrap_or(&merged.anchor);
+    let logs = match logs {
+        [log] => log.display().to_string(),
+        logs => format!("{} logs", logs.len()),
+    };
+    let games = merged.games.len();
+    let expected = merged.manifest.as_ref().map(Manifest::games);
+    let of = match expected {
+        Some(expected) if expected != games => format!(" of the tournament's {expected}; the rest are in no log given"),
+        _ => String::new(),
+    };
+    writeln!(out, "Results of {logs}: {} players, {games} games{of}.", merged.names.len()).map_err(Error::terminal)?;
+    let results = Results::new(merged.names, anchor, merged.games);
+    results.write(directory)?;
+    results.report(out, directory)
+}
+
+/// Refuses games under different rules or limits, and a player logged
+/// with two commands (or with another than the manifest's).
+fn check_settings(games: &[Source], manifest: Option<(&Manifest, &Path)>) -> Result<(), Error> {
+    // What every game must agree with, and the file that first said it.
+    let mut expected: Option<(String, &Path)> = manifest.map(|(manifest, path)| (manifest.settings(), path));
+    let mut commands: HashMap<&str, (&str, &Path)> = manifest
+        .map(|(manifest, path)| {
+            manifest.players.iter().map(|side| (side.name.as_str(), (side.command.as_str(), path))).collect()
+        })
+        .unwrap_or_default();
+    for source in games {
+        let record = &source.record;
+        let settings = settings_words(record.rules, record.depth, record.timeout, record.clock);
+        match &expected {
+            Some((want, from)) if *want != settings => {
+                return Err(Error::Tournament(format!(
+                    "{}: game {} was played with {settings}, but {} says {want}; merge the games of one \
+                     tournament",
+                    source.log.display(),
+                    record.id,
+                    from.display()
+                )))
+            }
+            Some(_) => {}
+            None => expected = Some((settings, source.log)),
+        }
+        for colour in Colour::BOTH {
+            let side = record.side(colour);
+            match commands.get(side.name.as_str()) {
+                Some(&(command, from)) if command != side.command => {
+                    return Err(Error::Tournament(format!(
+                        "{}: '{}' played game {} as '{}', but as '{command}' in {}",
+                        source.log.display(),
+                        side.name,
+                        record.id,
+                        side.command,
+                        from.display()
+                    )))
+                }
+                Some(_) => {}
+                None => {
+                    commands.insert(&side.name, (&side.command, source.log));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Everyone who played in `games`, in the order of their first game.
+fn first_appearance(games: &[GameRecord]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for record in games {
+        for colour in Colour::BOTH {
+            let name = &record.side(colour).name;
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    names
+}

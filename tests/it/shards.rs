@@ -1,0 +1,150 @@
+//! A tournament in shards: run with GNU parallel as on a cluster, merged by
+//! `results`, equal game for game to the same tournament on one machine;
+//! and the logs `results` refuses to merge.
+//!
+//! GNU parallel is Debian's `parallel`. In CI (`MAXCONNECT4_REQUIRE_PARALLEL=1`,
+//! set by `.ci/run`) a missing `parallel` fails the test; elsewhere it is
+//! skipped with the reason printed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use maxconnect4::referee::log::GameRecord;
+
+use super::bots::tool_available;
+use super::util::{engine, maxconnect4, read, records};
+
+/// The tournament's players and settings, as its command line's words:
+/// deterministic players (fixed depths, one thread), so two runs play the
+/// same games.
+fn tournament_words() -> Vec<String> {
+    let mut words = vec!["tournament".to_owned()];
+    for player in ["a=self".to_owned(), format!("b={}", engine(1)), format!("c={}", engine(3))] {
+        words.extend(["--player".to_owned(), player]);
+    }
+    words.extend(["--openings", "2", "--depth", "2", "--timeout", "60"].map(str::to_owned));
+    words
+}
+
+/// Each game's moves and result by its id.
+fn games(records: &[GameRecord]) -> BTreeMap<String, (String, u32, u32)> {
+    records.iter().map(|r| (r.id.clone(), (r.moves.clone(), r.score.red, r.score.green))).collect()
+}
+
+/// The standings' rows without the time figures (which differ from run to
+/// run): rank, player, games, wins, draws, losses, forfeits, points and
+/// score difference.
+fn standings(dir: &Path) -> Vec<String> {
+    read(&dir.join("standings.csv")).lines().map(|line| line.split(',').take(9).collect::<Vec<_>>().join(",")).collect()
+}
+
+#[test]
+fn shards_run_by_gnu_parallel_merge_into_the_one_machine_tournament() {
+    if !tool_available("parallel", "MAXCONNECT4_REQUIRE_PARALLEL") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let words = tournament_words();
+    maxconnect4(dir.path()).args(&words).args(["--jobs", "2", "--out", "one"]).assert().success();
+
+    let listed = maxconnect4(dir.path()).args(&words).arg("--list-games").assert().success();
+    let listed = String::from_utf8(listed.get_output().stdout.clone()).unwrap();
+    assert_eq!(listed.lines().count(), 12, "3 players, 2 openings, both colours:\n{listed}");
+
+    // The README's way: a script plays shard $1, and GNU parallel runs the
+    // shards, keeping a job log so that a second run resumes.
+    let quoted: Vec<String> = words.iter().map(|word| shell_words::quote(word).into_owned()).collect();
+    let script = format!(
+        "exec {} {} --shard \"$1/3\" --out \"shards/$1\"\n",
+        shell_words::quote(env!("CARGO_BIN_EXE_maxconnect4")),
+        quoted.join(" ")
+    );
+    std::fs::write(dir.path().join("shard.sh"), script).unwrap();
+    let parallel = || {
+        let status = Command::new("parallel")
+            .current_dir(dir.path())
+            .args(["--will-cite", "--halt", "now,fail=1", "--jobs", "2", "--joblog", "joblog", "--resume"])
+            .args(["bash", "shard.sh", ":::", "0", "1", "2"])
+            .status()
+            .unwrap();
+        assert!(status.success(), "parallel ran every shard");
+    };
+    parallel();
+    parallel();
+    let joblog = read(&dir.path().join("joblog"));
+    assert_eq!(joblog.lines().count(), 4, "a header and one line per shard, none run twice:\n{joblog}");
+
+    let logs: Vec<String> = (0..3).map(|shard| format!("shards/{shard}/games.jsonl")).collect();
+    let merged = maxconnect4(dir.path()).arg("results").args(&logs).args(["--out", "merged"]).assert().success();
+    let stdout = String::from_utf8(merged.get_output().stdout.clone()).unwrap();
+
+    let one = records(&dir.path().join("one/games.jsonl"));
+    let shards: Vec<GameRecord> = logs.iter().flat_map(|log| records(&dir.path().join(log))).collect();
+    assert_eq!(shards.len(), 12, "the shards together play each game once");
+    assert_eq!(games(&shards), games(&one), "the same games, move for move");
+    let (one, merged) = (dir.path().join("one"), dir.path().join("merged"));
+    assert_eq!(standings(&merged), standings(&one));
+    assert_eq!(read(&merged.join("crosstable.csv")), read(&one.join("crosstable.csv")));
+    assert_eq!(read(&merged.join("ratings.csv")), read(&one.join("ratings.csv")));
+    assert!(merged.join("results.html").is_file(), "the merged results have their page");
+    assert!(stdout.contains("12 games"), "{stdout}");
+}
+
+/// A tournament of two players from one opening (two games) in `dir/NAME`.
+fn small_tournament(dir: &Path, name: &str) {
+    maxconnect4(dir)
+        .args(["tournament", "--player", "a=self", "--player", &format!("b={}", engine(1))])
+        .args(["--openings", "1", "--depth", "1", "--timeout", "60", "--out", name])
+        .assert()
+        .success();
+}
+
+/// `results`' error for these logs (it must fail with exit 1).
+fn refusal(dir: &Path, logs: &[&str]) -> String {
+    let assert = maxconnect4(dir).arg("results").args(logs).args(["--out", "merged"]).assert().code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(!dir.join("merged").exists(), "nothing written");
+    stderr
+}
+
+#[test]
+fn results_counts_a_game_once_and_refuses_logs_that_clash() {
+    let dir = tempfile::tempdir().unwrap();
+    small_tournament(dir.path(), "x");
+    let log = dir.path().join("x/games.jsonl");
+
+    // The same log twice: each game counts once.
+    maxconnect4(dir.path()).args(["results", "x/games.jsonl", "x/games.jsonl", "--out", "twice"]).assert().success();
+    assert_eq!(standings(&dir.path().join("twice")), standings(&dir.path().join("x")));
+
+    // A copy where one game went differently: the logs overlap.
+    std::fs::create_dir(dir.path().join("y")).unwrap();
+    std::fs::copy(dir.path().join("x/tournament.json"), dir.path().join("y/tournament.json")).unwrap();
+    let text = read(&log);
+    let first = text.lines().next().unwrap();
+    let changed = first.replacen("\"score\":{\"red\":", "\"score\":{\"red\":1", 1);
+    assert_ne!(changed, first);
+    std::fs::write(dir.path().join("y/games.jsonl"), format!("{changed}\n")).unwrap();
+    let error = refusal(dir.path(), &["x/games.jsonl", "y/games.jsonl"]);
+    assert!(error.contains("y/games.jsonl with different moves or results: these logs overlap"), "{error}");
+
+    // Another tournament's shard: its manifest differs.
+    small_tournament(dir.path(), "z");
+    let manifest = read(&dir.path().join("z/tournament.json")).replace("\"depth\": 1", "\"depth\": 2");
+    std::fs::write(dir.path().join("z/tournament.json"), manifest).unwrap();
+    let error = refusal(dir.path(), &["x/games.jsonl", "z/games.jsonl"]);
+    assert!(error.contains("manifests of different tournaments (--rules max --depth 1"), "{error}");
+
+    // Without manifests, games under other limits are refused too.
+    std::fs::remove_file(dir.path().join("z/tournament.json")).unwrap();
+    std::fs::remove_file(dir.path().join("x/tournament.json")).unwrap();
+    let deeper = read(&dir.path().join("z/games.jsonl")).replace("\"depth\":1", "\"depth\":2");
+    std::fs::write(dir.path().join("z/games.jsonl"), deeper).unwrap();
+    let error = refusal(dir.path(), &["x/games.jsonl", "z/games.jsonl"]);
+    assert!(error.contains("was played with --rules max --depth 2"), "{error}");
+
+    let error = refusal(dir.path(), &["nowhere/games.jsonl"]);
+    assert!(error.contains("nowhere/games.jsonl: no such log"), "{error}");
+}
