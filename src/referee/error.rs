@@ -15,6 +15,8 @@ pub enum Error {
     Log(#[from] LogError),
     #[error(transparent)]
     Chart(#[from] ChartError),
+    #[error(transparent)]
+    Write(#[from] crate::atomic::Error),
     #[error("cannot {action} {}", path.display())]
     Io { action: &'static str, path: PathBuf, source: io::Error },
     #[error("{} is not a valid board file", path.display())]
