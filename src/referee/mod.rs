@@ -28,6 +28,7 @@ pub mod process;
 pub mod ratings;
 pub mod replay;
 pub mod result;
+pub mod results;
 pub mod sandbox;
 pub mod scratch;
 pub mod seat;

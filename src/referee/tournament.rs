@@ -23,18 +23,16 @@ use std::sync::{mpsc, Mutex};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::chart;
-use super::crosstable::crosstable;
 use super::game::Game;
 use super::log::{self, Colour, GameRecord, Log, Side};
 use super::manifest::{Manifest, MANIFEST_FILE};
 use super::player::PlayerSpec;
 use super::process::Containment;
-use super::ratings::{ratings, ratings_csv, ratings_table};
+use super::results::Results;
 use super::sandbox::Isolation;
 use super::seat::Seat;
 use super::settings::Settings;
-use super::standings::{forfeit_reasons, standings, standings_csv, standings_table, Standing};
+use super::standings::Standing;
 use super::Error;
 use crate::board::Board;
 use crate::moves::Moves;
@@ -189,41 +187,11 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     records.extend(new);
 
     let names: Vec<String> = seats.iter().map(|seat| seat.name.clone()).collect();
-    let counted = deduplicated(&records, &names, &openings);
-    let standings = standings(&names, &counted);
-    let crosstable = crosstable(&standings, &counted);
-    // The ratings in the standings' order, measured from the anchor.
-    let anchor_name = options.anchor.as_ref().filter(|anchor| names.contains(anchor)).unwrap_or(&names[0]);
-    let ranked: Vec<String> = standings.iter().map(|standing| standing.name.clone()).collect();
-    let anchor = ranked.iter().position(|name| name == anchor_name).unwrap_or(0);
-    let ratings = ratings(&ranked, &counted, anchor);
-    let (png, svg) = chart::draw(&standings, counted.len())?;
-    let directory = &options.directory;
-    std::fs::create_dir_all(directory).map_err(|source| Error::io("create", directory, source))?;
-    for (name, contents) in [
-        ("standings.csv", standings_csv(&standings).into_bytes()),
-        ("standings.png", png),
-        ("standings.svg", svg.into()),
-        ("crosstable.csv", crosstable.csv().into_bytes()),
-        ("ratings.csv", ratings_csv(&ratings).into_bytes()),
-    ] {
-        let path = directory.join(name);
-        std::fs::write(&path, contents).map_err(|source| Error::io("write", &path, source))?;
-    }
-    let written = directory.join("standings");
-    write!(
-        out,
-        "\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\n",
-        standings_table(&standings),
-        forfeit_reasons(&standings, &counted),
-        crosstable.table(),
-        ratings_table(&ratings, anchor_name),
-        written.display(),
-        directory.join("crosstable.csv").display(),
-        directory.join("ratings.csv").display()
-    )
-    .map_err(terminal)?;
-    Ok(standings)
+    let counted = deduplicated(records, &names, &openings);
+    let results = Results::new(names, options.anchor.as_deref().unwrap_or_default(), counted);
+    results.write(&options.directory)?;
+    results.report(out, &options.directory)?;
+    Ok(results.standings().to_vec())
 }
 
 /// What this tournament plays, for `results` to merge its shards' logs by.
@@ -392,10 +360,10 @@ fn describe(record: &GameRecord) -> String {
 
 /// The logged games of this tournament: between current players, from the
 /// chosen openings, each counted once.
-fn deduplicated<'a>(records: &'a [GameRecord], names: &[String], openings: &[String]) -> Vec<&'a GameRecord> {
+fn deduplicated(records: Vec<GameRecord>, names: &[String], openings: &[String]) -> Vec<GameRecord> {
     let mut seen = HashSet::new();
     records
-        .iter()
+        .into_iter()
         .filter(|record| {
             names.contains(&record.red.name)
                 && names.contains(&record.green.name)

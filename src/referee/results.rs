@@ -1,0 +1,118 @@
+//! A tournament's results, from its game records to what it prints and
+//! writes: the standings, the crosstable, the ratings, the chart, their CSV
+//! files and the terminal report.
+//!
+//! They are made from records alone (whoever played them: a tournament that
+//! just ended, or logs read again), so a tournament and a command that reads
+//! logs show the same results. Every file is written whole or not at all,
+//! and the set of them together ([`atomic`](crate::atomic)), so a reader
+//! never sees half a page or standings from one run beside ratings from
+//! another.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::chart;
+use super::crosstable::{crosstable, Crosstable};
+use super::log::GameRecord;
+use super::ratings::{ratings, ratings_csv, ratings_table, Rating};
+use super::standings::{forfeit_reasons, standings, standings_csv, standings_table, Standing};
+use super::Error;
+use crate::atomic;
+
+/// The results of a set of games between named players.
+pub struct Results {
+    /// The games counted, each once.
+    records: Vec<GameRecord>,
+    /// The player rated 0.
+    anchor: String,
+    standings: Vec<Standing>,
+    crosstable: Crosstable,
+    /// In the standings' order.
+    ratings: Vec<Rating>,
+}
+
+impl Results {
+    /// The results of `records` for the players `names` (games of anyone
+    /// else are left out), rated from `anchor`, or from the first player
+    /// when no player has that name. The caller counts each game once.
+    #[must_use]
+    pub fn new(names: Vec<String>, anchor: &str, records: Vec<GameRecord>) -> Results {
+        let records: Vec<GameRecord> = records
+            .into_iter()
+            .filter(|record| names.contains(&record.red.name) && names.contains(&record.green.name))
+            .collect();
+        let counted: Vec<&GameRecord> = records.iter().collect();
+        let standings = standings(&names, &counted);
+        let crosstable = crosstable(&standings, &counted);
+        let anchor =
+            if names.iter().any(|name| name == anchor) { anchor } else { names.first().map_or("", String::as_str) };
+        // The ratings in the standings' order, measured from the anchor.
+        let ranked: Vec<String> = standings.iter().map(|standing| standing.name.clone()).collect();
+        let ratings = if ranked.is_empty() {
+            Vec::new()
+        } else {
+            ratings(&ranked, &counted, ranked.iter().position(|name| name == anchor).unwrap_or(0))
+        };
+        Results { anchor: anchor.to_owned(), standings, crosstable, ratings, records }
+    }
+
+    /// The standings, best first.
+    #[must_use]
+    pub fn standings(&self) -> &[Standing] {
+        &self.standings
+    }
+
+    /// The games counted.
+    #[must_use]
+    pub fn records(&self) -> &[GameRecord] {
+        &self.records
+    }
+
+    /// Writes every file of the results into `directory` (created if need
+    /// be): `standings.csv`, `.png` and `.svg`, `crosstable.csv` and
+    /// `ratings.csv`. Each is written to a temporary file beside it, and
+    /// all are put in place together or, on a failure, none.
+    ///
+    /// # Errors
+    /// When the chart cannot be drawn or a file cannot be written.
+    pub fn write(&self, directory: &Path) -> Result<(), Error> {
+        let (png, svg) = chart::draw(&self.standings, self.records.len())?;
+        std::fs::create_dir_all(directory).map_err(|source| Error::io("create", directory, source))?;
+        let files = [
+            ("standings.csv", standings_csv(&self.standings).into_bytes()),
+            ("standings.png", png),
+            ("standings.svg", svg.into_bytes()),
+            ("crosstable.csv", self.crosstable.csv().into_bytes()),
+            ("ratings.csv", ratings_csv(&self.ratings).into_bytes()),
+        ];
+        let staged = files
+            .iter()
+            .map(|(name, contents)| atomic::stage(&directory.join(name), contents))
+            .collect::<Result<Vec<_>, _>>()?;
+        atomic::put_all_in_place(staged)?;
+        Ok(())
+    }
+
+    /// Prints the results for the terminal: the standings, the forfeits'
+    /// reasons, the crosstable and the ratings, then where [`write`](Self::write)
+    /// put the files in `directory`.
+    ///
+    /// # Errors
+    /// When `out` cannot be written.
+    pub fn report(&self, out: &mut dyn Write, directory: &Path) -> Result<(), Error> {
+        let counted: Vec<&GameRecord> = self.records.iter().collect();
+        write!(
+            out,
+            "\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\n",
+            standings_table(&self.standings),
+            forfeit_reasons(&self.standings, &counted),
+            self.crosstable.table(),
+            ratings_table(&self.ratings, &self.anchor),
+            directory.join("standings").display(),
+            directory.join("crosstable.csv").display(),
+            directory.join("ratings.csv").display()
+        )
+        .map_err(Error::terminal)
+    }
+}
