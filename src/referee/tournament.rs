@@ -149,7 +149,8 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
         eprintln!("{warning}");
     }
     let seats = preflight(seats, options, &containment, out)?;
-    manifest(&seats, &openings, options).write(&options.directory.join(MANIFEST_FILE))?;
+    let manifest = manifest(&seats, &openings, options);
+    manifest.write(&options.directory.join(MANIFEST_FILE))?;
 
     let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
     let mut fixtures = Vec::new();
@@ -186,9 +187,9 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     bar.finish_and_clear();
     records.extend(new);
 
-    let names: Vec<String> = seats.iter().map(|seat| seat.name.clone()).collect();
+    let names = manifest.names();
     let counted = deduplicated(records, &names, &openings);
-    let results = Results::new(names, options.anchor.as_deref().unwrap_or_default(), counted);
+    let results = Results::new(names, &manifest.anchor, counted);
     results.write(&options.directory)?;
     results.report(out, &options.directory)?;
     Ok(results.standings().to_vec())

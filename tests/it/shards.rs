@@ -91,10 +91,12 @@ fn shards_run_by_gnu_parallel_merge_into_the_one_machine_tournament() {
     assert!(stdout.contains("12 games"), "{stdout}");
 }
 
-/// A tournament of two players from one opening (two games) in `dir/NAME`.
-fn small_tournament(dir: &Path, name: &str) {
+/// A tournament of two players named `players` from one opening (two
+/// games) in `dir/NAME`.
+fn small_tournament(dir: &Path, name: &str, players: [&str; 2]) {
     maxconnect4(dir)
-        .args(["tournament", "--player", "a=self", "--player", &format!("b={}", engine(1))])
+        .args(["tournament", "--player", &format!("{}=self", players[0])])
+        .args(["--player", &format!("{}={}", players[1], engine(1))])
         .args(["--openings", "1", "--depth", "1", "--timeout", "60", "--out", name])
         .assert()
         .success();
@@ -112,7 +114,7 @@ fn refusal(dir: &Path, logs: &[&str]) -> String {
 #[test]
 fn results_counts_a_game_once_and_refuses_logs_that_clash() {
     let dir = tempfile::tempdir().unwrap();
-    small_tournament(dir.path(), "x");
+    small_tournament(dir.path(), "x", ["a", "b"]);
     let log = dir.path().join("x/games.jsonl");
 
     // The same log twice: each game counts once.
@@ -130,12 +132,15 @@ fn results_counts_a_game_once_and_refuses_logs_that_clash() {
     let error = refusal(dir.path(), &["x/games.jsonl", "y/games.jsonl"]);
     assert!(error.contains("y/games.jsonl with different moves or results: these logs overlap"), "{error}");
 
-    // Another tournament's shard: its manifest differs.
-    small_tournament(dir.path(), "z");
-    let manifest = read(&dir.path().join("z/tournament.json")).replace("\"depth\": 1", "\"depth\": 2");
-    std::fs::write(dir.path().join("z/tournament.json"), manifest).unwrap();
+    // The same tournament played again: the same games, played twice.
+    small_tournament(dir.path(), "again", ["a", "b"]);
+    let error = refusal(dir.path(), &["x/games.jsonl", "again/games.jsonl"]);
+    assert!(error.contains("game 44+a+b is in x/games.jsonl and in again/games.jsonl"), "{error}");
+
+    // Another tournament's log: its manifest differs.
+    small_tournament(dir.path(), "z", ["c", "d"]);
     let error = refusal(dir.path(), &["x/games.jsonl", "z/games.jsonl"]);
-    assert!(error.contains("manifests of different tournaments (--rules max --depth 1"), "{error}");
+    assert!(error.contains("manifests of different tournaments (players a, b against c, d)"), "{error}");
 
     // Without manifests, games under other limits are refused too.
     std::fs::remove_file(dir.path().join("z/tournament.json")).unwrap();
