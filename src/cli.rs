@@ -3,7 +3,7 @@
 //! argument error is a usage error (exit 2) before anything runs.
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -829,10 +829,7 @@ pub(crate) struct ResultsArgs {
 impl ResultsArgs {
     /// Where the results go: `--out`, or the one log's directory.
     pub(crate) fn directory(&self) -> PathBuf {
-        self.out.clone().unwrap_or_else(|| match self.logs[0].parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
-            _ => PathBuf::from("."),
-        })
+        self.out.clone().unwrap_or_else(|| self.logs[0].parent().map(Path::to_path_buf).unwrap_or_default())
     }
 }
 
