@@ -618,7 +618,7 @@ impl Cli {
                     format!("invalid value '{}' for '--gauntlet <NAME[,NAME...]>': {error}", args.gauntlet.join(","));
                 return Err(Cli::argument_error("tournament", message));
             }
-            if args.adjudicate && args.settings.rules.rules != Rules::Classic {
+            if args.adjudicate.is_some() && args.settings.rules.rules != Rules::Classic {
                 let kind = clap::error::ErrorKind::ArgumentConflict;
                 return Err(Cli::usage_error("tournament", kind, tournament::ADJUDICATE_CLASSIC_ONLY.to_owned()));
             }
@@ -826,10 +826,11 @@ pub(crate) struct TournamentArgs {
     /// and neither they nor the others meet among themselves.
     #[arg(long, value_name = "NAME[,NAME...]", value_delimiter = ',')]
     pub(crate) gauntlet: Vec<String>,
-    /// Classic rules: end a game once the solver proves its result (within a fixed budget of
-    /// positions), and log that it did.
-    #[arg(long)]
-    pub(crate) adjudicate: bool,
+    /// Classic rules: end a game once the solver proves its result, searching at most
+    /// POSITIONS positions after each move [default: 10000], and log that it did.
+    #[arg(long, value_name = "POSITIONS", num_args = 0..=1, require_equals = true,
+          default_missing_value = DEFAULT_ADJUDICATION, value_parser = parse_adjudication)]
+    pub(crate) adjudicate: Option<u64>,
     /// Print the id of every game, one a line, in order, and play nothing.
     #[arg(long)]
     pub(crate) list_games: bool,
@@ -841,8 +842,7 @@ pub(crate) struct TournamentArgs {
 
 impl TournamentArgs {
     pub(crate) fn options(self) -> tournament::TournamentOptions {
-        let settings =
-            Settings { adjudicate: self.adjudicate.then_some(adjudication::NODE_BUDGET), ..self.settings.settings() };
+        let settings = Settings { adjudicate: self.adjudicate, ..self.settings.settings() };
         tournament::TournamentOptions {
             players: self.players,
             openings: self.openings.into(),
@@ -864,6 +864,15 @@ impl TournamentArgs {
             },
         }
     }
+}
+
+/// `--adjudicate`'s budget when none is given: [`adjudication::DEFAULT_BUDGET`].
+const DEFAULT_ADJUDICATION: &str = "10000";
+
+/// The positions the solver may search to adjudicate a position: 1 to
+/// [`adjudication::MAX_BUDGET`].
+pub(crate) fn parse_adjudication(text: &str) -> Result<u64, String> {
+    whole(text, 1, adjudication::MAX_BUDGET, "positions").map_err(|error| error.to_string())
 }
 
 /// `I/N`: part I of N of a tournament, counting from 0.

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use maxconnect4::board::Board;
 use maxconnect4::moves::Moves;
-use maxconnect4::referee::adjudication::NODE_BUDGET;
+use maxconnect4::referee::adjudication::DEFAULT_BUDGET;
 use maxconnect4::referee::log::{decode_board, Adjudicated, GameRecord, Outcome};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Strength};
@@ -172,6 +172,10 @@ fn bad_gauntlets_shards_and_adjudication_are_usage_errors() {
         check(&["--shard", shard, "--list-games"], &format!("invalid value '{shard}' for '--shard <I/N>': {why}"));
     }
     check(
+        &["--adjudicate=0", "--rules", "classic"],
+        "invalid value '0' for '--adjudicate[=<POSITIONS>]': too small: at least 1",
+    );
+    check(
         &["--adjudicate"],
         "--adjudicate is for classic rules (--rules classic): only the classic solver proves a game's result early",
     );
@@ -216,7 +220,7 @@ fn adjudicated_games_end_with_the_solvers_result() {
         assert_eq!(after, record.moves.len(), "{}", record.id);
         assert!(!board.is_full() && Rules::Classic.outcome(&board).is_none(), "{}: ended early", record.id);
         assert_eq!((result, record.result), (solved(&board), result), "{}: the full solver agrees", record.id);
-        assert_eq!(record.adjudication, Some(NODE_BUDGET));
+        assert_eq!(record.adjudication, Some(DEFAULT_BUDGET));
     }
     // Replayed, the game says how it ended.
     let assert = maxconnect4(dir.path())
@@ -250,6 +254,15 @@ fn adjudicated_games_end_with_the_solvers_result() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains("games were played with --adjudicate;"));
+    maxconnect4(dir.path())
+        .arg("tournament")
+        .args(&args)
+        .args(["--out", "adjudicated", "--adjudicate=100"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(format!(
+            "games were adjudicated with a budget of {DEFAULT_BUDGET} positions;"
+        )));
     let plain = [&players[..], &["--depth", "1", "--timeout", "60", "--openings", "1", "--out", "plain"]].concat();
     tournament(dir.path(), &plain);
     let plain_games = records(&dir.path().join("plain").join("games.jsonl"));
