@@ -44,21 +44,33 @@ pub fn game_id(opening: &str, red: &str, green: &str) -> String {
 /// Every game between `players` from each of `openings`: each pair once
 /// with each colour, or with a `gauntlet` (names of players) only the pairs
 /// of a reference and another player. Ordered by opening, then red, then
-/// green, each in the order given.
-#[must_use]
-pub fn game_list(players: &[String], openings: &[String], gauntlet: &[String]) -> Vec<Fixture> {
-    let meet = |red: &String, green: &String| {
+/// green, each in the order given. Made one at a time: a round robin of 200
+/// players from 49 openings is two million games.
+pub fn game_list<'a>(
+    players: &'a [String],
+    openings: &'a [String],
+    gauntlet: &'a [String],
+) -> impl Iterator<Item = Fixture> + 'a {
+    let meet = move |red: &String, green: &String| {
         red != green && (gauntlet.is_empty() || gauntlet.contains(red) != gauntlet.contains(green))
     };
-    let mut list = Vec::new();
-    for opening in openings {
-        for red in players {
-            for green in players.iter().filter(|green| meet(red, green)) {
-                list.push(Fixture { opening: opening.clone(), red: red.clone(), green: green.clone() });
-            }
-        }
-    }
-    list
+    openings.iter().flat_map(move |opening| {
+        players.iter().flat_map(move |red| {
+            players.iter().filter(move |green| meet(red, green)).map(move |green| Fixture {
+                opening: opening.clone(),
+                red: red.clone(),
+                green: green.clone(),
+            })
+        })
+    })
+}
+
+/// The games of `list` in `shard`, in the list's order; all of them with
+/// no shard.
+pub fn in_shard(list: impl Iterator<Item = Fixture>, shard: Option<Shard>) -> impl Iterator<Item = Fixture> {
+    list.enumerate()
+        .filter(move |(place, _)| shard.is_none_or(|shard| place % shard.count == shard.index))
+        .map(|(_, game)| game)
 }
 
 /// Refuses a gauntlet of `players` that names someone who is not a player,
@@ -85,22 +97,11 @@ pub fn check_gauntlet(players: &[String], gauntlet: &[String]) -> Result<(), Str
 /// Part `index` of `count` of a tournament (`--shard I/N`, counting from 0
 /// as a Slurm job array does): the games whose place in the list, counted
 /// from 0, is `index` modulo `count`.
+/// Made only by parsing `I/N`, so that `0 <= index < count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    /// This shard's games of `list`, in the list's order.
-    #[must_use]
-    pub fn games(self, list: Vec<Fixture>) -> Vec<Fixture> {
-        list.into_iter()
-            .enumerate()
-            .filter(|(place, _)| place % self.count == self.index)
-            .map(|(_, game)| game)
-            .collect()
-    }
+    index: usize,
+    count: usize,
 }
 
 impl FromStr for Shard {
@@ -145,7 +146,7 @@ mod tests {
 
     #[test]
     fn a_round_robin_is_every_pair_both_ways_opening_by_opening() {
-        let list = game_list(&names(&["a", "b", "c"]), &names(&["44", ""]), &[]);
+        let list: Vec<Fixture> = game_list(&names(&["a", "b", "c"]), &names(&["44", ""]), &[]).collect();
         assert_eq!(
             ids(&list),
             [
@@ -168,7 +169,7 @@ mod tests {
     #[test]
     fn a_gauntlet_plays_only_references_against_the_others() {
         let players = names(&["s1", "r1", "s2", "s3", "r2"]);
-        let list = game_list(&players, &names(&["44", "34"]), &names(&["r1", "r2"]));
+        let list: Vec<Fixture> = game_list(&players, &names(&["44", "34"]), &names(&["r1", "r2"])).collect();
         assert_eq!(list.len(), 3 * 2 * 2 * 2, "3 students, 2 references, 2 colours, 2 openings");
         assert_eq!(ids(&list[..6]), ["44+s1+r1", "44+s1+r2", "44+r1+s1", "44+r1+s2", "44+r1+s3", "44+s2+r1"]);
         for game in &list {
@@ -195,9 +196,11 @@ mod tests {
 
     #[test]
     fn shards_split_the_list_into_interleaved_parts() {
-        let list = game_list(&names(&["a", "b", "c", "d"]), &names(&["44"]), &[]);
+        let list: Vec<Fixture> = game_list(&names(&["a", "b", "c", "d"]), &names(&["44"]), &[]).collect();
+        let shard = |index| Some(Shard { index, count: 5 });
         let shards: Vec<Vec<String>> =
-            (0..5).map(|index| ids(&Shard { index, count: 5 }.games(list.clone()))).collect();
+            (0..5).map(|index| ids(&in_shard(list.iter().cloned(), shard(index)).collect::<Vec<_>>())).collect();
+        assert_eq!(in_shard(list.iter().cloned(), None).collect::<Vec<_>>(), list, "no shard is every game");
         assert_eq!(shards[1], ["44+a+c", "44+c+a", "44+d+c"], "places 1, 6 and 11");
         let mut joined: Vec<String> = shards.concat();
         joined.sort();

@@ -29,7 +29,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::chart;
 use super::crosstable::crosstable;
-use super::fixtures::{check_gauntlet, game_id, game_list, Fixture, Shard};
+use super::fixtures::{check_gauntlet, game_id, game_list, in_shard, Fixture, Shard};
 use super::game::Game;
 use super::log::{self, Colour, GameRecord, Log};
 use super::player::PlayerSpec;
@@ -132,24 +132,26 @@ impl TournamentOptions {
     /// [`game_list`].
     #[must_use]
     pub fn games(&self) -> Vec<Fixture> {
-        match self.shard {
-            Some(shard) => shard.games(self.all_games()),
-            None => self.all_games(),
-        }
+        let (names, openings) = (self.names(), chosen_openings(self.openings));
+        in_shard(game_list(&names, &openings, &self.gauntlet), self.shard).collect()
     }
 
-    /// Every game of the tournament, all shards together.
-    fn all_games(&self) -> Vec<Fixture> {
-        let names: Vec<String> = self.players.iter().map(|(name, _)| name.clone()).collect();
-        game_list(&names, &chosen_openings(self.openings), &self.gauntlet)
+    /// How many games the tournament has, all shards together.
+    fn game_count(&self) -> usize {
+        let (names, openings) = (self.names(), chosen_openings(self.openings));
+        game_list(&names, &openings, &self.gauntlet).count()
+    }
+
+    /// The players' names, in the order given.
+    fn names(&self) -> Vec<String> {
+        self.players.iter().map(|(name, _)| name.clone()).collect()
     }
 
     /// Refuses what the players alone cannot tell: a gauntlet that names
     /// someone else or everyone, adjudication under other rules than
     /// classic.
     fn check(&self) -> Result<(), Error> {
-        let names: Vec<String> = self.players.iter().map(|(name, _)| name.clone()).collect();
-        check_gauntlet(&names, &self.gauntlet).map_err(Error::Tournament)?;
+        check_gauntlet(&self.names(), &self.gauntlet).map_err(Error::Tournament)?;
         if self.settings.adjudicate.is_some() && self.settings.rules != Rules::Classic {
             return Err(Error::Tournament(ADJUDICATE_CLASSIC_ONLY.to_owned()));
         }
@@ -163,15 +165,20 @@ pub const ADJUDICATE_CLASSIC_ONLY: &str =
 
 /// Prints the id of every game of the tournament, or of its shard, one a
 /// line, in the order they would be played; plays nothing and writes no
-/// file.
+/// file. A reader that stops reading (`| head`) ends it quietly.
 ///
 /// # Errors
 /// When a player or the gauntlet is invalid, or `out` cannot be written.
 pub fn list_games(options: &TournamentOptions, out: &mut dyn Write) -> Result<(), Error> {
     seats(&options.players)?;
     options.check()?;
-    for game in options.games() {
-        writeln!(out, "{}", game.id()).map_err(Error::terminal)?;
+    let (names, openings) = (options.names(), chosen_openings(options.openings));
+    for game in in_shard(game_list(&names, &openings, &options.gauntlet), options.shard) {
+        match writeln!(out, "{}", game.id()) {
+            Ok(()) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+            Err(error) => return Err(Error::terminal(error)),
+        }
     }
     Ok(())
 }
@@ -233,7 +240,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
         if options.gauntlet.is_empty() { String::new() } else { format!(" ({references} of them references)") };
     let shard = options
         .shard
-        .map_or(String::new(), |shard| format!("shard {shard} of {}: ", counted(options.all_games().len(), "game")));
+        .map_or(String::new(), |shard| format!("shard {shard} of {}: ", counted(options.game_count(), "game")));
     writeln!(
         out,
         "Tournament in {}: {} players{references}, {}, {shard}{}, {} already played.",
