@@ -19,7 +19,7 @@
 //! With no openings (`--openings 0`) every game starts from the empty
 //! board, which moderator bots need: their protocol has no start position.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -222,7 +222,9 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let seats = preflight(seats, options, &containment, out)?;
     check_gauntlet_left(&seats, &options.gauntlet)?;
 
-    let place = |name: &str| seats.iter().position(|seat| seat.name == name);
+    let places: HashMap<&str, usize> =
+        seats.iter().enumerate().map(|(place, seat)| (seat.name.as_str(), place)).collect();
+    let place = |name: &str| places.get(name).copied();
     let games: Vec<Fixture> =
         games.into_iter().filter(|game| place(&game.red).is_some() && place(&game.green).is_some()).collect();
     let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
@@ -385,7 +387,7 @@ fn key(record: &GameRecord) -> Option<(String, String, String)> {
     Some((record.red.name.clone(), record.green.name.clone(), record.opening.clone()?))
 }
 
-/// A game of the list's [`key`].
+/// The [`key`] of a game of the list.
 fn fixture_key(game: &Fixture) -> (String, String, String) {
     (game.red.clone(), game.green.clone(), game.opening.clone())
 }

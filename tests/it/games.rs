@@ -91,6 +91,20 @@ fn a_gauntlet_plays_every_student_against_each_reference_only() {
 }
 
 #[test]
+fn a_gauntlet_whose_references_all_fail_the_pre_flight_check_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.py");
+    let broken = format!("broken={} {} {{in}} {{out}}", super::util::python(), missing.display());
+    maxconnect4(dir.path())
+        .args(["tournament", "--player", "a=self", "--player", "b=self", "--player", &broken])
+        .args(["--gauntlet", "broken", "--drop-failing", "--openings", "1", "--depth", "1", "--timeout", "60"])
+        .assert()
+        .code(1)
+        .stderr("error: the pre-flight check left none of the gauntlet's reference players\n");
+    assert!(records(&dir.path().join("tournament").join("games.jsonl")).is_empty(), "no game was played");
+}
+
+#[test]
 fn a_round_robin_is_listed_in_order_and_its_shards_split_it() {
     let dir = tempfile::tempdir().unwrap();
     let args = ["--player", "a=self", "--player", "b=self", "--player", "c=self", "--openings", "2"];
