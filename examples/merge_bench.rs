@@ -76,6 +76,8 @@ fn game(red: &Side, green: &Side, random: &mut Random) -> GameRecord {
         score,
         result,
         forfeit: None,
+        adjudication: None,
+        adjudicated: None,
         turns,
     }
 }
@@ -91,8 +93,9 @@ fn main() {
             command: format!("python3 student{index:03}.py {{in}} {{out}}"),
         })
         .collect();
-    let settings = Settings { rules: Rules::Max, depth: 5, timeout: Duration::from_secs(10), clock: None };
-    let manifest = Manifest::new(sides.clone(), vec!["44".to_owned()], settings, sides[0].name.clone());
+    let settings =
+        Settings { rules: Rules::Max, depth: 5, timeout: Duration::from_secs(10), clock: None, adjudicate: None };
+    let manifest = Manifest::new(sides.clone(), vec!["44".to_owned()], settings, Vec::new(), sides[0].name.clone());
     let mut lines = vec![String::new(); shards];
     let mut random = Random(0x9E37_79B9_7F4A_7C15);
     let mut index = 0;

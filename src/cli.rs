@@ -13,8 +13,11 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use maxconnect4::modes::{self, bot, BookChoice, EngineSettings};
 use maxconnect4::moves::Moves;
 use maxconnect4::protocol::coordinator;
+use maxconnect4::referee::fixtures::{self, Shard};
 use maxconnect4::referee::limits::Limits as PlayerLimits;
-use maxconnect4::referee::{self, player::PlayerSpec, sandbox::Isolation, settings::Settings, tournament};
+use maxconnect4::referee::{
+    self, adjudication, player::PlayerSpec, sandbox::Isolation, settings::Settings, tournament,
+};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Limits};
 use maxconnect4::serve;
@@ -611,6 +614,16 @@ impl Cli {
                 let message = format!("invalid value '{anchor}' for '--anchor <NAME>': no player is named so");
                 return Err(Cli::argument_error("tournament", message));
             }
+            let players: Vec<String> = args.players.iter().map(|(name, _)| name.clone()).collect();
+            if let Err(error) = fixtures::check_gauntlet(&players, &args.gauntlet) {
+                let message =
+                    format!("invalid value '{}' for '--gauntlet <NAME[,NAME...]>': {error}", args.gauntlet.join(","));
+                return Err(Cli::argument_error("tournament", message));
+            }
+            if args.adjudicate.is_some() && args.settings.rules.rules != Rules::Classic {
+                let kind = clap::error::ErrorKind::ArgumentConflict;
+                return Err(Cli::usage_error("tournament", kind, tournament::ADJUDICATE_CLASSIC_ONLY.to_owned()));
+            }
         }
         if let Command::Results(args) = &self.command {
             if args.out.is_none() && args.logs.len() > 1 {
@@ -653,7 +666,13 @@ pub(crate) struct SettingsArgs {
 
 impl SettingsArgs {
     pub(crate) fn settings(&self) -> Settings {
-        Settings { rules: self.rules.rules, depth: self.depth, timeout: self.timeout, clock: self.clock }
+        Settings {
+            rules: self.rules.rules,
+            depth: self.depth,
+            timeout: self.timeout,
+            clock: self.clock,
+            adjudicate: None,
+        }
     }
 }
 
@@ -807,9 +826,26 @@ pub(crate) struct TournamentArgs {
     /// Play without the pre-flight check: a player that cannot play forfeits its games.
     #[arg(long)]
     pub(crate) no_check: bool,
-    /// The player rated 0, whom the others' ratings are measured from [default: the first player].
+    /// The player rated 0, whom the others' ratings are measured from [default: the first
+    /// reference of a gauntlet, else the first player].
     #[arg(long, value_name = "NAME")]
     pub(crate) anchor: Option<String>,
+    /// Reference players (given with --player too): every other player meets each of them,
+    /// and neither they nor the others meet among themselves.
+    #[arg(long, value_name = "NAME[,NAME...]", value_delimiter = ',')]
+    pub(crate) gauntlet: Vec<String>,
+    /// Classic rules: end a game once the solver proves its result, searching at most
+    /// POSITIONS positions after each move [default: 10000], and log that it did.
+    #[arg(long, value_name = "POSITIONS", num_args = 0..=1, require_equals = true,
+          default_missing_value = DEFAULT_ADJUDICATION, value_parser = parse_adjudication)]
+    pub(crate) adjudicate: Option<u64>,
+    /// Print the id of every game, one a line, in order, and play nothing.
+    #[arg(long)]
+    pub(crate) list_games: bool,
+    /// Play only part I of N (I from 0 to N-1): the games whose place in --list-games,
+    /// counted from 0, is I modulo N.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub(crate) shard: Option<Shard>,
 }
 
 #[derive(clap::Args)]
@@ -835,14 +871,19 @@ impl ResultsArgs {
 
 impl TournamentArgs {
     pub(crate) fn options(self) -> tournament::TournamentOptions {
+        let settings = Settings { adjudicate: self.adjudicate, ..self.settings.settings() };
         tournament::TournamentOptions {
             players: self.players,
             openings: self.openings.into(),
             jobs: self.jobs.into(),
             directory: self.out,
-            settings: self.settings.settings(),
+            settings,
             isolation: self.isolation.isolation(),
-            anchor: self.anchor,
+            // A gauntlet's ratings are measured from its first reference,
+            // the same player year after year.
+            anchor: self.anchor.or_else(|| self.gauntlet.first().cloned()),
+            gauntlet: self.gauntlet,
+            shard: self.shard,
             preflight: if self.no_check {
                 tournament::Preflight::Skip
             } else if self.drop_failing {
@@ -852,6 +893,20 @@ impl TournamentArgs {
             },
         }
     }
+}
+
+/// `--adjudicate`'s budget when none is given: [`adjudication::DEFAULT_BUDGET`].
+const DEFAULT_ADJUDICATION: &str = "10000";
+
+/// The positions the solver may search to adjudicate a position: 1 to
+/// [`adjudication::MAX_BUDGET`].
+pub(crate) fn parse_adjudication(text: &str) -> Result<u64, String> {
+    whole(text, 1, adjudication::MAX_BUDGET, "positions").map_err(|error| error.to_string())
+}
+
+/// `I/N`: part I of N of a tournament, counting from 0.
+pub(crate) fn parse_shard(text: &str) -> Result<Shard, String> {
+    text.parse()
 }
 
 /// NAME=TEMPLATE: a name usable as a file name (letters, digits, `-`, `_`

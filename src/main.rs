@@ -118,6 +118,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("{failed} of {} players failed the check", args.players.len());
             }
         }
+        Command::Tournament(args) if args.list_games => tournament::list_games(&args.options(), &mut out)?,
         Command::Tournament(args) => {
             process::stop_players_on_interrupt();
             tournament::run(&args.options(), &mut out)?;

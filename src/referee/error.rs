@@ -35,6 +35,8 @@ pub enum Error {
     Replay(String),
     #[error("{0}")]
     Tournament(String),
+    #[error("the solver that adjudicates games cannot have its memory: {0}")]
+    Adjudicator(#[from] crate::search::TableTooLarge),
 }
 
 impl Error {

@@ -1,6 +1,7 @@
 //! One refereed game: players take turns until the game ends under its
 //! rules (the board is full, or under classic rules a four is made) or one of
-//! them forfeits, and every turn is timed and recorded.
+//! them forfeits, or with adjudication the solver proves its result, and
+//! every turn is timed and recorded.
 //!
 //! Every kind of player is asked for its move the same way
 //! ([`player::Competitor`]), with the turn's time: the per-move timeout, or
@@ -11,6 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::adjudication::{Adjudication, Adjudicator};
 use super::console::Console;
 use super::log::{Colour, GameRecord, TurnRecord};
 use super::player::{self, Ask, End, Seating, Turn};
@@ -80,6 +82,11 @@ impl Game<'_> {
         }
         // Each side's time used against its clock.
         let mut used = [Duration::ZERO; 2];
+        let mut adjudicator = match self.settings.adjudicate {
+            Some(budget) => Adjudicator::new(self.settings.rules, budget)?,
+            None => None,
+        };
+        let mut adjudicated = None;
         while !self.settings.rules.is_over(&board) {
             let colour = Colour::of(board.to_move());
             let ply = turns.len() + 1;
@@ -130,6 +137,12 @@ impl Game<'_> {
             if forfeited {
                 break;
             }
+            if let Some(adjudicator) = adjudicator.as_mut().filter(|_| !self.settings.rules.is_over(&board)) {
+                if let Some(outcome) = adjudicator.proven(&board) {
+                    adjudicated = Some(Adjudication { after: turns.len(), outcome });
+                    break;
+                }
+            }
         }
         let result = GameResult {
             id: self.id.clone(),
@@ -139,9 +152,14 @@ impl Game<'_> {
             opening: self.opening.clone(),
             turns,
             board,
+            adjudicated,
         };
         let forfeiter = result.forfeit().map(|(player, _)| player);
-        let outcome = if forfeiter.is_some() { None } else { self.settings.rules.outcome(&board) };
+        let outcome = if forfeiter.is_some() {
+            None
+        } else {
+            adjudicated.map(|adjudicated| adjudicated.outcome).or_else(|| self.settings.rules.outcome(&board))
+        };
         for colour in Colour::BOTH {
             players[colour.index()].finish(End { outcome, forfeited: forfeiter == Some(colour) })?;
         }
@@ -160,6 +178,16 @@ pub fn summary(record: &GameRecord, board: &Board) -> String {
     if let Some(forfeit) = &record.forfeit {
         text.push_str(&format!("{} forfeits: {}\n", capitalised(&named(forfeit.player)), forfeit.reason));
         text.push_str(&format!("When the game stopped: {}\n", display::score_line(board)));
+    } else if let Some(adjudicated) = &record.adjudicated {
+        let proven = match adjudicated.result.winner() {
+            Some(winner) => format!("{} wins", named(winner)),
+            None => "the game is a draw".to_owned(),
+        };
+        let moves = if adjudicated.after == 1 { "move" } else { "moves" };
+        text.push_str(&format!(
+            "Adjudicated after {} {moves}: the solver proves that with best play {proven}.\n",
+            adjudicated.after
+        ));
     } else {
         // The sentence gives the score: the board shown last has it too.
         text.push_str(&format!("{}\n", display::result_sentence(record.rules, board)));

@@ -201,6 +201,15 @@ pub struct TurnRecord {
     pub clock: Option<f64>,
 }
 
+/// A game the solver ended before its end by the rules (`tournament
+/// --adjudicate`): after how many moves from `start`, and the result it
+/// proved, which is the game's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adjudicated {
+    pub after: usize,
+    pub result: Outcome,
+}
+
 /// One game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -217,6 +226,10 @@ pub struct GameRecord {
     /// Seconds each side had for the whole game (`--clock`), if limited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<f64>,
+    /// The positions the solver had to prove each position's result, in a
+    /// game played with adjudication (`--adjudicate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudication: Option<u64>,
     /// The start position; see [`encode_board`].
     pub start: String,
     /// The moves that led to `start`: a tournament's opening, a match's
@@ -228,6 +241,9 @@ pub struct GameRecord {
     pub score: Scores,
     pub result: Outcome,
     pub forfeit: Option<ForfeitRecord>,
+    /// Set when the solver ended the game (see [`Adjudicated`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudicated: Option<Adjudicated>,
     pub turns: Vec<TurnRecord>,
 }
 
@@ -457,6 +473,7 @@ mod tests {
             depth: 3,
             timeout: 1.5,
             clock: Some(30.0),
+            adjudication: None,
             start: encode_board(&Board::empty()),
             opening: None,
             moves: "4".to_owned(),
@@ -467,6 +484,7 @@ mod tests {
                 verdict: "timeout".to_owned(),
                 reason: "too slow".to_owned(),
             }),
+            adjudicated: None,
             turns: vec![TurnRecord {
                 player: Colour::Red,
                 column: Some(4),
@@ -485,6 +503,19 @@ mod tests {
         let old = line.replace(r#""rules":"classic","#, "");
         let read: GameRecord = serde_json::from_str(&old).unwrap();
         assert_eq!(read.rules, Rules::Max);
+    }
+
+    #[test]
+    fn adjudication_is_logged_only_where_there_was_some() {
+        let plain = serde_json::to_string(&record("1")).unwrap();
+        assert!(!plain.contains("adjudicat"), "a game without adjudication is logged as before: {plain}");
+        let mut adjudicated = record("2");
+        adjudicated.adjudication = Some(100_000);
+        adjudicated.adjudicated = Some(Adjudicated { after: 1, result: Outcome::Red });
+        let line = serde_json::to_string(&adjudicated).unwrap();
+        assert!(line.contains(r#""adjudication":100000,"#), "{line}");
+        assert!(line.contains(r#""adjudicated":{"after":1,"result":"red"}"#), "{line}");
+        assert_eq!(serde_json::from_str::<GameRecord>(&line).unwrap(), adjudicated);
     }
 
     #[test]

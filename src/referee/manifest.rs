@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::fixtures::{game_list, meets};
 use super::log::{GameRecord, Side};
 use super::settings::Settings;
 use super::Error;
@@ -42,6 +43,13 @@ pub struct Manifest {
     /// Seconds per side per game, if the game has a clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<f64>,
+    /// Under classic rules, the solver's budget for ending a game early
+    /// (`--adjudicate`), if it may.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudicate: Option<u64>,
+    /// The reference players of a gauntlet; empty for a round robin.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gauntlet: Vec<String>,
     /// The player rated 0.
     pub anchor: String,
 }
@@ -49,8 +57,16 @@ pub struct Manifest {
 impl Manifest {
     /// The manifest of a tournament of `players` under `settings`.
     #[must_use]
-    pub fn new(players: Vec<Side>, openings: Vec<String>, settings: Settings, anchor: String) -> Manifest {
+    pub fn new(
+        players: Vec<Side>,
+        openings: Vec<String>,
+        settings: Settings,
+        gauntlet: Vec<String>,
+        anchor: String,
+    ) -> Manifest {
         Manifest {
+            adjudicate: settings.adjudicate,
+            gauntlet,
             players,
             openings,
             rules: settings.rules,
@@ -112,6 +128,13 @@ impl Manifest {
         if self.openings != other.openings {
             return Some(format!("{} openings against {}", self.openings.len(), other.openings.len()));
         }
+        if self.gauntlet != other.gauntlet {
+            let gauntlet = |manifest: &Manifest| match manifest.gauntlet.as_slice() {
+                [] => "a round robin".to_owned(),
+                references => format!("a gauntlet of {}", references.join(", ")),
+            };
+            return Some(format!("{} against {}", gauntlet(self), gauntlet(other)));
+        }
         if self.settings() != other.settings() {
             return Some(format!("{} against {}", self.settings(), other.settings()));
         }
@@ -121,34 +144,34 @@ impl Manifest {
     /// The rules and limits, as the command line's options.
     #[must_use]
     pub fn settings(&self) -> String {
-        settings_words(self.rules, self.depth, self.timeout, self.clock)
+        settings_words(self.rules, self.depth, self.timeout, self.clock, self.adjudicate)
     }
 
-    /// How many games the tournament plays: every ordered pair of players
-    /// from each opening.
+    /// How many games the tournament plays, all shards together.
     #[must_use]
     pub fn games(&self) -> usize {
-        let players = self.players.len();
-        self.openings.len() * players * players.saturating_sub(1)
+        game_list(&self.names(), &self.openings, &self.gauntlet).count()
     }
 
     /// Whether `record` is a game of this tournament: between two of its
-    /// players from one of its openings.
+    /// players who meet, from one of its openings.
     #[must_use]
     pub fn includes(&self, record: &GameRecord) -> bool {
         let plays = |name: &str| self.players.iter().any(|side| side.name == name);
         plays(&record.red.name)
             && plays(&record.green.name)
+            && meets(&self.gauntlet, &record.red.name, &record.green.name)
             && record.opening.as_ref().is_some_and(|opening| self.openings.contains(opening))
     }
 }
 
 /// Rules and limits as the options that give them: `--rules max --depth 5
-/// --timeout 10`, with `--clock` when there is one.
+/// --timeout 10`, with `--clock` and `--adjudicate` when they were given.
 #[must_use]
-pub fn settings_words(rules: Rules, depth: u32, timeout: f64, clock: Option<f64>) -> String {
+pub fn settings_words(rules: Rules, depth: u32, timeout: f64, clock: Option<f64>, adjudicate: Option<u64>) -> String {
     let clock = clock.map_or(String::new(), |clock| format!(" --clock {clock}"));
-    format!("--rules {rules} --depth {depth} --timeout {timeout}{clock}")
+    let adjudicate = adjudicate.map_or(String::new(), |budget| format!(" --adjudicate={budget}"));
+    format!("--rules {rules} --depth {depth} --timeout {timeout}{clock}{adjudicate}")
 }
 
 #[cfg(test)]
@@ -159,8 +182,9 @@ mod tests {
 
     fn manifest() -> Manifest {
         let side = |name: &str| Side { name: name.to_owned(), command: "self".to_owned() };
-        let settings = Settings { rules: Rules::Max, depth: 3, timeout: Duration::from_secs(10), clock: None };
-        Manifest::new(vec![side("a"), side("b")], vec!["44".to_owned()], settings, "a".to_owned())
+        let settings =
+            Settings { rules: Rules::Max, depth: 3, timeout: Duration::from_secs(10), clock: None, adjudicate: None };
+        Manifest::new(vec![side("a"), side("b")], vec!["44".to_owned()], settings, Vec::new(), "a".to_owned())
     }
 
     #[test]

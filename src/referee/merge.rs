@@ -163,7 +163,7 @@ fn check_settings(games: &[Source], manifest: Option<(&Manifest, &Path)>) -> Res
         .unwrap_or_default();
     for source in games {
         let record = &source.record;
-        let settings = settings_words(record.rules, record.depth, record.timeout, record.clock);
+        let settings = settings_words(record.rules, record.depth, record.timeout, record.clock, record.adjudication);
         match &expected {
             Some((want, from)) if *want != settings => {
                 return Err(Error::Tournament(format!(

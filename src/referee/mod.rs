@@ -8,15 +8,18 @@
 //! [`sandbox`], in folders of [`scratch`]) and judged with [`verdict`]; the
 //! game's [`result`] becomes a record of the [`log`], which [`replay`]
 //! shows again. [`match_play`] plays one game for the `match` command,
-//! [`check`] asks each player for one move, and [`tournament`] plays every
-//! pair from a set of openings and ranks them in [`standings`], with a
-//! [`chart`].
+//! [`check`] asks each player for one move, and [`tournament`] plays the
+//! games of its [`fixtures`] (every pair, or a gauntlet, from a set of
+//! openings; [`adjudication`] may end them early) and ranks the players in
+//! [`standings`], with a [`chart`].
 
+pub mod adjudication;
 pub mod chart;
 pub mod check;
 pub mod console;
 pub mod crosstable;
 pub mod error;
+pub mod fixtures;
 pub mod game;
 pub mod limits;
 pub mod log;

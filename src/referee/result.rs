@@ -6,7 +6,8 @@
 
 use std::time::Duration;
 
-use super::log::{encode_board, Colour, ForfeitRecord, GameRecord, Outcome, Scores, TurnRecord};
+use super::adjudication::Adjudication;
+use super::log::{encode_board, Adjudicated, Colour, ForfeitRecord, GameRecord, Outcome, Scores, TurnRecord};
 use super::player::Turn;
 use super::seat::Seat;
 use super::settings::Settings;
@@ -41,6 +42,8 @@ pub struct GameResult {
     pub turns: Vec<PlayedTurn>,
     /// The last position.
     pub board: Board,
+    /// Set when the solver ended the game before its end by the rules.
+    pub adjudicated: Option<Adjudication>,
 }
 
 impl GameResult {
@@ -56,14 +59,18 @@ impl GameResult {
         last.turn.result.as_ref().err().map(|forfeit| (last.player, forfeit))
     }
 
-    /// The result: the other side wins a forfeit, otherwise the rules judge
-    /// the last position.
+    /// The result: the other side wins a forfeit, the solver's result
+    /// stands in an adjudicated game, otherwise the rules judge the last
+    /// position.
     #[must_use]
     pub fn outcome(&self) -> Outcome {
-        match (self.forfeit(), self.settings.rules.outcome(&self.board)) {
-            (Some((player, _)), _) => Outcome::win_for(player.other()),
-            (None, Some(rules::Outcome::Win(winner))) => Outcome::win_for(Colour::of(winner)),
-            (None, _) => Outcome::Draw,
+        if let Some((player, _)) = self.forfeit() {
+            return Outcome::win_for(player.other());
+        }
+        let outcome = self.adjudicated.map(|adjudicated| adjudicated.outcome);
+        match outcome.or_else(|| self.settings.rules.outcome(&self.board)) {
+            Some(rules::Outcome::Win(winner)) => Outcome::win_for(Colour::of(winner)),
+            _ => Outcome::Draw,
         }
     }
 
@@ -80,6 +87,7 @@ impl GameResult {
             depth: self.settings.depth,
             timeout: self.settings.timeout.as_secs_f64(),
             clock: self.settings.clock.map(|clock| clock.as_secs_f64()),
+            adjudication: self.settings.adjudicate,
             start: encode_board(&self.start),
             opening: self.opening.as_ref().map(ToString::to_string),
             moves: self.moves().collect::<Moves>().to_string(),
@@ -90,6 +98,9 @@ impl GameResult {
                 verdict: forfeit.kind().to_owned(),
                 reason: forfeit.to_string(),
             }),
+            adjudicated: self
+                .adjudicated
+                .map(|adjudicated| Adjudicated { after: adjudicated.after, result: self.outcome() }),
             turns: self
                 .turns
                 .iter()
@@ -136,7 +147,13 @@ mod tests {
         let result = GameResult {
             id: "43+a+b".to_owned(),
             seats: [seat("a", " self "), seat("b", "self")],
-            settings: Settings { rules: Rules::Classic, depth: 3, timeout, clock: Some(Duration::from_secs(30)) },
+            settings: Settings {
+                rules: Rules::Classic,
+                depth: 3,
+                timeout,
+                clock: Some(Duration::from_secs(30)),
+                adjudicate: None,
+            },
             start,
             opening: Some(Moves::from(opening)),
             turns: vec![
@@ -144,6 +161,7 @@ mod tests {
                 turn(Colour::Green, Err(Forfeit::Timeout(timeout)), timeout, Duration::from_millis(28_500)),
             ],
             board: start.after(column(5)),
+            adjudicated: None,
         };
         assert_eq!(result.moves().collect::<Vec<_>>(), [column(5)]);
         assert_eq!(result.outcome(), Outcome::Red);
@@ -163,5 +181,37 @@ mod tests {
             (0.25, Some(0.125), Some(29.75))
         );
         assert_eq!((record.turns[1].column, record.turns[1].clock), (None, Some(28.5)));
+        assert_eq!((record.adjudication, record.adjudicated), (None, None));
+    }
+
+    #[test]
+    fn an_adjudicated_game_has_the_solvers_result() {
+        // Red holds 3 to 5 on the bottom row: green cannot stop both ends.
+        let moves: Vec<Column> = [3, 3, 4, 4, 5].into_iter().map(column).collect();
+        let seat = |name: &str| Seat::new(name, PlayerSpec::parse("self").unwrap());
+        let timeout = Duration::from_secs(1);
+        let result = GameResult {
+            id: "33+a+b".to_owned(),
+            seats: [seat("a"), seat("b")],
+            settings: Settings { rules: Rules::Classic, depth: 1, timeout, clock: None, adjudicate: Some(1000) },
+            start: Board::empty(),
+            opening: None,
+            turns: moves
+                .iter()
+                .enumerate()
+                .map(|(ply, &column)| PlayedTurn {
+                    player: if ply % 2 == 0 { Colour::Red } else { Colour::Green },
+                    turn: Turn { result: Ok(column), wall: timeout / 10, cpu: None, ending: None },
+                    clock: None,
+                })
+                .collect(),
+            board: moves.iter().fold(Board::empty(), |board, &column| board.after(column)),
+            adjudicated: Some(Adjudication { after: 5, outcome: rules::Outcome::Win(Player::One) }),
+        };
+        assert_eq!(result.outcome(), Outcome::Red, "the board alone says the game goes on");
+        let record = result.record();
+        assert_eq!(record.result, Outcome::Red);
+        assert_eq!(record.adjudication, Some(1000));
+        assert_eq!(record.adjudicated, Some(Adjudicated { after: 5, result: Outcome::Red }));
     }
 }

@@ -17,4 +17,9 @@ pub struct Settings {
     pub timeout: Duration,
     /// Each side's total time for the game, beside the timeout per move.
     pub clock: Option<Duration>,
+    /// Under classic rules, the positions the solver may search to prove
+    /// the result of each position reached, ending the game once it does
+    /// (see [`adjudication`](super::adjudication)); none to play every game
+    /// to its end.
+    pub adjudicate: Option<u64>,
 }

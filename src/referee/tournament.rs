@@ -1,12 +1,16 @@
 //! Tournaments: every pair of players meets from each of a fixed set of
-//! openings, once with each colour, and the results make a standings table.
+//! openings, once with each colour (or in a gauntlet, every player meets
+//! each reference player; see [`fixtures`](super::fixtures)), and the
+//! results make a standings table. A tournament can be split into shards,
+//! each played on its own machine into its own log.
 //!
 //! Each finished game is appended to `DIR/games.jsonl` at once, and a
 //! tournament started again in the same directory plays only the games that
 //! are not there yet, so an interrupted tournament loses at most the games
 //! that were in progress and plays none twice. To keep that fair, it refuses
 //! to resume with a player whose command, or with a depth or time limit,
-//! differs from what the logged games were played with. The log is locked
+//! differs from what the logged games were played with (or played with
+//! adjudication when this run has none, or the other way). The log is locked
 //! while the tournament runs, so a second tournament in the same directory
 //! refuses to start instead of playing every game again.
 //!
@@ -15,7 +19,7 @@
 //! With no openings (`--openings 0`) every game starts from the empty
 //! board, which moderator bots need: their protocol has no start position.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +27,7 @@ use std::sync::{mpsc, Mutex};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::fixtures::{check_gauntlet, game_id, game_list, in_shard, Fixture, Shard};
 use super::game::Game;
 use super::log::{self, Colour, GameRecord, Log, Side};
 use super::manifest::{Manifest, MANIFEST_FILE};
@@ -36,6 +41,7 @@ use super::standings::Standing;
 use super::Error;
 use crate::board::Board;
 use crate::moves::Moves;
+use crate::rules::Rules;
 
 /// At most this many games at once (each needs a slot for its process group).
 pub const MAX_JOBS: usize = 64;
@@ -87,8 +93,14 @@ pub struct TournamentOptions {
     /// What the pre-flight check does with an entrant that fails it.
     pub preflight: Preflight,
     /// The player rated 0; the first player when none is named or when
-    /// the pre-flight check left this one out.
+    /// the pre-flight check left this one out. (The command line names the
+    /// first reference of a gauntlet when `--anchor` does not.)
     pub anchor: Option<String>,
+    /// The reference players of a gauntlet (`--gauntlet`), whom every other
+    /// player meets, and only them; empty for a round robin.
+    pub gauntlet: Vec<String>,
+    /// The part of the games to play (`--shard I/N`); none for all of them.
+    pub shard: Option<Shard>,
 }
 
 /// The pre-flight check of a tournament's entrants ([`check`](super::check)).
@@ -112,10 +124,66 @@ impl TournamentOptions {
     pub fn log(&self) -> PathBuf {
         self.directory.join("games.jsonl")
     }
+
+    /// Every game of the tournament, or of its shard, between the players
+    /// given (whether or not the pre-flight check will let them play, so
+    /// that every machine's shards are the same), in the order of
+    /// [`game_list`].
+    #[must_use]
+    pub fn games(&self) -> Vec<Fixture> {
+        let (names, openings) = (self.names(), chosen_openings(self.openings));
+        in_shard(game_list(&names, &openings, &self.gauntlet), self.shard).collect()
+    }
+
+    /// How many games the tournament has, all shards together.
+    fn game_count(&self) -> usize {
+        let (names, openings) = (self.names(), chosen_openings(self.openings));
+        game_list(&names, &openings, &self.gauntlet).count()
+    }
+
+    /// The players' names, in the order given.
+    fn names(&self) -> Vec<String> {
+        self.players.iter().map(|(name, _)| name.clone()).collect()
+    }
+
+    /// Refuses what the players alone cannot tell: a gauntlet that names
+    /// someone else or everyone, adjudication under other rules than
+    /// classic.
+    fn check(&self) -> Result<(), Error> {
+        check_gauntlet(&self.names(), &self.gauntlet).map_err(Error::Tournament)?;
+        if self.settings.adjudicate.is_some() && self.settings.rules != Rules::Classic {
+            return Err(Error::Tournament(ADJUDICATE_CLASSIC_ONLY.to_owned()));
+        }
+        Ok(())
+    }
 }
 
-/// A game still to play.
-struct Fixture {
+/// Why `--adjudicate` is refused under Max-Connect4 rules.
+pub const ADJUDICATE_CLASSIC_ONLY: &str =
+    "--adjudicate is for classic rules (--rules classic): only the classic solver proves a game's result early";
+
+/// Prints the id of every game of the tournament, or of its shard, one a
+/// line, in the order they would be played; plays nothing and writes no
+/// file. A reader that stops reading (`| head`) ends it quietly.
+///
+/// # Errors
+/// When a player or the gauntlet is invalid, or `out` cannot be written.
+pub fn list_games(options: &TournamentOptions, out: &mut dyn Write) -> Result<(), Error> {
+    seats(&options.players)?;
+    options.check()?;
+    let (names, openings) = (options.names(), chosen_openings(options.openings));
+    for game in in_shard(game_list(&names, &openings, &options.gauntlet), options.shard) {
+        match writeln!(out, "{}", game.id()) {
+            Ok(()) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+            Err(error) => return Err(Error::terminal(error)),
+        }
+    }
+    Ok(())
+}
+
+/// A game still to play, its players as places in the seats.
+struct Pairing {
     red: usize,
     green: usize,
     opening: String,
@@ -130,6 +198,8 @@ struct Fixture {
 /// settings, or the referee cannot read or write its files.
 pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Standing>, Error> {
     let seats = seats(&options.players)?;
+    options.check()?;
+    let games = options.games();
     let log_path = options.log();
     let openings = chosen_openings(options.openings);
     for seat in &seats {
@@ -149,26 +219,34 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
         eprintln!("{warning}");
     }
     let seats = preflight(seats, options, &containment, out)?;
+    check_gauntlet_left(&seats, &options.gauntlet)?;
     let manifest = manifest(&seats, &openings, options);
     manifest.write(&options.directory.join(MANIFEST_FILE))?;
 
+    let places: HashMap<&str, usize> =
+        seats.iter().enumerate().map(|(place, seat)| (seat.name.as_str(), place)).collect();
+    let place = |name: &str| places.get(name).copied();
+    let games: Vec<Fixture> =
+        games.into_iter().filter(|game| place(&game.red).is_some() && place(&game.green).is_some()).collect();
     let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
-    let mut fixtures = Vec::new();
-    for opening in &openings {
-        for red in 0..seats.len() {
-            for green in (0..seats.len()).filter(|&green| green != red) {
-                let key = (seats[red].name.clone(), seats[green].name.clone(), opening.clone());
-                if !played.contains(&key) {
-                    fixtures.push(Fixture { red, green, opening: opening.clone() });
-                }
-            }
-        }
-    }
-    let total = openings.len() * seats.len() * (seats.len() - 1);
+    let fixtures: Vec<Pairing> = games
+        .iter()
+        .filter(|game| !played.contains(&fixture_key(game)))
+        .filter_map(|game| {
+            Some(Pairing { red: place(&game.red)?, green: place(&game.green)?, opening: game.opening.clone() })
+        })
+        .collect();
+    let total = games.len();
     let terminal = |error| Error::terminal(error);
+    let references = seats.iter().filter(|seat| options.gauntlet.contains(&seat.name)).count();
+    let references =
+        if options.gauntlet.is_empty() { String::new() } else { format!(" ({references} of them references)") };
+    let shard = options
+        .shard
+        .map_or(String::new(), |shard| format!("shard {shard} of {}: ", counted(options.game_count(), "game")));
     writeln!(
         out,
-        "Tournament in {}: {} players, {}, {}, {} already played.",
+        "Tournament in {}: {} players{references}, {}, {shard}{}, {} already played.",
         options.directory.display(),
         seats.len(),
         counted(openings.len(), "opening"),
@@ -186,6 +264,10 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let new = play_all(options, &seats, fixtures, &containment, &mut log, &bar)?;
     bar.finish_and_clear();
     records.extend(new);
+    // Only this tournament's games count: a gauntlet's or a shard's log
+    // may hold other games between its players.
+    let planned: HashSet<(String, String, String)> = games.iter().map(fixture_key).collect();
+    records.retain(|record| key(record).is_some_and(|key| planned.contains(&key)));
 
     let names = manifest.names();
     let counted = deduplicated(records, &names, &openings);
@@ -199,9 +281,11 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
 fn manifest(seats: &[Seat], openings: &[String], options: &TournamentOptions) -> Manifest {
     let players: Vec<Side> =
         seats.iter().map(|seat| Side { name: seat.name.clone(), command: seat.spec.command().to_owned() }).collect();
-    let anchor = options.anchor.as_ref().filter(|anchor| players.iter().any(|side| &side.name == *anchor));
-    let anchor = anchor.unwrap_or(&players[0].name).clone();
-    Manifest::new(players, openings.to_vec(), options.settings, anchor)
+    // The anchor asked for, else the first reference left, else the first
+    // player: the pre-flight check may have dropped any of them.
+    let plays = |name: &&String| players.iter().any(|side| &side.name == *name);
+    let anchor = options.anchor.iter().chain(&options.gauntlet).find(plays).unwrap_or(&players[0].name).clone();
+    Manifest::new(players, openings.to_vec(), options.settings, options.gauntlet.clone(), anchor)
 }
 
 /// Whether `name` can name a tournament player: letters, digits, `-`, `_`
@@ -260,6 +344,12 @@ fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) ->
                 Some(record.clock.map_or("games were played without --clock".to_owned(), |clock| {
                     format!("games were played with --clock {clock}")
                 }))
+            } else if record.adjudication != settings.adjudicate {
+                Some(match (record.adjudication, settings.adjudicate) {
+                    (None, _) => "games were played without --adjudicate".to_owned(),
+                    (Some(_), None) => "games were played with --adjudicate".to_owned(),
+                    (Some(budget), Some(_)) => format!("games were adjudicated with a budget of {budget} positions"),
+                })
             } else {
                 None
             };
@@ -274,16 +364,32 @@ fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) ->
     Ok(())
 }
 
-/// A game's name: `OPENING+RED+GREEN` (`empty+RED+GREEN` from the empty
-/// board), unambiguous since names have no `+`.
-fn game_id(opening: &str, red: &str, green: &str) -> String {
-    let opening = if opening.is_empty() { "empty" } else { opening };
-    format!("{opening}+{red}+{green}")
-}
-
 /// What identifies a tournament game: red, green and the opening.
 fn key(record: &GameRecord) -> Option<(String, String, String)> {
     Some((record.red.name.clone(), record.green.name.clone(), record.opening.clone()?))
+}
+
+/// The [`key`] of a game of the list.
+fn fixture_key(game: &Fixture) -> (String, String, String) {
+    (game.red.clone(), game.green.clone(), game.opening.clone())
+}
+
+/// Refuses a gauntlet that the pre-flight check left without a reference,
+/// or without anyone else: it would have no games.
+fn check_gauntlet_left(seats: &[Seat], gauntlet: &[String]) -> Result<(), Error> {
+    if gauntlet.is_empty() {
+        return Ok(());
+    }
+    let references = seats.iter().filter(|seat| gauntlet.contains(&seat.name)).count();
+    if references == 0 {
+        return Err(Error::Tournament("the pre-flight check left none of the gauntlet's reference players".to_owned()));
+    }
+    if references == seats.len() {
+        return Err(Error::Tournament(
+            "the pre-flight check left no player to meet the gauntlet's reference players".to_owned(),
+        ));
+    }
+    Ok(())
 }
 
 /// Plays `fixtures` on up to `options.jobs` threads, appending each game
@@ -291,7 +397,7 @@ fn key(record: &GameRecord) -> Option<(String, String, String)> {
 fn play_all(
     options: &TournamentOptions,
     seats: &[Seat],
-    fixtures: Vec<Fixture>,
+    fixtures: Vec<Pairing>,
     containment: &Containment,
     log: &mut Log,
     bar: &ProgressBar,
@@ -355,7 +461,16 @@ fn describe(record: &GameRecord) -> String {
         Some(forfeit) => {
             format!("{opening} {names}: {} forfeits ({})", record.side(forfeit.player).name, forfeit.verdict)
         }
-        None => format!("{opening} {names}: {} to {}", record.score.red, record.score.green),
+        None => match &record.adjudicated {
+            Some(adjudicated) => {
+                let result = adjudicated
+                    .result
+                    .winner()
+                    .map_or("a draw".to_owned(), |winner| format!("{} wins", record.side(winner).name));
+                format!("{opening} {names}: adjudicated after {}, {result}", counted(adjudicated.after, "move"))
+            }
+            None => format!("{opening} {names}: {} to {}", record.score.red, record.score.green),
+        },
     }
 }
 
@@ -441,5 +556,19 @@ mod tests {
         assert_eq!(openings[..5], ["44", "34", "43", "45", "54"]);
         assert_eq!(openings[48], "77");
         assert_eq!(opening_board("34").pieces_played(), 2);
+    }
+
+    #[test]
+    fn an_adjudicated_game_says_so_on_its_progress_line() {
+        let line = r#"{"id":"44+a+b","red":{"name":"a","command":"self"},"green":{"name":"b","command":"self"},
+            "rules":"classic","depth":1,"timeout":1.0,"adjudication":100000,"start":"","opening":"44","moves":"3456",
+            "score":{"red":0,"green":0},"result":"green","forfeit":null,"adjudicated":{"after":4,"result":"green"},
+            "turns":[]}"#;
+        let mut record: GameRecord = serde_json::from_str(line).unwrap();
+        assert_eq!(describe(&record), "44 a (red) vs b (green): adjudicated after 4 moves, b wins");
+        record.adjudicated = Some(log::Adjudicated { after: 1, result: log::Outcome::Draw });
+        assert_eq!(describe(&record), "44 a (red) vs b (green): adjudicated after 1 move, a draw");
+        record.adjudicated = None;
+        assert_eq!(describe(&record), "44 a (red) vs b (green): 0 to 0");
     }
 }

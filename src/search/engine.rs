@@ -233,6 +233,23 @@ impl Engine {
         }
     }
 
+    /// Whether the player to move wins, draws or loses `board` with
+    /// perfect play (1, 0 or -1), if a weak solve proves it within `nodes`
+    /// positions; `None` when it needs more. A budget of nodes, unlike a
+    /// time limit, gives the same answer on any machine for the same calls
+    /// on a new engine (the table carries over from one call to the next),
+    /// which is what adjudicating a game needs. Classic rules only, as every
+    /// weak solve.
+    ///
+    /// # Errors
+    /// [`SolveError::WeakUnsupported`] under Max-Connect4 rules.
+    pub fn proven_result(&mut self, board: &Board, nodes: u64) -> Result<Option<i32>, SolveError> {
+        match self.solving(Strength::Weak)? {
+            Kind::Max(_) => Err(SolveError::WeakUnsupported),
+            Kind::Classic(engine) => Ok(engine.exact_value_within(board, Strength::Weak, nodes).ok()),
+        }
+    }
+
     /// The exact value of every move from `board` for the player to move
     /// (with [`Strength::Weak`], its sign): the moves of
     /// [`solve`](Engine::solve)'s value are its best moves. Each move is
@@ -310,6 +327,21 @@ mod tests {
         // A finished classic game has no moves.
         let won = Moves::board(Rules::Classic, "1212121").unwrap();
         assert_eq!(classic.move_values(&won, Strength::Strong, None).unwrap().values, [None; 7]);
+    }
+
+    #[test]
+    fn a_budget_of_nodes_proves_near_the_end_and_not_from_the_start() {
+        let mut classic = Engine::with_book(Rules::Classic, 1 << 20, None).unwrap();
+        // 23 stones in: a position the solver settles in a few hundred nodes.
+        let board = Moves::board(Rules::Classic, "52753311433677442422121").unwrap();
+        let exact = classic.solve(&board, Strength::Weak, None).unwrap().value;
+        let mut fresh = Engine::with_book(Rules::Classic, 1 << 20, None).unwrap();
+        assert_eq!(fresh.proven_result(&board, 100_000), Ok(Some(exact)));
+        // The empty board takes far more than 100,000 nodes, every time.
+        for _ in 0..2 {
+            assert_eq!(fresh.proven_result(&Board::empty(), 100_000), Ok(None));
+        }
+        assert_eq!(Engine::new(0).proven_result(&board, 100_000), Err(SolveError::WeakUnsupported));
     }
 
     #[test]

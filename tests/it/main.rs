@@ -17,6 +17,8 @@ mod engine;
 mod files;
 mod fuzz;
 #[cfg(target_os = "linux")]
+mod games;
+#[cfg(target_os = "linux")]
 mod hosting;
 mod interactive;
 #[cfg(target_os = "linux")]

@@ -91,6 +91,14 @@ impl ClassicEngine {
         Ok(ExactValue { value, nodes: solver.nodes() })
     }
 
+    /// See [`Solver::board_value_within`].
+    ///
+    /// # Errors
+    /// When the nodes are spent first.
+    pub fn exact_value_within(&mut self, board: &Board, strength: Strength, nodes: u64) -> Result<i32, OutOfTime> {
+        self.solver().board_value_within(board, strength == Strength::Weak, nodes)
+    }
+
     /// The exact value of every move from `board` (with
     /// [`Strength::Weak`], its sign), each child solved by
     /// [`Solver::board_value`] (or read from the book) within what is left

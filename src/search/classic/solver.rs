@@ -175,6 +175,24 @@ impl Solver {
     /// When the time limit runs out first.
     pub fn board_value(&mut self, board: &Board, weak: bool, time_limit: Option<Duration>) -> Result<i32, OutOfTime> {
         self.start(time_limit.map(|limit| Instant::now() + limit));
+        self.started_value(board, weak)
+    }
+
+    /// The value of `board` as [`board_value`](Solver::board_value) finds
+    /// it, if the search visits at most `nodes` nodes: a limit that, unlike
+    /// time, gives the same answer on any machine (with the table as the
+    /// same searches before left it).
+    ///
+    /// # Errors
+    /// When the nodes are spent first.
+    pub fn board_value_within(&mut self, board: &Board, weak: bool, nodes: u64) -> Result<i32, OutOfTime> {
+        self.start(None);
+        self.work.limit_nodes(nodes);
+        self.started_value(board, weak)
+    }
+
+    /// The value of `board`, in a search [`start`](Solver::start)ed.
+    fn started_value(&mut self, board: &Board, weak: bool) -> Result<i32, OutOfTime> {
         let position = Position::of(board);
         if position.last_mover_won() {
             return Ok(if weak { -1 } else { -win_now(position.moves() - 1) });
@@ -411,6 +429,19 @@ mod tests {
         let won = Moves::board(Rules::Classic, "1212121").unwrap();
         assert_eq!(solver.solve(&won, false, None).unwrap(), Solution { value: -18, best: Vec::new(), nodes: 0 });
         assert_eq!(solver.solve(&won, true, None).unwrap().value, -1);
+    }
+
+    #[test]
+    fn a_budget_of_nodes_stops_at_that_node_every_time() {
+        let mut solver = Solver::new(1 << 20).unwrap();
+        for _ in 0..2 {
+            solver.clear();
+            assert_eq!(solver.board_value_within(&Board::empty(), true, 5000), Err(OutOfTime { nodes: 5000 }));
+        }
+        let board = Moves::board(Rules::Classic, "52753311433677442422121").unwrap();
+        let value = solver.board_value(&board, true, None).unwrap();
+        solver.clear();
+        assert_eq!(solver.board_value_within(&board, true, 1_000_000), Ok(value));
     }
 
     #[test]

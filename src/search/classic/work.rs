@@ -1,5 +1,6 @@
 //! What both classic searches keep while they run: the table, the nodes
-//! visited, the clock they stop by, and the figures another thread reads.
+//! visited, the clock or the budget of nodes they stop by, and the figures
+//! another thread reads.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -17,7 +18,10 @@ pub(super) struct Work {
     pub nodes: u64,
     next_check: u64,
     pub deadline: Option<Instant>,
-    /// Set once the deadline has passed; results found after are meaningless.
+    /// The most nodes the search may visit: a limit that, unlike the
+    /// deadline, stops it at the same node on any machine.
+    node_limit: Option<u64>,
+    /// Set once the deadline has passed or the nodes are spent; results found after are meaningless.
     pub stopped: bool,
     /// Set from outside to stop as the deadline would.
     pub cancelled: Option<Arc<AtomicBool>>,
@@ -36,6 +40,7 @@ impl Work {
             nodes: 0,
             next_check: CHECK_INTERVAL,
             deadline: None,
+            node_limit: None,
             stopped: false,
             cancelled: None,
             progress: Arc::default(),
@@ -50,8 +55,16 @@ impl Work {
         self.nodes = 0;
         self.next_check = CHECK_INTERVAL;
         self.deadline = deadline;
+        self.node_limit = None;
         self.stopped = false;
         self.reported = 0;
+    }
+
+    /// Stops the search begun by [`start`](Work::start) once it has
+    /// visited `nodes` nodes.
+    pub fn limit_nodes(&mut self, nodes: u64) {
+        self.node_limit = Some(nodes);
+        self.next_check = self.next_check.min(nodes);
     }
 
     /// Counts a node; now and then grows the table with the search and reads
@@ -60,12 +73,15 @@ impl Work {
     pub fn visit(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_check {
-            self.next_check = self.nodes + CHECK_INTERVAL;
+            // The node limit is checked exactly, the clock now and then.
+            let limit = self.node_limit.filter(|&limit| limit > self.nodes).unwrap_or(u64::MAX);
+            self.next_check = (self.nodes + CHECK_INTERVAL).min(limit);
             self.progress.add_nodes(self.nodes - self.reported);
             self.reported = self.nodes;
             self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / self.nodes_per_slot);
             let cancelled = self.cancelled.as_ref().is_some_and(|cancelled| cancelled.load(Ordering::Relaxed));
             self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline || cancelled);
+            self.stopped |= self.node_limit.is_some_and(|limit| self.nodes >= limit);
         }
         self.stopped
     }

@@ -1,0 +1,228 @@
+//! Which games a tournament plays, in one list that `tournament
+//! --list-games` prints and a run plays, so that the two never disagree.
+//!
+//! In a round robin every pair of players meets from each opening, once
+//! with each colour. In a gauntlet (`--gauntlet`) the named reference
+//! players meet every other player that way, and neither the references
+//! nor the others meet among themselves: a class of N programs against R
+//! references costs N x R x 2 games per opening instead of N x (N - 1).
+//! The list is in a fixed order (openings, then red, then green, each as
+//! given), so that a part of it ([`Shard`]) names the same games on every
+//! machine; a shard takes every N-th game, so each gets a mix of players
+//! and openings.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A game of a tournament: who plays red, who plays green, from which
+/// opening.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fixture {
+    /// Red's first move and green's reply, as two digits; empty for the
+    /// empty board.
+    pub opening: String,
+    pub red: String,
+    pub green: String,
+}
+
+impl Fixture {
+    /// The game's name, as logged: see [`game_id`].
+    #[must_use]
+    pub fn id(&self) -> String {
+        game_id(&self.opening, &self.red, &self.green)
+    }
+}
+
+/// A game's name: `OPENING+RED+GREEN` (`empty+RED+GREEN` from the empty
+/// board), unambiguous since names have no `+`.
+#[must_use]
+pub fn game_id(opening: &str, red: &str, green: &str) -> String {
+    let opening = if opening.is_empty() { "empty" } else { opening };
+    format!("{opening}+{red}+{green}")
+}
+
+/// Every game between `players` from each of `openings`: each pair once
+/// with each colour, or with a `gauntlet` (names of players) only the pairs
+/// of a reference and another player. Ordered by opening, then red, then
+/// green, each in the order given. Made one at a time: a round robin of 200
+/// players from 49 openings is two million games.
+pub fn game_list<'a>(
+    players: &'a [String],
+    openings: &'a [String],
+    gauntlet: &'a [String],
+) -> impl Iterator<Item = Fixture> + 'a {
+    openings.iter().flat_map(move |opening| {
+        players.iter().flat_map(move |red| {
+            players.iter().filter(move |green| meets(gauntlet, red, green)).map(move |green| Fixture {
+                opening: opening.clone(),
+                red: red.clone(),
+                green: green.clone(),
+            })
+        })
+    })
+}
+
+/// Whether `red` plays `green` in a tournament with this `gauntlet`: any
+/// two players in a round robin (no gauntlet), else a reference and an
+/// entrant.
+#[must_use]
+pub fn meets(gauntlet: &[String], red: &str, green: &str) -> bool {
+    let reference = |name: &str| gauntlet.iter().any(|reference| reference == name);
+    red != green && (gauntlet.is_empty() || reference(red) != reference(green))
+}
+
+/// The games of `list` in `shard`, in the list's order; all of them with
+/// no shard.
+pub fn in_shard(list: impl Iterator<Item = Fixture>, shard: Option<Shard>) -> impl Iterator<Item = Fixture> {
+    list.enumerate()
+        .filter(move |(place, _)| shard.is_none_or(|shard| place % shard.count == shard.index))
+        .map(|(_, game)| game)
+}
+
+/// Refuses a gauntlet of `players` that names someone who is not a player,
+/// names a player twice, or names every player (leaving no one to meet the
+/// references). No gauntlet is a round robin.
+///
+/// # Errors
+/// Says what is wrong, in a line.
+pub fn check_gauntlet(players: &[String], gauntlet: &[String]) -> Result<(), String> {
+    for (place, name) in gauntlet.iter().enumerate() {
+        if !players.contains(name) {
+            return Err(format!("the gauntlet names '{name}', but no player is named so"));
+        }
+        if gauntlet[..place].contains(name) {
+            return Err(format!("the gauntlet names '{name}' twice"));
+        }
+    }
+    if !gauntlet.is_empty() && players.iter().all(|player| gauntlet.contains(player)) {
+        return Err("the gauntlet names every player, which leaves no one to play its reference players".to_owned());
+    }
+    Ok(())
+}
+
+/// Part `index` of `count` of a tournament (`--shard I/N`, counting from 0
+/// as a Slurm job array does): the games whose place in the list, counted
+/// from 0, is `index` modulo `count`.
+/// Made only by parsing `I/N`, so that `0 <= index < count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    index: usize,
+    count: usize,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// `I/N`, with `0 <= I < N`.
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let (index, count) = text.split_once('/').ok_or_else(|| "expected I/N, such as 3/100".to_owned())?;
+        let number = |part: &str| {
+            part.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("expected I/N, such as 3/100: '{part}' is not a whole number"))
+        };
+        let (index, count) = (number(index)?, number(count)?);
+        if count == 0 {
+            return Err("there must be at least one shard (N is 1 or more)".to_owned());
+        }
+        if index >= count {
+            return Err(format!("shards count from 0, so I is at most N - 1 ({})", count - 1));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(formatter, "{}/{}", self.index, self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(names: &[&str]) -> Vec<String> {
+        names.iter().map(|&name| name.to_owned()).collect()
+    }
+
+    fn ids(list: &[Fixture]) -> Vec<String> {
+        list.iter().map(Fixture::id).collect()
+    }
+
+    #[test]
+    fn a_round_robin_is_every_pair_both_ways_opening_by_opening() {
+        let list: Vec<Fixture> = game_list(&names(&["a", "b", "c"]), &names(&["44", ""]), &[]).collect();
+        assert_eq!(
+            ids(&list),
+            [
+                "44+a+b",
+                "44+a+c",
+                "44+b+a",
+                "44+b+c",
+                "44+c+a",
+                "44+c+b",
+                "empty+a+b",
+                "empty+a+c",
+                "empty+b+a",
+                "empty+b+c",
+                "empty+c+a",
+                "empty+c+b"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_gauntlet_plays_only_references_against_the_others() {
+        let players = names(&["s1", "r1", "s2", "s3", "r2"]);
+        let list: Vec<Fixture> = game_list(&players, &names(&["44", "34"]), &names(&["r1", "r2"])).collect();
+        assert_eq!(list.len(), 3 * 2 * 2 * 2, "3 students, 2 references, 2 colours, 2 openings");
+        assert_eq!(ids(&list[..6]), ["44+s1+r1", "44+s1+r2", "44+r1+s1", "44+r1+s2", "44+r1+s3", "44+s2+r1"]);
+        for game in &list {
+            let references = [&game.red, &game.green].iter().filter(|name| name.starts_with('r')).count();
+            assert_eq!(references, 1, "{}", game.id());
+        }
+    }
+
+    #[test]
+    fn a_gauntlet_names_some_players_but_not_all() {
+        let players = names(&["a", "b", "c"]);
+        assert_eq!(check_gauntlet(&players, &[]), Ok(()));
+        assert_eq!(check_gauntlet(&players, &names(&["c", "a"])), Ok(()));
+        assert_eq!(
+            check_gauntlet(&players, &names(&["a", "d"])),
+            Err("the gauntlet names 'd', but no player is named so".to_owned())
+        );
+        assert_eq!(check_gauntlet(&players, &names(&["a", "a"])), Err("the gauntlet names 'a' twice".to_owned()));
+        assert_eq!(
+            check_gauntlet(&players, &names(&["a", "b", "c"])),
+            Err("the gauntlet names every player, which leaves no one to play its reference players".to_owned())
+        );
+    }
+
+    #[test]
+    fn shards_split_the_list_into_interleaved_parts() {
+        let list: Vec<Fixture> = game_list(&names(&["a", "b", "c", "d"]), &names(&["44"]), &[]).collect();
+        let shard = |index| Some(Shard { index, count: 5 });
+        let shards: Vec<Vec<String>> =
+            (0..5).map(|index| ids(&in_shard(list.iter().cloned(), shard(index)).collect::<Vec<_>>())).collect();
+        assert_eq!(in_shard(list.iter().cloned(), None).collect::<Vec<_>>(), list, "no shard is every game");
+        assert_eq!(shards[1], ["44+a+c", "44+c+a", "44+d+c"], "places 1, 6 and 11");
+        let mut joined: Vec<String> = shards.concat();
+        joined.sort();
+        let mut all = ids(&list);
+        all.sort();
+        assert_eq!(joined, all, "every game in exactly one shard");
+    }
+
+    #[test]
+    fn a_shard_is_i_of_n_counting_from_0() {
+        assert_eq!("3/100".parse(), Ok(Shard { index: 3, count: 100 }));
+        assert_eq!("0/1".parse::<Shard>().map(|shard| shard.to_string()), Ok("0/1".to_owned()));
+        assert_eq!("3/3".parse::<Shard>(), Err("shards count from 0, so I is at most N - 1 (2)".to_owned()));
+        assert_eq!("0/0".parse::<Shard>(), Err("there must be at least one shard (N is 1 or more)".to_owned()));
+        assert_eq!("3".parse::<Shard>(), Err("expected I/N, such as 3/100".to_owned()));
+        assert_eq!("a/3".parse::<Shard>(), Err("expected I/N, such as 3/100: 'a' is not a whole number".to_owned()));
+        assert!("-1/3".parse::<Shard>().is_err());
+    }
+}
