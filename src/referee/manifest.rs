@@ -179,6 +179,45 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::referee::log::{Colour, Outcome, Scores};
+
+    /// A game between `red` and `green` from `opening`.
+    fn game(red: &str, green: &str, opening: &str) -> GameRecord {
+        let side = |name: &str| Side { name: name.to_owned(), command: "self".to_owned() };
+        GameRecord {
+            id: format!("{opening}+{red}+{green}"),
+            red: side(red),
+            green: side(green),
+            rules: Rules::Max,
+            depth: 3,
+            timeout: 10.0,
+            clock: None,
+            start: String::new(),
+            opening: Some(opening.to_owned()),
+            moves: String::new(),
+            score: Scores { red: 0, green: 0 },
+            result: Outcome::win_for(Colour::Red),
+            forfeit: None,
+            adjudication: None,
+            adjudicated: None,
+            turns: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_gauntlet_counts_and_keeps_only_its_own_games() {
+        let side = |name: &str| Side { name: name.to_owned(), command: "self".to_owned() };
+        let mut manifest = manifest();
+        manifest.players = ["ann", "bob", "cy", "ref"].map(side).to_vec();
+        assert_eq!(manifest.games(), 12, "a round robin of four from one opening");
+        manifest.gauntlet = vec!["ref".to_owned()];
+        assert_eq!(manifest.games(), 6, "three entrants against one reference, both colours");
+        assert!(manifest.includes(&game("ann", "ref", "44")));
+        assert!(manifest.includes(&game("ref", "cy", "44")));
+        assert!(!manifest.includes(&game("ann", "bob", "44")), "entrants do not meet");
+        assert!(!manifest.includes(&game("ann", "ref", "34")), "not an opening of the tournament");
+        assert!(!manifest.includes(&game("ann", "dan", "44")), "not a player");
+    }
 
     fn manifest() -> Manifest {
         let side = |name: &str| Side { name: name.to_owned(), command: "self".to_owned() };
@@ -201,6 +240,9 @@ mod tests {
             Some("--rules max --depth 3 --timeout 10 against --rules max --depth 5 --timeout 10")
         );
         assert_eq!(manifest().difference(&manifest()), None);
+        let mut gauntlet = manifest();
+        gauntlet.gauntlet = vec!["b".to_owned()];
+        assert_eq!(manifest().difference(&gauntlet).as_deref(), Some("a round robin against a gauntlet of b"));
         std::fs::write(&path, "{").unwrap();
         let error = Manifest::read(&path).unwrap_err().to_string();
         assert!(error.contains("is not a tournament manifest"), "{error}");
