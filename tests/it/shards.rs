@@ -88,7 +88,17 @@ fn shards_run_by_gnu_parallel_merge_into_the_one_machine_tournament() {
     assert_eq!(read(&merged.join("crosstable.csv")), read(&one.join("crosstable.csv")));
     assert_eq!(read(&merged.join("ratings.csv")), read(&one.join("ratings.csv")));
     assert!(merged.join("results.html").is_file(), "the merged results have their page");
-    assert!(stdout.contains("12 games"), "{stdout}");
+    assert!(stdout.starts_with("Results of 3 logs: 3 players, 12 games.\n"), "{stdout}");
+
+    // A shard's log missing: the results say so.
+    let partial = maxconnect4(dir.path()).arg("results").args(&logs[..2]).args(["--out", "partial"]).assert().success();
+    let stdout = String::from_utf8(partial.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.starts_with(
+            "Results of 2 logs: 3 players, 8 games of the tournament's 12; the rest are in no log given.\n"
+        ),
+        "{stdout}"
+    );
 }
 
 /// A tournament of two players named `players` from one opening (two
