@@ -17,6 +17,7 @@ pub mod check;
 pub mod console;
 pub mod crosstable;
 pub mod error;
+pub mod figures;
 pub mod game;
 pub mod limits;
 pub mod log;

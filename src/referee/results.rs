@@ -14,9 +14,10 @@ use std::path::Path;
 
 use super::chart;
 use super::crosstable::{crosstable, Crosstable};
+use super::figures::{self, figures, figures_table, Figures};
 use super::log::GameRecord;
 use super::ratings::{ratings, ratings_csv, ratings_table, Rating};
-use super::standings::{forfeit_reasons, standings, standings_csv, standings_table, Standing};
+use super::standings::{forfeit_reasons, standings, standings_table, Standing};
 use super::Error;
 use crate::atomic;
 
@@ -30,6 +31,8 @@ pub struct Results {
     crosstable: Crosstable,
     /// In the standings' order.
     ratings: Vec<Rating>,
+    /// In the standings' order.
+    figures: Vec<Figures>,
 }
 
 impl Results {
@@ -54,7 +57,8 @@ impl Results {
         } else {
             ratings(&ranked, &counted, ranked.iter().position(|name| name == anchor).unwrap_or(0))
         };
-        Results { anchor: anchor.to_owned(), standings, crosstable, ratings, records }
+        let figures = figures(&standings, &counted);
+        Results { anchor: anchor.to_owned(), standings, crosstable, ratings, figures, records }
     }
 
     /// The standings, best first.
@@ -70,7 +74,8 @@ impl Results {
     }
 
     /// Writes every file of the results into `directory` (created if need
-    /// be): `standings.csv`, `.png` and `.svg`, `crosstable.csv` and
+    /// be): `standings.csv` (with each player's figures in its last
+    /// columns), `.png` and `.svg`, `crosstable.csv` and
     /// `ratings.csv`. Each is written to a temporary file beside it, and
     /// all are put in place together or, on a failure, none.
     ///
@@ -80,7 +85,7 @@ impl Results {
         let (png, svg) = chart::draw(&self.standings, self.records.len())?;
         std::fs::create_dir_all(directory).map_err(|source| Error::io("create", directory, source))?;
         let files = [
-            ("standings.csv", standings_csv(&self.standings).into_bytes()),
+            ("standings.csv", figures::standings_csv(&self.standings, &self.figures).into_bytes()),
             ("standings.png", png),
             ("standings.svg", svg.into_bytes()),
             ("crosstable.csv", self.crosstable.csv().into_bytes()),
@@ -94,9 +99,9 @@ impl Results {
         Ok(())
     }
 
-    /// Prints the results for the terminal: the standings, the forfeits'
-    /// reasons, the crosstable and the ratings, then where [`write`](Self::write)
-    /// put the files in `directory`.
+    /// Prints the results for the terminal: the standings, each player's
+    /// time and forfeits, the forfeits' reasons, the crosstable and the
+    /// ratings, then where [`write`](Self::write) put the files in `directory`.
     ///
     /// # Errors
     /// When `out` cannot be written.
@@ -104,8 +109,9 @@ impl Results {
         let counted: Vec<&GameRecord> = self.records.iter().collect();
         write!(
             out,
-            "\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\n",
+            "\n{}\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\n",
             standings_table(&self.standings),
+            figures_table(&self.figures),
             forfeit_reasons(&self.standings, &counted),
             self.crosstable.table(),
             ratings_table(&self.ratings, &self.anchor),
