@@ -9,8 +9,9 @@
 //! game's [`result`] becomes a record of the [`log`], which [`replay`]
 //! shows again. [`match_play`] plays one game for the `match` command,
 //! [`check`] asks each player for one move, and [`tournament`] plays every
-//! pair from a set of openings and ranks them in [`standings`], with a
-//! [`chart`].
+//! pair from a set of openings; its [`results`] rank them in [`standings`],
+//! with a [`crosstable`], [`ratings`], per-player [`figures`], a [`chart`]
+//! and a [`page`] to publish.
 
 pub mod chart;
 pub mod check;
@@ -22,6 +23,7 @@ pub mod game;
 pub mod limits;
 pub mod log;
 pub mod match_play;
+pub mod page;
 pub mod player;
 pub mod process;
 pub mod ratings;

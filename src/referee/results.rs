@@ -16,6 +16,7 @@ use super::chart;
 use super::crosstable::{crosstable, Crosstable};
 use super::figures::{self, figures, figures_table, Figures};
 use super::log::GameRecord;
+use super::page;
 use super::ratings::{ratings, ratings_csv, ratings_table, Rating};
 use super::standings::{forfeit_reasons, standings, standings_table, Standing};
 use super::Error;
@@ -75,8 +76,8 @@ impl Results {
 
     /// Writes every file of the results into `directory` (created if need
     /// be): `standings.csv` (with each player's figures in its last
-    /// columns), `.png` and `.svg`, `crosstable.csv` and
-    /// `ratings.csv`. Each is written to a temporary file beside it, and
+    /// columns), `.png` and `.svg`, `crosstable.csv`,
+    /// `ratings.csv` and the page, `results.html`. Each is written to a temporary file beside it, and
     /// all are put in place together or, on a failure, none.
     ///
     /// # Errors
@@ -90,6 +91,7 @@ impl Results {
             ("standings.svg", svg.into_bytes()),
             ("crosstable.csv", self.crosstable.csv().into_bytes()),
             ("ratings.csv", ratings_csv(&self.ratings).into_bytes()),
+            ("results.html", self.page().into_bytes()),
         ];
         let staged = files
             .iter()
@@ -97,6 +99,19 @@ impl Results {
             .collect::<Result<Vec<_>, _>>()?;
         atomic::put_all_in_place(staged)?;
         Ok(())
+    }
+
+    /// The results page, `results.html`.
+    #[must_use]
+    pub fn page(&self) -> String {
+        page::render(&page::Contents {
+            records: &self.records,
+            standings: &self.standings,
+            crosstable: &self.crosstable,
+            ratings: &self.ratings,
+            figures: &self.figures,
+            anchor: &self.anchor,
+        })
     }
 
     /// Prints the results for the terminal: the standings, each player's
@@ -109,7 +124,7 @@ impl Results {
         let counted: Vec<&GameRecord> = self.records.iter().collect();
         write!(
             out,
-            "\n{}\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\n",
+            "\n{}\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\nThe results page, to publish or open from disk: {}\n",
             standings_table(&self.standings),
             figures_table(&self.figures),
             forfeit_reasons(&self.standings, &counted),
@@ -117,7 +132,8 @@ impl Results {
             ratings_table(&self.ratings, &self.anchor),
             directory.join("standings").display(),
             directory.join("crosstable.csv").display(),
-            directory.join("ratings.csv").display()
+            directory.join("ratings.csv").display(),
+            directory.join("results.html").display()
         )
         .map_err(Error::terminal)
     }
