@@ -110,8 +110,9 @@ struct GameData<'a> {
     red: &'a str,
     green: &'a str,
     rules: String,
-    /// The opening's moves (empty for the empty board).
-    opening: &'a str,
+    /// The opening's moves (empty for the empty board); none for a game
+    /// that started from a position of its own (a match's `--start`).
+    opening: Option<&'a str>,
     /// The start position, as the log has it.
     start: &'a str,
     /// The columns played from the start, a digit each.
@@ -216,7 +217,7 @@ fn game(record: &GameRecord) -> GameData<'_> {
         red: &record.red.name,
         green: &record.green.name,
         rules: record.rules.to_string(),
-        opening: record.opening.as_deref().unwrap_or_default(),
+        opening: record.opening.as_deref(),
         start: &record.start,
         moves: &record.moves,
         result: record.result,

@@ -138,3 +138,85 @@ impl Results {
         .map_err(Error::terminal)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Games between `a` and `b` from the empty board: `a` wins as red,
+    /// `b` wins as red, and `a` as green by `b`'s forfeit.
+    fn records() -> Vec<GameRecord> {
+        let game = |id: &str, red: &str, green: &str, result: &str, forfeit: serde_json::Value| {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "red": {"name": red, "command": "self"}, "green": {"name": green, "command": "self"},
+                "depth": 1, "timeout": 2.0, "start": "0000000/0000000/0000000/0000000/0000000/0000000 1",
+                "opening": "", "moves": "1212121", "score": {"red": 1, "green": 0}, "result": result,
+                "forfeit": forfeit,
+                "turns": [{"player": "red", "column": 1, "wall": 0.5, "cpu": 0.25}],
+            }))
+            .unwrap()
+        };
+        let forfeit = serde_json::json!({"player": "red", "verdict": "timeout", "reason": "timeout: 2 s"});
+        vec![
+            game("1", "a", "b", "red", serde_json::Value::Null),
+            game("2", "b", "a", "red", serde_json::Value::Null),
+            game("3", "b", "a", "green", forfeit),
+        ]
+    }
+
+    fn names() -> Vec<String> {
+        vec!["b".to_owned(), "a".to_owned()]
+    }
+
+    #[test]
+    fn every_file_is_written_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("results");
+        Results::new(names(), "a", records()).write(&out).unwrap();
+        let mut written: Vec<String> =
+            std::fs::read_dir(&out).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+        written.sort();
+        let expected =
+            ["crosstable.csv", "ratings.csv", "results.html", "standings.csv", "standings.png", "standings.svg"];
+        assert_eq!(written, expected, "no temporary file is left behind");
+        let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+        assert!(standings.lines().nth(1).unwrap().starts_with("1,a,3,2,0,1,0,4,+0,"), "{standings}");
+        assert!(std::fs::read_to_string(out.join("results.html")).unwrap().contains(r#""forfeits":[["timeout",1]]"#));
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_written_leaves_the_others_unwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("results.html")).unwrap();
+        let error = Results::new(names(), "a", records()).write(dir.path()).unwrap_err();
+        assert!(error.to_string().ends_with("results.html: it is a directory; give the name of a file"), "{error}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert_eq!(left, ["results.html"], "all the files or none");
+    }
+
+    #[test]
+    fn the_report_has_every_table_and_names_the_files() {
+        // An anchor that is not a player: the first player is rated 0.
+        let results = Results::new(names(), "nobody", records());
+        assert_eq!(results.standings().iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        let mut out = Vec::new();
+        results.report(&mut out, Path::new("t")).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let order = [
+            "\nrank  player  games",
+            "\nTime and forfeits (",
+            "\nb           2        0.500       0.500  0.500           0  timeout 1\n",
+            "\nForfeits (the whole reasons are in the log):\nb forfeited 1 game:\n",
+            "\nCrosstable (",
+            "\nRatings (Elo scale, b at 0, with 95% intervals):\n",
+            "\nStandings written to t/standings.csv, .png and .svg, the crosstable and ratings to t/crosstable.csv and \
+             t/ratings.csv.\nThe results page, to publish or open from disk: t/results.html\n",
+        ];
+        let mut from = 0;
+        for part in order {
+            let at = text[from..].find(part).unwrap_or_else(|| panic!("{part:?} after byte {from} of:\n{text}"));
+            from += at + part.len();
+        }
+        assert_eq!(from, text.len(), "{text}");
+    }
+}
