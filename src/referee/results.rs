@@ -219,4 +219,14 @@ mod tests {
         }
         assert_eq!(from, text.len(), "{text}");
     }
+
+    #[test]
+    fn no_players_make_empty_results() {
+        // A command reading logs may find no game between the players it names.
+        let results = Results::new(Vec::new(), "", records());
+        assert!(results.standings().is_empty() && results.records().is_empty());
+        let mut out = Vec::new();
+        results.report(&mut out, Path::new("t")).unwrap();
+        assert!(results.page().contains(r#""games":[]"#));
+    }
 }
