@@ -10,8 +10,11 @@
 //! shows again. [`match_play`] plays one game for the `match` command,
 //! [`check`] asks each player for one move, and [`tournament`] plays the
 //! games of its [`fixtures`] (every pair, or a gauntlet, from a set of
-//! openings; [`adjudication`] may end them early) and ranks the players in
-//! [`standings`], with a [`chart`].
+//! openings; [`adjudication`] may end them early), described by its
+//! [`manifest`]; its [`results`] rank the players in [`standings`], with a
+//! [`crosstable`], [`ratings`], per-player [`figures`], a [`chart`] and a
+//! [`page`] to publish. [`merge`] reads the logs of a tournament's shards
+//! as one, for the `results` command.
 
 pub mod adjudication;
 pub mod chart;
@@ -19,6 +22,7 @@ pub mod check;
 pub mod console;
 pub mod crosstable;
 pub mod error;
+pub mod figures;
 pub mod fixtures;
 pub mod game;
 pub mod limits;
@@ -26,6 +30,7 @@ pub mod log;
 pub mod manifest;
 pub mod match_play;
 pub mod merge;
+pub mod page;
 pub mod player;
 pub mod process;
 pub mod ratings;

@@ -14,9 +14,11 @@ use std::path::Path;
 
 use super::chart;
 use super::crosstable::{crosstable, Crosstable};
+use super::figures::{self, figures, figures_table, Figures};
 use super::log::GameRecord;
+use super::page;
 use super::ratings::{ratings, ratings_csv, ratings_table, Rating};
-use super::standings::{forfeit_reasons, standings, standings_csv, standings_table, Standing};
+use super::standings::{forfeit_reasons, standings, standings_table, Standing};
 use super::Error;
 use crate::atomic;
 
@@ -30,6 +32,8 @@ pub struct Results {
     crosstable: Crosstable,
     /// In the standings' order.
     ratings: Vec<Rating>,
+    /// In the standings' order.
+    figures: Vec<Figures>,
 }
 
 impl Results {
@@ -54,7 +58,8 @@ impl Results {
         } else {
             ratings(&ranked, &counted, ranked.iter().position(|name| name == anchor).unwrap_or(0))
         };
-        Results { anchor: anchor.to_owned(), standings, crosstable, ratings, records }
+        let figures = figures(&standings, &counted);
+        Results { anchor: anchor.to_owned(), standings, crosstable, ratings, figures, records }
     }
 
     /// The standings, best first.
@@ -70,8 +75,9 @@ impl Results {
     }
 
     /// Writes every file of the results into `directory` (created if need
-    /// be): `standings.csv`, `.png` and `.svg`, `crosstable.csv` and
-    /// `ratings.csv`. Each is written to a temporary file beside it, and
+    /// be): `standings.csv` (with each player's figures in its last
+    /// columns), `.png` and `.svg`, `crosstable.csv`,
+    /// `ratings.csv` and the page, `results.html`. Each is written to a temporary file beside it, and
     /// all are put in place together or, on a failure, none.
     ///
     /// # Errors
@@ -80,11 +86,12 @@ impl Results {
         let (png, svg) = chart::draw(&self.standings, self.records.len())?;
         std::fs::create_dir_all(directory).map_err(|source| Error::io("create", directory, source))?;
         let files = [
-            ("standings.csv", standings_csv(&self.standings).into_bytes()),
+            ("standings.csv", figures::standings_csv(&self.standings, &self.figures).into_bytes()),
             ("standings.png", png),
             ("standings.svg", svg.into_bytes()),
             ("crosstable.csv", self.crosstable.csv().into_bytes()),
             ("ratings.csv", ratings_csv(&self.ratings).into_bytes()),
+            ("results.html", self.page().into_bytes()),
         ];
         let staged = files
             .iter()
@@ -94,9 +101,22 @@ impl Results {
         Ok(())
     }
 
-    /// Prints the results for the terminal: the standings, the forfeits'
-    /// reasons, the crosstable and the ratings, then where [`write`](Self::write)
-    /// put the files in `directory`.
+    /// The results page, `results.html`.
+    #[must_use]
+    pub fn page(&self) -> String {
+        page::render(&page::Contents {
+            records: &self.records,
+            standings: &self.standings,
+            crosstable: &self.crosstable,
+            ratings: &self.ratings,
+            figures: &self.figures,
+            anchor: &self.anchor,
+        })
+    }
+
+    /// Prints the results for the terminal: the standings, each player's
+    /// time and forfeits, the forfeits' reasons, the crosstable and the
+    /// ratings, then where [`write`](Self::write) put the files in `directory`.
     ///
     /// # Errors
     /// When `out` cannot be written.
@@ -104,15 +124,109 @@ impl Results {
         let counted: Vec<&GameRecord> = self.records.iter().collect();
         write!(
             out,
-            "\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\n",
+            "\n{}\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\nThe results page, to publish or open from disk: {}\n",
             standings_table(&self.standings),
+            figures_table(&self.figures),
             forfeit_reasons(&self.standings, &counted),
             self.crosstable.table(),
             ratings_table(&self.ratings, &self.anchor),
             directory.join("standings").display(),
             directory.join("crosstable.csv").display(),
-            directory.join("ratings.csv").display()
+            directory.join("ratings.csv").display(),
+            directory.join("results.html").display()
         )
         .map_err(Error::terminal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Games between `a` and `b` from the empty board: `a` wins as red,
+    /// `b` wins as red, and `a` as green by `b`'s forfeit.
+    fn records() -> Vec<GameRecord> {
+        let game = |id: &str, red: &str, green: &str, result: &str, forfeit: serde_json::Value| {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "red": {"name": red, "command": "self"}, "green": {"name": green, "command": "self"},
+                "depth": 1, "timeout": 2.0, "start": "0000000/0000000/0000000/0000000/0000000/0000000 1",
+                "opening": "", "moves": "1212121", "score": {"red": 1, "green": 0}, "result": result,
+                "forfeit": forfeit,
+                "turns": [{"player": "red", "column": 1, "wall": 0.5, "cpu": 0.25}],
+            }))
+            .unwrap()
+        };
+        let forfeit = serde_json::json!({"player": "red", "verdict": "timeout", "reason": "timeout: 2 s"});
+        vec![
+            game("1", "a", "b", "red", serde_json::Value::Null),
+            game("2", "b", "a", "red", serde_json::Value::Null),
+            game("3", "b", "a", "green", forfeit),
+        ]
+    }
+
+    fn names() -> Vec<String> {
+        vec!["b".to_owned(), "a".to_owned()]
+    }
+
+    #[test]
+    fn every_file_is_written_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("results");
+        Results::new(names(), "a", records()).write(&out).unwrap();
+        let mut written: Vec<String> =
+            std::fs::read_dir(&out).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+        written.sort();
+        let expected =
+            ["crosstable.csv", "ratings.csv", "results.html", "standings.csv", "standings.png", "standings.svg"];
+        assert_eq!(written, expected, "no temporary file is left behind");
+        let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+        assert!(standings.lines().nth(1).unwrap().starts_with("1,a,3,2,0,1,0,4,+0,"), "{standings}");
+        assert!(std::fs::read_to_string(out.join("results.html")).unwrap().contains(r#""forfeits":[["timeout",1]]"#));
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_written_leaves_the_others_unwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("results.html")).unwrap();
+        let error = Results::new(names(), "a", records()).write(dir.path()).unwrap_err();
+        assert!(error.to_string().ends_with("results.html: it is a directory; give the name of a file"), "{error}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert_eq!(left, ["results.html"], "all the files or none");
+    }
+
+    #[test]
+    fn the_report_has_every_table_and_names_the_files() {
+        // An anchor that is not a player: the first player is rated 0.
+        let results = Results::new(names(), "nobody", records());
+        assert_eq!(results.standings().iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        let mut out = Vec::new();
+        results.report(&mut out, Path::new("t")).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let order = [
+            "\nrank  player  games",
+            "\nTime and forfeits (",
+            "\nb           2        0.500       0.500  0.500           0  timeout 1\n",
+            "\nForfeits (the whole reasons are in the log):\nb forfeited 1 game:\n",
+            "\nCrosstable (",
+            "\nRatings (Elo scale, b at 0, with 95% intervals):\n",
+            "\nStandings written to t/standings.csv, .png and .svg, the crosstable and ratings to t/crosstable.csv and \
+             t/ratings.csv.\nThe results page, to publish or open from disk: t/results.html\n",
+        ];
+        let mut from = 0;
+        for part in order {
+            let at = text[from..].find(part).unwrap_or_else(|| panic!("{part:?} after byte {from} of:\n{text}"));
+            from += at + part.len();
+        }
+        assert_eq!(from, text.len(), "{text}");
+    }
+
+    #[test]
+    fn no_players_make_empty_results() {
+        // A command reading logs may find no game between the players it names.
+        let results = Results::new(Vec::new(), "", records());
+        assert!(results.standings().is_empty() && results.records().is_empty());
+        let mut out = Vec::new();
+        results.report(&mut out, Path::new("t")).unwrap();
+        assert!(results.page().contains(r#""games":[]"#));
     }
 }

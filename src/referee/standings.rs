@@ -86,22 +86,31 @@ pub const COLUMNS: [&str; 9] =
 /// numbers right-aligned.
 #[must_use]
 pub fn standings_table(standings: &[Standing]) -> String {
-    let rows: Vec<[String; 9]> = standings.iter().enumerate().map(|(index, s)| s.cells(index + 1)).collect();
-    let mut widths = COLUMNS.map(str::len);
+    let rows = standings.iter().enumerate().map(|(index, s)| s.cells(index + 1).to_vec());
+    aligned(std::iter::once(COLUMNS.map(str::to_owned).to_vec()).chain(rows).collect(), &[1])
+}
+
+/// `rows` (a header first) as lines of columns two spaces apart, as wide as
+/// their widest cell: the columns numbered in `left` left-aligned (words),
+/// the rest right-aligned (numbers).
+#[must_use]
+pub fn aligned(rows: Vec<Vec<String>>, left: &[usize]) -> String {
+    let mut widths: Vec<usize> = Vec::new();
     for row in &rows {
+        widths.resize(widths.len().max(row.len()), 0);
         for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.len());
+            *width = (*width).max(cell.chars().count());
         }
     }
     let mut text = String::new();
-    for row in std::iter::once(COLUMNS.map(str::to_owned)).chain(rows) {
+    for row in rows {
         let cells: Vec<String> = row
             .iter()
-            .zip(widths)
+            .zip(&widths)
             .enumerate()
             .map(
-                |(column, (cell, width))| {
-                    if column == 1 {
+                |(column, (cell, &width))| {
+                    if left.contains(&column) {
                         format!("{cell:<width$}")
                     } else {
                         format!("{cell:>width$}")

@@ -35,6 +35,8 @@ mod referee;
 #[cfg(target_os = "linux")]
 mod replay;
 mod report;
+#[cfg(target_os = "linux")]
+mod results_page;
 #[cfg(unix)]
 mod serve;
 #[cfg(target_os = "linux")]

@@ -20,13 +20,13 @@ use crate::serve::Server;
 const PATIENCE: Duration = Duration::from_secs(120);
 
 /// A chromedriver process on a free port, killed when dropped.
-struct Driver {
+pub struct Driver {
     child: Child,
     port: u16,
 }
 
 impl Driver {
-    fn start() -> Driver {
+    pub fn start() -> Driver {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let child = Command::new("chromedriver")
             .arg(format!("--port={port}"))
@@ -51,7 +51,8 @@ impl Drop for Driver {
     }
 }
 
-async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
+/// A headless Chromium session with its profile in `profile`.
+pub async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
     let mut capabilities = serde_json::Map::new();
     let args = [
         "--headless",

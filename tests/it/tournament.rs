@@ -70,10 +70,35 @@ fn three_players_with_a_broken_bot() {
     let table = standings(&dir);
     assert_eq!(
         table[0],
-        ["rank", "player", "games", "wins", "draws", "losses", "forfeits", "points", "score_difference"]
+        [
+            "rank",
+            "player",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "forfeits",
+            "points",
+            "score_difference",
+            "moves",
+            "mean_move_seconds",
+            "max_move_seconds",
+            "cpu_seconds",
+            "moves_near_limit",
+            "forfeits_by_verdict"
+        ],
+        "the per-player figures come after the standings' own columns"
     );
     let broken = table.iter().find(|row| row[1] == "broken").unwrap();
     assert_eq!(broken[..8], ["3", "broken", "8", "0", "0", "8", "8", "0"]);
+    assert_eq!(broken[9], "8", "broken was asked for one move in each of its 8 games");
+    assert_eq!(broken[14], "unparseable 8");
+    for row in &table[1..] {
+        let [mean, max, cpu] = [&row[10], &row[11], &row[12]].map(|cell| cell.parse::<f64>().unwrap());
+        assert!(0.0 < mean && mean <= max && max < 60.0 && cpu >= 0.0, "{row:?}");
+        assert_eq!(row[13], "0", "no move came near the 60 s limit: {row:?}");
+    }
+    assert!(stdout.contains("\nTime and forfeits (seconds per move; "), "{stdout}");
     let total = |column: usize| table[1..].iter().map(|row| row[column].parse::<i64>().unwrap()).sum::<i64>();
     assert_eq!(total(2), 24, "each game counts for both players");
     assert_eq!(total(3), total(5), "every win is someone's loss");

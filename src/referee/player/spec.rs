@@ -162,6 +162,11 @@ fn url(text: &str) -> Result<String, TemplateError> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
     words: Vec<String>,
+    /// Whether the words are a user's, whose arguments may name files in
+    /// the referee's directory; this program's own engine command names
+    /// none, and its `classic` or `1` must stay a word even where the
+    /// directory holds a file of that name.
+    names_files: bool,
 }
 
 /// The values the placeholders of a template stand for on one turn (a bot
@@ -190,7 +195,7 @@ impl Template {
                 return Err(TemplateError::Missing { template: text.to_owned(), placeholder, purpose });
             }
         }
-        Ok(Template { words })
+        Ok(Template { words, names_files: true })
     }
 
     /// Splits the command of a `kind` bot (`moderator` or `coordinator`),
@@ -209,7 +214,7 @@ impl Template {
                 return Err(TemplateError::Placeholder { command: text.trim().to_owned(), kind, placeholder });
             }
         }
-        Ok(Template { words })
+        Ok(Template { words, names_files: true })
     }
 
     /// This program's own one-move mode under `rules`, told to stop
@@ -224,7 +229,7 @@ impl Template {
                 .map(str::to_owned),
         );
         words.push(time_limit.as_secs_f64().to_string());
-        Template { words }
+        Template { words, names_files: false }
     }
 
     /// The program and its arguments for one turn. The program runs in a
@@ -259,7 +264,8 @@ impl Template {
         };
         let resolve = |word: &String| -> OsString {
             let path = Path::new(word);
-            if !word.contains('{') && path.is_relative() && !word.is_empty() && base.join(path).exists() {
+            let names_a_file = self.names_files && !word.contains('{') && !word.is_empty() && path.is_relative();
+            if names_a_file && base.join(path).exists() {
                 base.join(path).into_os_string()
             } else {
                 substitute(word)
@@ -324,9 +330,30 @@ mod tests {
     }
 
     #[test]
+    fn the_own_engine_names_no_files() {
+        // A tournament with `--rules classic --out classic` makes a folder
+        // `classic` beside the referee: `self`'s own words must stay words.
+        let base = tempfile::tempdir().unwrap();
+        for name in ["classic", "one-move", "1"] {
+            std::fs::create_dir(base.path().join(name)).unwrap();
+        }
+        let values = Substitution { input: Some(Path::new("/i")), output: Some(Path::new("/o")), depth: 1 };
+        let engine = Template::engine(Path::new("/bin/maxconnect4"), Rules::Classic, Duration::from_secs(1));
+        let (_, args) = engine.command_line(&values, base.path());
+        assert_eq!(args, ["one-move", "/i", "/o", "1", "--rules", "classic", "--threads", "1", "--time-limit", "1"]);
+        let user = Template::parse("prog {in} {out} classic").unwrap();
+        let (_, args) = user.command_line(&values, base.path());
+        assert_eq!(
+            args[2],
+            base.path().join("classic").into_os_string(),
+            "a user's word naming a file is made absolute"
+        );
+    }
+
+    #[test]
     fn bots_and_urls() {
         let spec = |text: &str| PlayerSpec::parse(text).map(|spec| spec.kind).map_err(|error| error.to_string());
-        let words = |text: &str| Template { words: shell_words::split(text).unwrap() };
+        let words = |text: &str| Template { words: shell_words::split(text).unwrap(), names_files: true };
         assert_eq!(spec("moderator:python3 'my bot.py'"), Ok(PlayerKind::Moderator(words("python3 'my bot.py'"))));
         assert_eq!(
             spec(" coordinator:./engine --depth {depth}"),

@@ -1,0 +1,238 @@
+//! The results page a tournament writes, `results.html`, opened from disk
+//! in a real headless Chromium as `page` opens the server's page: the
+//! standings as the CSV has them, a game replayed with the buttons and
+//! checked against its logged moves, and a hostile forfeit reason shown as
+//! text. And a class-sized tournament of six kinds of program producing it.
+
+use std::path::Path;
+
+use fantoccini::{Client, Locator};
+use maxconnect4::board::{Board, Column};
+use maxconnect4::referee::log::{decode_board, encode_board, GameRecord};
+
+use super::bots::tool_available;
+use super::page::{browser, Driver};
+use super::util::{bot, engine, maxconnect4, protocol_bot, python, read, records};
+
+/// What a hostile program prints on stderr before it fails, which the
+/// referee quotes in its forfeit's reason.
+const HOSTILE: &str = "<script>document.title='pwned'</script><b id=injected>bold</b>";
+
+/// A folder a player run as another user (under a root referee) may read,
+/// unlike a temporary directory under /tmp.
+fn readable_folder() -> tempfile::TempDir {
+    let folder = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    std::fs::set_permissions(folder.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    folder
+}
+
+/// A player that prints [`HOSTILE`] on stderr and exits without a move.
+fn hostile_player(folder: &Path) -> String {
+    let script = folder.join("hostile.py");
+    std::fs::write(&script, format!("import sys\nprint({HOSTILE:?}, file=sys.stderr)\nsys.exit(1)\n")).unwrap();
+    format!("{} -S {} {{in}} {{out}}", python(), script.display())
+}
+
+/// Runs a tournament of `players` with `args` (and a generous time limit)
+/// in a new directory, into its folder `t`; returns the directory and what
+/// the tournament printed.
+fn tournament(players: &[String], args: &[&str]) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = maxconnect4(dir.path());
+    command.args(["tournament", "--timeout", "60", "--out", "t"]).args(args);
+    for player in players {
+        command.args(["--player", player]);
+    }
+    let assert = command.assert().success();
+    (dir, String::from_utf8(assert.get_output().stdout.clone()).unwrap())
+}
+
+/// A CSV file's rows of cells, the header first (no cell here is quoted).
+fn csv(path: &Path) -> Vec<Vec<String>> {
+    read(path).lines().map(|line| line.split(',').map(str::to_owned).collect()).collect()
+}
+
+/// The results in a page's JSON blob.
+fn page_data(page: &str) -> serde_json::Value {
+    let start = page.find("<script type=\"application/json\" id=\"results-data\">").expect("the results' blob");
+    let rest = &page[start..];
+    serde_json::from_str(&rest[rest.find('>').unwrap() + 1..rest.find("</script>").unwrap()]).unwrap()
+}
+
+/// The board after the first `count` of a logged game's moves, as the log
+/// writes boards, without whose turn it is: the rows top first.
+fn expected_board(record: &GameRecord, count: usize) -> String {
+    let start = decode_board(&record.start).unwrap();
+    let board = record
+        .moves
+        .bytes()
+        .take(count)
+        .fold(start, |board: Board, digit| board.after(Column::from_number(usize::from(digit - b'0')).unwrap()));
+    encode_board(&board).split(' ').next().unwrap().to_owned()
+}
+
+/// The board the page draws, written the same way: each cell's piece as
+/// 0, 1 (red) or 2 (green), the rows top first.
+async fn drawn_board(client: &Client) -> String {
+    let script = "return [...document.querySelectorAll('#board .cell')]
+        .map((cell) => ({ empty: '0', red: '1', green: '2' })[cell.dataset.piece]).join('')";
+    let cells = client.execute(script, Vec::new()).await.unwrap();
+    let cells = cells.as_str().unwrap();
+    assert_eq!(cells.len(), 42, "{cells}");
+    cells.as_bytes().chunks(7).map(|row| std::str::from_utf8(row).unwrap()).collect::<Vec<_>>().join("/")
+}
+
+async fn text(client: &Client, css: &str) -> String {
+    client.find(Locator::Css(css)).await.unwrap().text().await.unwrap()
+}
+
+async fn click(client: &Client, css: &str) {
+    client.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
+}
+
+/// Each row of the table `css` as the texts of its cells.
+async fn rows(client: &Client, css: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for row in client.find_all(Locator::Css(&format!("{css} tbody tr"))).await.unwrap() {
+        let mut cells = Vec::new();
+        for cell in row.find_all(Locator::Css("td")).await.unwrap() {
+            cells.push(cell.text().await.unwrap());
+        }
+        rows.push(cells);
+    }
+    rows
+}
+
+fn file_url(path: &Path) -> String {
+    format!("file://{}", path.canonicalize().unwrap().display())
+}
+
+#[test]
+fn the_results_page_opens_from_disk_and_replays_every_game() {
+    if !tool_available("chromedriver", "MAXCONNECT4_REQUIRE_BROWSER") {
+        return;
+    }
+    let folder = readable_folder();
+    let players =
+        ["me=self".to_owned(), format!("deep={}", engine(2)), format!("hostile={}", hostile_player(folder.path()))];
+    let (dir, stdout) = tournament(&players, &["--openings", "1", "--depth", "1", "--no-check"]);
+    assert!(stdout.ends_with("The results page, to publish or open from disk: t/results.html\n"), "{stdout}");
+    let out = dir.path().join("t");
+    let logged = records(&out.join("games.jsonl"));
+    let standings = csv(&out.join("standings.csv"));
+    let game = logged.iter().find(|record| record.forfeit.is_none()).expect("me and deep play a game to the end");
+    let moves = game.moves.len();
+    assert!(moves > 6, "{}: {}", game.id, game.moves);
+
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = browser(&driver, profile.path()).await;
+        client.goto(&file_url(&out.join("results.html"))).await.unwrap();
+        client.wait().for_element(Locator::Css("body[data-ready='yes']")).await.unwrap();
+
+        // The standings table says what the CSV says, row for row.
+        let shown = rows(&client, "#standings").await;
+        let written: Vec<Vec<String>> = standings[1..].iter().map(|row| row[..9].to_vec()).collect();
+        assert_eq!(shown, written);
+        assert_eq!(rows(&client, "#games").await.len(), logged.len(), "every game is listed");
+        assert_eq!(
+            client.find_all(Locator::Css("#ratings-chart g.rating")).await.unwrap().len(),
+            3,
+            "a bar for each player's rating"
+        );
+
+        // A game opened from its link, stepped through with the buttons.
+        click(&client, &format!("#games a[data-game='{}']", game.id)).await;
+        assert_eq!(text(&client, "#replay-title").await, format!("Replay of game {}", game.id));
+        assert!(text(&client, "#replay-status").await.starts_with(&format!("Move 0 of {moves}.")));
+        assert_eq!(drawn_board(&client).await, expected_board(game, 0), "the start: the opening's two pieces");
+        for _ in 0..3 {
+            click(&client, "#forward").await;
+        }
+        assert!(text(&client, "#replay-status").await.starts_with(&format!("Move 3 of {moves}.")));
+        assert_eq!(drawn_board(&client).await, expected_board(game, 3));
+        click(&client, "#back").await;
+        assert_eq!(drawn_board(&client).await, expected_board(game, 2));
+        click(&client, "#last").await;
+        assert_eq!(drawn_board(&client).await, expected_board(game, moves));
+        let status = text(&client, "#replay-status").await;
+        let winner = match game.result {
+            maxconnect4::referee::log::Outcome::Draw => "a draw".to_owned(),
+            result => {
+                let colour = result.winner().unwrap();
+                format!("{} ({}) wins", game.side(colour).name, colour.name())
+            }
+        };
+        assert!(status.starts_with(&format!("Move {moves} of {moves}.")) && status.contains(&winner), "{status}");
+        assert_eq!(
+            text(&client, "#replay-score").await,
+            format!("Score so far: red {}, green {}.", game.score.red, game.score.green),
+            "the score counted on the page is the logged one"
+        );
+        assert!(!client.find(Locator::Id("forward")).await.unwrap().is_enabled().await.unwrap());
+        click(&client, "#first").await;
+        assert_eq!(drawn_board(&client).await, expected_board(game, 0));
+
+        // The hostile program's stderr, quoted in every reason, is text.
+        let reasons = client.find_all(Locator::Css("#forfeits td.reason")).await.unwrap();
+        assert_eq!(reasons.len(), 4, "hostile forfeits its 4 games");
+        for reason in reasons {
+            assert!(reason.text().await.unwrap().contains(HOSTILE));
+        }
+        assert!(client.find_all(Locator::Css("#injected")).await.unwrap().is_empty(), "no element was made from it");
+        assert_eq!(client.title().await.unwrap(), "Tournament results", "no script from it ran");
+        client.close().await.unwrap();
+    });
+}
+
+/// The Java player of `tests/bots/Leftmost.java`, compiled into `folder`.
+fn java_player(folder: &Path) -> String {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/Leftmost.java");
+    let status = std::process::Command::new("javac").arg("-d").arg(folder).arg(&source).status().unwrap();
+    assert!(status.success(), "javac failed on {}", source.display());
+    let classpath = folder.display().to_string();
+    format!("{} {{in}} {{out}}", shell_words::join(["java", "-classpath", &classpath, "Leftmost"]))
+}
+
+#[test]
+fn a_class_of_six_kinds_of_program_gets_its_page() {
+    if !tool_available("javac", "MAXCONNECT4_REQUIRE_JDK") {
+        return;
+    }
+    let folder = readable_folder();
+    let players = [
+        "me=self".to_owned(),
+        format!("depth1={}", engine(1)),
+        format!("depth2={}", engine(2)),
+        format!("python={}", bot("valid", None)),
+        format!("coordinator={}", protocol_bot("coordinator", &["valid"])),
+        format!("java={}", java_player(folder.path())),
+    ];
+    let (dir, _) = tournament(&players, &["--openings", "1", "--jobs", "2", "--depth", "3"]);
+    let out = dir.path().join("t");
+    let logged = records(&out.join("games.jsonl"));
+    assert_eq!(logged.len(), 30, "every ordered pair of six from one opening");
+    assert!(logged.iter().all(|record| record.forfeit.is_none()), "every program plays its games");
+
+    let page = read(&out.join("results.html"));
+    let data = page_data(&page);
+    let names = |key: &str| -> Vec<String> {
+        data[key].as_array().unwrap().iter().map(|row| row["name"].as_str().unwrap().to_owned()).collect()
+    };
+    let ranked: Vec<String> = csv(&out.join("standings.csv"))[1..].iter().map(|row| row[1].clone()).collect();
+    assert_eq!(names("standings"), ranked);
+    assert_eq!(names("ratings"), ranked);
+    assert_eq!(names("figures"), ranked);
+    let games = data["games"].as_array().unwrap();
+    assert_eq!(games.len(), 30);
+    for (game, record) in games.iter().zip(&logged) {
+        assert_eq!(
+            (game["id"].as_str(), game["moves"].as_str()),
+            (Some(record.id.as_str()), Some(record.moves.as_str()))
+        );
+    }
+    let java = data["figures"].as_array().unwrap().iter().find(|row| row["name"] == "java").unwrap();
+    assert_eq!(java["moves"], 10 * 20, "java moved 20 times in each of its 10 games");
+}
