@@ -19,7 +19,7 @@ use maxconnect4::referee::{
     self, adjudication, player::PlayerSpec, sandbox::Isolation, settings::Settings, tournament,
 };
 use maxconnect4::rules::Rules;
-use maxconnect4::search::{Engine, Limits};
+use maxconnect4::search::{Budget, Engine, Limits};
 use maxconnect4::serve;
 use maxconnect4::{format, memory, report};
 
@@ -148,6 +148,8 @@ pub(crate) enum Command {
     Match(MatchArgs),
     /// Show a logged game move by move.
     Replay(ReplayArgs),
+    /// Each move of a logged game against the best column: blunders, inaccuracies, points lost.
+    Annotate(AnnotateArgs),
     /// Play every pair of players from each opening, with both colours.
     Tournament(TournamentArgs),
     /// Standings, crosstable, ratings and results page from tournament logs (shards' logs merged).
@@ -304,6 +306,39 @@ impl TableOptions {
             threads: self.threads.map_or_else(modes::default_threads, usize::from),
             book: BookChoice::Shipped,
         }
+    }
+}
+
+/// `analyse`'s and `annotate`'s depth when neither `--depth` nor
+/// `--time-limit` is given: a second or so from an early position, the same
+/// values on any machine.
+pub(crate) const ANALYSIS_DEPTH: u32 = 12;
+
+/// How much an analysis searches each position.
+#[derive(Args)]
+pub(crate) struct BudgetArgs {
+    /// Plies to search from each column, its move counting as the first; values are exact when this
+    /// reaches the end of the game [default: 12, or the end of the game with --time-limit].
+    #[arg(long, value_parser = parse_depth)]
+    pub(crate) depth: Option<u32>,
+    /// Search as deep as this many seconds allow (up to --depth if given), solving exactly what it can.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) time_limit: Option<Duration>,
+}
+
+impl BudgetArgs {
+    pub(crate) fn budget(&self) -> Budget {
+        match self.time_limit {
+            Some(time_limit) => {
+                Budget { depth: self.depth.unwrap_or(Budget::TO_THE_END), time_limit: Some(time_limit) }
+            }
+            None => Budget::depth(self.depth.unwrap_or(ANALYSIS_DEPTH)),
+        }
+    }
+
+    /// Whether either option was given.
+    fn given(&self) -> bool {
+        self.depth.is_some() || self.time_limit.is_some()
     }
 }
 
@@ -625,6 +660,12 @@ impl Cli {
                 return Err(Cli::usage_error("tournament", kind, tournament::ADJUDICATE_CLASSIC_ONLY.to_owned()));
             }
         }
+        if let Command::Replay(args) = &self.command {
+            if !args.annotate && args.budget.given() {
+                let message = "--depth and --time-limit set the annotation's budget: give --annotate".to_owned();
+                return Err(Cli::usage_error("replay", clap::error::ErrorKind::MissingRequiredArgument, message));
+            }
+        }
         if let Command::Results(args) = &self.command {
             if args.out.is_none() && args.logs.len() > 1 {
                 let message = "give --out DIR for the results of more than one log".to_owned();
@@ -786,6 +827,36 @@ pub(crate) struct ReplayArgs {
     /// Seconds to pause before each move.
     #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_delay)]
     pub(crate) delay: Duration,
+    /// Show each move's value against the best column's, as `annotate` does.
+    #[arg(long)]
+    pub(crate) annotate: bool,
+    #[command(flatten)]
+    pub(crate) budget: BudgetArgs,
+    #[command(flatten)]
+    pub(crate) table: TableOptions,
+    #[command(flatten)]
+    pub(crate) book: BookOptions,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct AnnotateArgs {
+    /// A game log written by `match` or `tournament`.
+    pub(crate) log: PathBuf,
+    /// Which game, counting from 1 [default: the last].
+    #[arg(long, value_name = "N", value_parser = parse_game)]
+    pub(crate) game: Option<u32>,
+    /// The rules to judge under [default: the rules the log records; max for logs without them].
+    #[arg(long, value_name = "RULES", value_parser = parse_rules)]
+    pub(crate) rules: Option<Rules>,
+    #[command(flatten)]
+    pub(crate) budget: BudgetArgs,
+    /// Print one JSON object for programs.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) table: TableOptions,
+    #[command(flatten)]
+    pub(crate) book: BookOptions,
 }
 
 #[derive(clap::Args)]

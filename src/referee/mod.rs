@@ -17,6 +17,7 @@
 //! as one, for the `results` command.
 
 pub mod adjudication;
+pub mod annotation;
 pub mod chart;
 pub mod check;
 pub mod console;

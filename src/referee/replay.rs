@@ -5,9 +5,10 @@
 //! reported, not shown.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::annotation;
 use super::game::summary;
 use super::log::{self, Colour, GameRecord};
 use super::Error;
@@ -15,6 +16,7 @@ use crate::board::Board;
 use crate::display;
 use crate::moves;
 use crate::rules::Rules;
+use crate::search::{Budget, Engine};
 
 /// The start position and the position after each move of `record`, under
 /// the record's rules.
@@ -37,9 +39,21 @@ pub fn positions(record: &GameRecord) -> Result<Vec<Board>, String> {
     Ok(positions)
 }
 
-/// Shows game `number` (from 1; the last game if none) of the log at
-/// `path`: the start, each move with a pause of `delay` before it, and the
-/// result.
+/// A game read from a log to be shown or annotated.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The log it was read from.
+    pub path: PathBuf,
+    /// Which game, from 1, and how many the log holds.
+    pub number: usize,
+    pub count: usize,
+    pub record: GameRecord,
+    /// The start position and the position after each move.
+    pub positions: Vec<Board>,
+}
+
+/// Reads game `number` (from 1; the last game if none) of the log at
+/// `path` and plays its moves again.
 ///
 /// # Errors
 /// When the log cannot be read, has no such game, or the game's moves are
@@ -48,13 +62,7 @@ pub fn positions(record: &GameRecord) -> Result<Vec<Board>, String> {
 ///
 /// `rules`, when given, overrides the rules the log records (a log written
 /// before games had rules reads as Max-Connect4).
-pub fn replay(
-    path: &Path,
-    number: Option<usize>,
-    rules: Option<Rules>,
-    delay: Duration,
-    out: &mut dyn Write,
-) -> Result<(), Error> {
+pub fn load(path: &Path, number: Option<usize>, rules: Option<Rules>) -> Result<Loaded, Error> {
     std::fs::metadata(path).map_err(|source| Error::io("read", path, source))?;
     let logged = log::read(path)?;
     for warning in logged.warnings(path) {
@@ -77,20 +85,44 @@ pub fn replay(
     if let Some(rules) = rules {
         record.rules = rules;
     }
-    let record = &record;
     let positions =
-        positions(record).map_err(|reason| Error::Replay(format!("game {number} of {}: {reason}", path.display())))?;
+        positions(&record).map_err(|reason| Error::Replay(format!("game {number} of {}: {reason}", path.display())))?;
+    Ok(Loaded { path: path.to_owned(), number, count, record, positions })
+}
+
+impl Loaded {
+    /// The line that introduces the game.
+    #[must_use]
+    pub fn heading(&self) -> String {
+        format!(
+            "Game {} of {} in {} (logged as game {}): red {} against green {}.",
+            self.number,
+            self.count,
+            self.path.display(),
+            self.record.id,
+            self.record.red.name,
+            self.record.green.name
+        )
+    }
+}
+
+/// Shows `game`: the start, each move with a pause of `delay` before it,
+/// and the result; with `annotate`, each move's note under its board (see
+/// [`annotation`](super::annotation)).
+///
+/// # Errors
+/// When `out` cannot be written.
+pub fn replay(
+    game: &Loaded,
+    delay: Duration,
+    annotate: Option<(&mut Engine, &Budget)>,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
     let terminal = |error| Error::terminal(error);
-    writeln!(
-        out,
-        "Game {number} of {count} in {} (logged as game {}): red {} against green {}.",
-        path.display(),
-        record.id,
-        record.red.name,
-        record.green.name
-    )
-    .map_err(terminal)?;
+    let (record, positions) = (&game.record, &game.positions);
+    writeln!(out, "{}", game.heading()).map_err(terminal)?;
     write!(out, "\n{}", display::board_and_score(&positions[0])).map_err(terminal)?;
+    let mut annotate = annotate;
     for (index, (pair, digit)) in positions.windows(2).zip(record.moves.chars()).enumerate() {
         std::thread::sleep(delay);
         let colour = Colour::of(pair[0].to_move());
@@ -98,9 +130,50 @@ pub fn replay(
         let board = display::board_and_score(&pair[1]);
         write!(out, "\nMove {}: {} ({}) plays column {digit}.\n{board}", index + 1, colour.name(), side.name)
             .map_err(terminal)?;
+        if let Some((engine, budget)) = annotate.as_mut() {
+            if let Some(note) = annotation::note(index + 1, &pair[0], &pair[1], engine, budget) {
+                writeln!(out, "{}", note.line(&side.name)).map_err(terminal)?;
+            }
+        }
         out.flush().map_err(terminal)?;
     }
     let last = positions.last().expect("the start position");
     write!(out, "\n{}", summary(record, last)).map_err(terminal)?;
+    Ok(())
+}
+
+/// The `annotate` command: every move of `game` with its note, then each
+/// player's tally; or with `json`, all of it as one JSON object.
+///
+/// # Errors
+/// When `out` cannot be written.
+pub fn annotated(
+    game: &Loaded,
+    engine: &mut Engine,
+    budget: &Budget,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    let terminal = |error| Error::terminal(error);
+    let record = &game.record;
+    if json {
+        let notes = annotation::annotate(&game.positions, engine, budget);
+        writeln!(out, "{}", annotation::json(record, game.number, &notes)).map_err(terminal)?;
+        return Ok(());
+    }
+    writeln!(out, "{}", game.heading()).map_err(terminal)?;
+    let mut notes = Vec::new();
+    for (index, pair) in game.positions.windows(2).enumerate() {
+        if let Some(note) = annotation::note(index + 1, &pair[0], &pair[1], engine, budget) {
+            writeln!(out, "{}", note.line(&record.side(note.colour).name)).map_err(terminal)?;
+            out.flush().map_err(terminal)?;
+            notes.push(note);
+        }
+    }
+    writeln!(out).map_err(terminal)?;
+    for (colour, tally) in Colour::BOTH.into_iter().zip(annotation::tallies(&notes)) {
+        let who = format!("{} ({})", colour.name(), record.side(colour).name);
+        writeln!(out, "{}", tally.line(&who, record.rules)).map_err(terminal)?;
+    }
     Ok(())
 }
