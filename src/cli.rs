@@ -661,7 +661,7 @@ impl Cli {
             }
         }
         if let Command::Replay(args) = &self.command {
-            if !args.annotate && args.budget.given() {
+            if !args.annotate && args.analysis.budget.given() {
                 let message = "--depth and --time-limit set the annotation's budget: give --annotate".to_owned();
                 return Err(Cli::usage_error("replay", clap::error::ErrorKind::MissingRequiredArgument, message));
             }
@@ -814,22 +814,29 @@ impl MatchArgs {
     }
 }
 
+/// A game of a log, as `replay` and `annotate` name it.
 #[derive(clap::Args)]
-pub(crate) struct ReplayArgs {
+pub(crate) struct LoggedGame {
     /// A game log written by `match` or `tournament`.
     pub(crate) log: PathBuf,
-    /// The rules to replay under [default: the rules the log records; max for logs without them].
+    /// The rules of the game [default: the rules the log records; max for logs without them].
     #[arg(long, value_name = "RULES", value_parser = parse_rules)]
     pub(crate) rules: Option<Rules>,
     /// Which game, counting from 1 [default: the last].
     #[arg(long, value_name = "N", value_parser = parse_game)]
     pub(crate) game: Option<u32>,
-    /// Seconds to pause before each move.
-    #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_delay)]
-    pub(crate) delay: Duration,
-    /// Show each move's value against the best column's, as `annotate` does.
-    #[arg(long)]
-    pub(crate) annotate: bool,
+}
+
+impl LoggedGame {
+    /// The game, read and played again.
+    pub(crate) fn load(&self) -> Result<referee::replay::Loaded, referee::Error> {
+        referee::replay::load(&self.log, self.game.map(|n| n as usize), self.rules)
+    }
+}
+
+/// The search that annotates each move of a logged game.
+#[derive(clap::Args)]
+pub(crate) struct AnnotationArgs {
     #[command(flatten)]
     pub(crate) budget: BudgetArgs,
     #[command(flatten)]
@@ -838,25 +845,36 @@ pub(crate) struct ReplayArgs {
     pub(crate) book: BookOptions,
 }
 
+impl AnnotationArgs {
+    /// An engine for games under `rules`.
+    pub(crate) fn engine(&self, rules: Rules) -> anyhow::Result<Engine> {
+        EngineSettings { book: self.book.choice(), ..self.table.settings() }.engine(rules)
+    }
+}
+
+#[derive(clap::Args)]
+pub(crate) struct ReplayArgs {
+    #[command(flatten)]
+    pub(crate) game: LoggedGame,
+    /// Seconds to pause before each move.
+    #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_delay)]
+    pub(crate) delay: Duration,
+    /// Show each move's value against the best column's, as `annotate` does.
+    #[arg(long)]
+    pub(crate) annotate: bool,
+    #[command(flatten)]
+    pub(crate) analysis: AnnotationArgs,
+}
+
 #[derive(clap::Args)]
 pub(crate) struct AnnotateArgs {
-    /// A game log written by `match` or `tournament`.
-    pub(crate) log: PathBuf,
-    /// Which game, counting from 1 [default: the last].
-    #[arg(long, value_name = "N", value_parser = parse_game)]
-    pub(crate) game: Option<u32>,
-    /// The rules to judge under [default: the rules the log records; max for logs without them].
-    #[arg(long, value_name = "RULES", value_parser = parse_rules)]
-    pub(crate) rules: Option<Rules>,
     #[command(flatten)]
-    pub(crate) budget: BudgetArgs,
+    pub(crate) game: LoggedGame,
     /// Print one JSON object for programs.
     #[arg(long)]
     pub(crate) json: bool,
     #[command(flatten)]
-    pub(crate) table: TableOptions,
-    #[command(flatten)]
-    pub(crate) book: BookOptions,
+    pub(crate) analysis: AnnotationArgs,
 }
 
 #[derive(clap::Args)]

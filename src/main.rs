@@ -107,17 +107,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             referee::play_match(&options, &mut io::stdin().lock(), &mut out)?;
         }
         Command::Replay(args) => {
-            let game = replay::load(&args.log, args.game.map(|n| n as usize), args.rules)?;
-            let settings = EngineSettings { book: args.book.choice(), ..args.table.settings() };
-            let mut engine = if args.annotate { Some(settings.engine(game.record.rules)?) } else { None };
-            let budget = args.budget.budget();
+            let game = args.game.load()?;
+            let mut engine = if args.annotate { Some(args.analysis.engine(game.record.rules)?) } else { None };
+            let budget = args.analysis.budget.budget();
             replay::replay(&game, args.delay, engine.as_mut().map(|engine| (engine, &budget)), &mut out)?;
         }
         Command::Annotate(args) => {
-            let game = replay::load(&args.log, args.game.map(|n| n as usize), args.rules)?;
-            let mut engine =
-                EngineSettings { book: args.book.choice(), ..args.table.settings() }.engine(game.record.rules)?;
-            replay::annotated(&game, &mut engine, &args.budget.budget(), args.json, &mut out)?;
+            let game = args.game.load()?;
+            let mut engine = args.analysis.engine(game.record.rules)?;
+            replay::annotated(&game, &mut engine, &args.analysis.budget.budget(), args.json, &mut out)?;
         }
         Command::Check(args) => {
             process::stop_players_on_interrupt();
