@@ -822,15 +822,12 @@ pub(crate) struct LoggedGame {
     /// The rules of the game [default: the rules the log records; max for logs without them].
     #[arg(long, value_name = "RULES", value_parser = parse_rules)]
     pub(crate) rules: Option<Rules>,
-    /// Which game, counting from 1 [default: the last].
-    #[arg(long, value_name = "N", value_parser = parse_game)]
-    pub(crate) game: Option<u32>,
 }
 
 impl LoggedGame {
-    /// The game, read and played again.
-    pub(crate) fn load(&self) -> Result<referee::replay::Loaded, referee::Error> {
-        referee::replay::load(&self.log, self.game.map(|n| n as usize), self.rules)
+    /// Game `number` (from 1; the last if none), read and played again.
+    pub(crate) fn load(&self, number: Option<u32>) -> Result<referee::replay::Loaded, referee::Error> {
+        referee::replay::load(&self.log, number.map(|n| n as usize), self.rules)
     }
 }
 
@@ -855,26 +852,32 @@ impl AnnotationArgs {
 #[derive(clap::Args)]
 pub(crate) struct ReplayArgs {
     #[command(flatten)]
-    pub(crate) game: LoggedGame,
+    pub(crate) log: LoggedGame,
+    #[command(flatten)]
+    pub(crate) analysis: AnnotationArgs,
+    /// Which game, counting from 1 [default: the last].
+    #[arg(long, value_name = "N", value_parser = parse_game)]
+    pub(crate) game: Option<u32>,
     /// Seconds to pause before each move.
     #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_delay)]
     pub(crate) delay: Duration,
     /// Show each move's value against the best column's, as `annotate` does.
     #[arg(long)]
     pub(crate) annotate: bool,
-    #[command(flatten)]
-    pub(crate) analysis: AnnotationArgs,
 }
 
 #[derive(clap::Args)]
 pub(crate) struct AnnotateArgs {
     #[command(flatten)]
-    pub(crate) game: LoggedGame,
+    pub(crate) log: LoggedGame,
+    #[command(flatten)]
+    pub(crate) analysis: AnnotationArgs,
+    /// Which game, counting from 1 [default: the last].
+    #[arg(long, value_name = "N", value_parser = parse_game)]
+    pub(crate) game: Option<u32>,
     /// Print one JSON object for programs.
     #[arg(long)]
     pub(crate) json: bool,
-    #[command(flatten)]
-    pub(crate) analysis: AnnotationArgs,
 }
 
 #[derive(clap::Args)]

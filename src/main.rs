@@ -107,13 +107,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             referee::play_match(&options, &mut io::stdin().lock(), &mut out)?;
         }
         Command::Replay(args) => {
-            let game = args.game.load()?;
+            let game = args.log.load(args.game)?;
             let mut engine = if args.annotate { Some(args.analysis.engine(game.record.rules)?) } else { None };
             let budget = args.analysis.budget.budget();
             replay::replay(&game, args.delay, engine.as_mut().map(|engine| (engine, &budget)), &mut out)?;
         }
         Command::Annotate(args) => {
-            let game = args.game.load()?;
+            let game = args.log.load(args.game)?;
             let mut engine = args.analysis.engine(game.record.rules)?;
             replay::annotated(&game, &mut engine, &args.analysis.budget.budget(), args.json, &mut out)?;
         }

@@ -136,9 +136,13 @@ fn options_come_in_the_same_order_in_every_subcommand() {
         "--quiet",
         "--game",
         "--delay",
+        "--annotate",
+        "--json",
         "--help",
     ];
-    for subcommand in ["one-move", "interactive", "solve", "bench", "report", "match", "tournament", "replay"] {
+    for subcommand in
+        ["one-move", "interactive", "solve", "bench", "report", "match", "tournament", "replay", "annotate"]
+    {
         let assert = maxconnect4(dir.path()).args([subcommand, "--help"]).assert().success();
         let help = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
         let options: Vec<usize> = help
