@@ -16,8 +16,13 @@ use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::fixtures::{self, Shard};
 use maxconnect4::referee::limits::Limits as PlayerLimits;
 use maxconnect4::referee::{
-    self, adjudication, player::PlayerSpec, sandbox::Isolation, settings::Settings, tournament,
+    self, adjudication,
+    player::{PlayerKind, PlayerSpec},
+    sandbox::Isolation,
+    settings::Settings,
+    tournament,
 };
+use maxconnect4::report::program::NodesPattern;
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Limits};
 use maxconnect4::serve;
@@ -143,6 +148,22 @@ pub(crate) enum Command {
         /// The directory to write the report to (created if need be).
         #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
         out: PathBuf,
+        /// Time your one-move program instead: a command with {in}, {out} and {depth}, run as the referee runs a player.
+        #[arg(long, value_name = "TEMPLATE", value_parser = parse_one_move_player)]
+        player: Option<PlayerSpec>,
+        /// Where the program prints its node count: a regular expression (case ignored), its first group the count;
+        /// the last match on stdout, else on stderr.
+        #[arg(long, value_name = "REGEX", default_value = report::program::DEFAULT_NODES_PATTERN,
+              value_parser = parse_nodes_pattern, requires = "player")]
+        nodes_pattern: NodesPattern,
+        /// Run this program's own one-move the same way beside it, for comparison.
+        #[arg(long, requires = "player")]
+        compare: bool,
+        /// Seconds each run of the program has; a run that takes longer fails.
+        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, requires = "player")]
+        timeout: Duration,
+        #[command(flatten)]
+        isolation: IsolationArgs,
     },
     /// Referee one game between two players: `self`, `human`, a command or an arena's bot.
     Match(MatchArgs),
@@ -922,6 +943,20 @@ pub(crate) fn parse_entrant(text: &str) -> Result<(String, PlayerSpec), String> 
         return Err("a tournament has no human players: give `self`, a command template or a bot".to_owned());
     }
     Ok((name.to_owned(), spec))
+}
+
+/// The program a timing report runs: a one-move command template, or `self`.
+pub(crate) fn parse_one_move_player(text: &str) -> Result<PlayerSpec, String> {
+    let spec = parse_player(text)?;
+    match spec.kind() {
+        PlayerKind::Command(_) | PlayerKind::Engine => Ok(spec),
+        _ => Err(report::program::NOT_ONE_MOVE.to_owned()),
+    }
+}
+
+/// A node count's pattern: a regular expression with a group.
+pub(crate) fn parse_nodes_pattern(text: &str) -> Result<NodesPattern, String> {
+    NodesPattern::parse(text)
 }
 
 /// A player: `self`, `human`, a command template or an arena's bot.
