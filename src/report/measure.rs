@@ -332,6 +332,16 @@ mod tests {
     }
 
     #[test]
+    fn without_node_counts_the_prediction_follows_the_time() {
+        let uncounted = |millis: u64| Measurement { nodes: None, ..measurement(1, millis) };
+        let seconds = |prediction: Option<Prediction>| (prediction.unwrap().seconds * 1e3).round();
+        // Growth 3 then 5: the prediction uses 5.
+        assert_eq!(seconds(predict(&[uncounted(2), uncounted(6), uncounted(30)])), 150.0);
+        // A program's start-up can make a deeper run no slower: never less than the last.
+        assert_eq!(seconds(predict(&[uncounted(20), uncounted(19)])), 19.0);
+    }
+
+    #[test]
     fn every_algorithm_has_a_distinct_name() {
         let every = [Algorithm::ALL.as_slice(), &[Algorithm::Player, Algorithm::Program]].concat();
         let mut names: Vec<&str> = every.iter().map(|algorithm| algorithm.name()).collect();

@@ -26,8 +26,9 @@ use crate::referee::Error;
 use crate::rules::Rules;
 
 /// The node count's pattern when none is given: `1234 nodes`, as this
-/// program's own `one-move` prints it ("Searched 1234 nodes to depth 5").
-pub const DEFAULT_NODES_PATTERN: &str = r"(\d+) nodes";
+/// program's own `one-move` prints it ("Searched 1234 nodes to depth 5"), or
+/// `1,234 nodes` (the count is not cut at its separator: that would read 234).
+pub const DEFAULT_NODES_PATTERN: &str = r"(\d[\d,]*) nodes";
 
 /// Where a program's run prints how many nodes it explored: a regular
 /// expression, matched without regard to case, whose first group is the
@@ -228,7 +229,7 @@ mod tests {
     fn the_count_is_the_last_match_on_stdout_else_on_stderr() {
         let pattern = NodesPattern::default();
         assert_eq!(pattern.count(b"depth 1: 8 nodes\ndepth 2: 64 Nodes\n", b"99 nodes"), Some(64));
-        assert_eq!(pattern.count(b"no count here", b"searched 1,234 NODES"), None, "\\d+ takes no separators");
+        assert_eq!(pattern.count(b"no count here", b"searched 1,234 NODES"), Some(1234), "with its separator");
         assert_eq!(pattern.count(b"", b"searched 1234 nodes in 0.1 s"), Some(1234));
         assert_eq!(pattern.count(b"nodes: many", b""), None);
         let custom = NodesPattern::parse(r"explored ([\d,]+)").unwrap();
