@@ -134,20 +134,11 @@ pub(crate) enum Command {
         #[command(flatten)]
         table: TableOptions,
     },
-    /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
+    /// Time every search algorithm, or your one-move program (--player), at every depth; write timing.csv, charts and REPORT.md.
     Report {
         /// Board files to search from [default: every file in input_files/].
         #[arg(long, value_name = "FILE", num_args = 1..)]
         positions: Vec<PathBuf>,
-        /// Search depths 1 to N.
-        #[arg(long, value_name = "N", default_value_t = report::DEFAULT_MAX_DEPTH, value_parser = parse_depth)]
-        max_depth: u32,
-        /// Skip a search predicted to take more CPU seconds than this.
-        #[arg(long, value_name = "SECONDS", default_value = report::DEFAULT_BUDGET, value_parser = parse_seconds)]
-        budget: Duration,
-        /// The directory to write the report to (created if need be).
-        #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
-        out: PathBuf,
         /// Time your one-move program instead: a command with {in}, {out} and {depth}, run as the referee runs a player.
         #[arg(long, value_name = "TEMPLATE", value_parser = parse_one_move_player)]
         player: Option<PlayerSpec>,
@@ -159,11 +150,20 @@ pub(crate) enum Command {
         /// Run this program's own one-move the same way beside it, for comparison.
         #[arg(long, requires = "player")]
         compare: bool,
+        /// Search depths 1 to N.
+        #[arg(long, value_name = "N", default_value_t = report::DEFAULT_MAX_DEPTH, value_parser = parse_depth)]
+        max_depth: u32,
         /// Seconds each run of the program has; a run that takes longer fails.
         #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, requires = "player")]
         timeout: Duration,
+        /// Skip a search predicted to take more CPU seconds than this.
+        #[arg(long, value_name = "SECONDS", default_value = report::DEFAULT_BUDGET, value_parser = parse_seconds)]
+        budget: Duration,
         #[command(flatten)]
         isolation: IsolationArgs,
+        /// The directory to write the report to (created if need be).
+        #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
+        out: PathBuf,
     },
     /// Referee one game between two players: `self`, `human`, a command or an arena's bot.
     Match(MatchArgs),
