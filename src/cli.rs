@@ -16,8 +16,13 @@ use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::fixtures::{self, Shard};
 use maxconnect4::referee::limits::Limits as PlayerLimits;
 use maxconnect4::referee::{
-    self, adjudication, player::PlayerSpec, sandbox::Isolation, settings::Settings, tournament,
+    self, adjudication,
+    player::{PlayerKind, PlayerSpec},
+    sandbox::Isolation,
+    settings::Settings,
+    tournament,
 };
+use maxconnect4::report::program::NodesPattern;
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Budget, Engine, Limits};
 use maxconnect4::serve;
@@ -129,17 +134,33 @@ pub(crate) enum Command {
         #[command(flatten)]
         table: TableOptions,
     },
-    /// Time every search algorithm at every depth and write timing.csv, charts and REPORT.md.
+    /// Time every search algorithm, or your one-move program (--player), at every depth; write timing.csv, charts and REPORT.md.
     Report {
         /// Board files to search from [default: every file in input_files/].
         #[arg(long, value_name = "FILE", num_args = 1..)]
         positions: Vec<PathBuf>,
+        /// Time your one-move program instead: a command with {in}, {out} and {depth}, run as the referee runs a player.
+        #[arg(long, value_name = "TEMPLATE", value_parser = parse_one_move_player)]
+        player: Option<PlayerSpec>,
+        /// Where the program prints its node count: a regular expression (case ignored), its first group the count;
+        /// the last match on stdout, else on stderr.
+        #[arg(long, value_name = "REGEX", default_value = report::program::DEFAULT_NODES_PATTERN,
+              value_parser = parse_nodes_pattern, requires = "player")]
+        nodes_pattern: NodesPattern,
+        /// Run this program's own one-move the same way beside it, for comparison.
+        #[arg(long, requires = "player")]
+        compare: bool,
         /// Search depths 1 to N.
         #[arg(long, value_name = "N", default_value_t = report::DEFAULT_MAX_DEPTH, value_parser = parse_depth)]
         max_depth: u32,
+        /// Seconds each run of the program has; a run that takes longer fails.
+        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, requires = "player")]
+        timeout: Duration,
         /// Skip a search predicted to take more CPU seconds than this.
         #[arg(long, value_name = "SECONDS", default_value = report::DEFAULT_BUDGET, value_parser = parse_seconds)]
         budget: Duration,
+        #[command(flatten)]
+        isolation: IsolationArgs,
         /// The directory to write the report to (created if need be).
         #[arg(long, value_name = "DIR", default_value = report::DEFAULT_OUT)]
         out: PathBuf,
@@ -1014,6 +1035,20 @@ pub(crate) fn parse_entrant(text: &str) -> Result<(String, PlayerSpec), String> 
         return Err("a tournament has no human players: give `self`, a command template or a bot".to_owned());
     }
     Ok((name.to_owned(), spec))
+}
+
+/// The program a timing report runs: a one-move command template, or `self`.
+pub(crate) fn parse_one_move_player(text: &str) -> Result<PlayerSpec, String> {
+    let spec = parse_player(text)?;
+    match spec.kind() {
+        PlayerKind::Command(_) | PlayerKind::Engine => Ok(spec),
+        _ => Err(report::program::NOT_ONE_MOVE.to_owned()),
+    }
+}
+
+/// A node count's pattern: a regular expression with a group.
+pub(crate) fn parse_nodes_pattern(text: &str) -> Result<NodesPattern, String> {
+    NodesPattern::parse(text)
 }
 
 /// A player: `self`, `human`, a command template or an arena's bot.

@@ -97,9 +97,29 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let settings = EngineSettings { book: BookChoice::Off, ..table.settings() };
             modes::bench(rules.rules, deep, &settings, &mut out)?;
         }
-        Command::Report { positions, max_depth, out: dir, budget } => {
+        Command::Report {
+            positions,
+            max_depth,
+            out: dir,
+            budget,
+            player,
+            nodes_pattern,
+            compare,
+            timeout,
+            isolation,
+        } => {
             let command = report::command_line(std::env::args().skip(1));
-            report::run(&report::Options { positions, max_depth, out: dir, budget, command }, &mut out)?;
+            let program = player.map(|player| report::program::ProgramOptions {
+                player,
+                nodes: nodes_pattern,
+                compare,
+                timeout,
+                isolation: isolation.isolation(),
+            });
+            if program.is_some() {
+                process::stop_players_on_interrupt();
+            }
+            report::run(&report::Options { positions, max_depth, out: dir, budget, command, program }, &mut out)?;
         }
         Command::Match(args) => {
             process::stop_players_on_interrupt();

@@ -29,16 +29,16 @@ pub struct AlgorithmSummary {
     pub branching_factor: Option<f64>,
 }
 
-/// The summary of every algorithm, in [`Algorithm::ALL`] order.
+/// The summary of every series, in [`Timings::series`] order.
 #[must_use]
 pub fn summarize(timings: &Timings) -> Vec<AlgorithmSummary> {
-    Algorithm::ALL
-        .into_iter()
-        .map(|algorithm| {
+    timings
+        .series
+        .iter()
+        .map(|&algorithm| {
             let measurements: Vec<Measurement> = timings.measurements(algorithm).map(|(_, _, m)| m).collect();
-            let series: Vec<Vec<(u32, u64)>> = (0..timings.positions.len())
-                .map(|position| timings.series(position, algorithm).map(|(depth, m)| (depth, m.result.nodes)).collect())
-                .collect();
+            let series: Vec<Vec<(u32, u64)>> =
+                (0..timings.positions.len()).map(|position| timings.node_series(position, algorithm)).collect();
             AlgorithmSummary {
                 algorithm,
                 measured: measurements.len(),
@@ -51,20 +51,24 @@ pub fn summarize(timings: &Timings) -> Vec<AlgorithmSummary> {
         .collect()
 }
 
-/// See [`AlgorithmSummary::seconds_per_node`].
+/// See [`AlgorithmSummary::seconds_per_node`]. Searches of unknown nodes
+/// are left out.
 #[must_use]
 pub fn seconds_per_node(measurements: &[Measurement]) -> Option<f64> {
-    let large: Vec<&Measurement> = measurements.iter().filter(|m| m.result.nodes >= MIN_NODES_FOR_COST).collect();
-    let used = if large.is_empty() { measurements.iter().collect() } else { large };
-    let logs: Vec<f64> = used.iter().filter_map(|m| Some(log_seconds(m)? - (m.result.nodes as f64).ln())).collect();
+    let counted: Vec<(u64, &Measurement)> = measurements.iter().filter_map(|m| Some((m.nodes?, m))).collect();
+    let large: Vec<(u64, &Measurement)> =
+        counted.iter().copied().filter(|&(nodes, _)| nodes >= MIN_NODES_FOR_COST).collect();
+    let used = if large.is_empty() { counted } else { large };
+    let logs: Vec<f64> = used.iter().filter_map(|&(nodes, m)| Some(log_seconds(m)? - (nodes as f64).ln())).collect();
     mean(&logs).map(f64::exp)
 }
 
-/// See [`AlgorithmSummary::cost_exponent`].
+/// See [`AlgorithmSummary::cost_exponent`]. Searches of unknown nodes are
+/// left out.
 #[must_use]
 pub fn cost_exponent(measurements: &[Measurement]) -> Option<f64> {
     let points: Vec<(f64, f64)> =
-        measurements.iter().filter_map(|m| Some(((m.result.nodes as f64).ln(), log_seconds(m)?))).collect();
+        measurements.iter().filter_map(|m| Some(((m.nodes? as f64).ln(), log_seconds(m)?))).collect();
     slope(&[points])
 }
 
@@ -94,15 +98,16 @@ pub struct NodeRatio {
     pub max: f64,
 }
 
-/// For every depth where both algorithms searched at least one position, how
-/// many times fewer nodes `fewer` explored than `more`. Shallowest first.
+/// For every depth where both algorithms searched at least one position
+/// and gave its nodes, how many times fewer nodes `fewer` explored than
+/// `more`. Shallowest first.
 #[must_use]
 pub fn node_ratios(timings: &Timings, more: Algorithm, fewer: Algorithm) -> Vec<NodeRatio> {
     let mut ratios: Vec<(u32, f64)> = Vec::new();
     for position in 0..timings.positions.len() {
-        for (depth, a) in timings.series(position, more) {
-            if let Some((_, b)) = timings.series(position, fewer).find(|&(d, _)| d == depth) {
-                ratios.push((depth, a.result.nodes as f64 / b.result.nodes as f64));
+        for (depth, a) in timings.node_series(position, more) {
+            if let Some((_, b)) = timings.node_series(position, fewer).into_iter().find(|&(d, _)| d == depth) {
+                ratios.push((depth, a as f64 / b as f64));
             }
         }
     }

@@ -11,6 +11,7 @@ use std::error::Error as StdError;
 
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::analysis::{self, AlgorithmSummary};
 use super::measure::{Algorithm, Measurement};
@@ -123,7 +124,9 @@ impl Chart {
         area.fill(&WHITE)?;
         let area = area.titled(self.title(), (FONT, 28))?;
         match self {
-            Chart::TimeByDepth => panels(&area, timings, &Axis::TIME, |m| m.cpu.as_secs_f64(), |a, _| a.name().into()),
+            Chart::TimeByDepth => {
+                panels(&area, timings, &Axis::TIME, |m| Some(m.cpu.as_secs_f64()), |a, _| a.name().into())
+            }
             Chart::NodesByDepth => {
                 let label = |algorithm: Algorithm, position| match analysis::branching_factor(&[
                     timings.node_series(position, algorithm)
@@ -131,7 +134,7 @@ impl Chart {
                     Some(factor) => format!("{}: ×{} per ply", algorithm.name(), units::significant(factor, 3)),
                     None => algorithm.name().into(),
                 };
-                panels(&area, timings, &Axis::NODES, |m| m.result.nodes as f64, label)
+                panels(&area, timings, &Axis::NODES, |m| Some(m.nodes? as f64), label)
             }
             Chart::TimeByNodes => time_by_nodes(&area, timings, &analysis::summarize(timings)),
         }
@@ -164,14 +167,18 @@ fn grid(positions: usize) -> (usize, usize) {
     (positions.div_ceil(columns).max(1), columns)
 }
 
-/// One panel per position: `value` of each measured search against depth,
-/// one line per algorithm, labelled in the legend by `label(algorithm,
-/// position)`.
+/// What a chart shows where no series gave a figure: a program that
+/// printed no node count has nothing to plot against nodes.
+const NOTHING_TO_PLOT: &str = "no node counts: the program printed none";
+
+/// One panel per position: `value` of each measured search against depth
+/// (where it is known), one line per series, labelled in the legend by
+/// `label(algorithm, position)`.
 fn panels<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     timings: &Timings,
     axis: &Axis,
-    value: impl Fn(&Measurement) -> f64,
+    value: impl Fn(&Measurement) -> Option<f64>,
     label: impl Fn(Algorithm, usize) -> String,
 ) -> DrawResult
 where
@@ -180,11 +187,16 @@ where
     let max_depth = timings.cells.iter().map(|cell| cell.depth).max().unwrap_or(1);
     let positions = searched(timings);
     for (&position, panel) in positions.iter().zip(area.split_evenly(grid(positions.len()))) {
-        let lines: Vec<(Algorithm, Vec<(u32, Measurement)>)> = Algorithm::ALL
-            .into_iter()
-            .map(|algorithm| (algorithm, timings.series(position, algorithm).collect()))
+        let lines: Vec<(Algorithm, Vec<(f64, f64)>)> = timings
+            .series
+            .iter()
+            .map(|&algorithm| {
+                let points =
+                    timings.series(position, algorithm).filter_map(|(depth, m)| Some((f64::from(depth), value(&m)?)));
+                (algorithm, points.collect())
+            })
             .collect();
-        let values = lines.iter().flat_map(|(_, series)| series.iter().map(|(_, m)| value(m)));
+        let values = lines.iter().flat_map(|(_, points)| points.iter().map(|&(_, y)| y));
         let mut chart = ChartBuilder::on(&panel)
             .caption(&timings.positions[position].label, (FONT, 22))
             .margin(12)
@@ -203,22 +215,25 @@ where
             .axis_desc_style((FONT, 17))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
-        for (algorithm, series) in lines {
-            if series.is_empty() {
+        if lines.iter().all(|(_, points)| points.is_empty()) {
+            nothing_to_plot(&panel)?;
+            continue;
+        }
+        for (algorithm, points) in lines {
+            if points.is_empty() {
                 continue;
             }
-            let points: Vec<(f64, f64)> = series.iter().map(|(depth, m)| (f64::from(*depth), value(m))).collect();
-            let colour = colour(algorithm);
+            let colour = colour(timings, algorithm);
             chart
                 .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(2)))?
                 .label(label(algorithm, position))
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(2)));
             chart.draw_series(points.iter().map(|&point| Circle::new(point, 4, colour.filled())))?;
-            // The next depth was over the budget: the line stops here.
+            // The next depth was over the budget, or failed: the line stops here.
             let stopped = timings.cells.iter().any(|cell| {
                 cell.position == position
                     && cell.algorithm == algorithm
-                    && matches!(cell.outcome, Outcome::Skipped { .. })
+                    && matches!(cell.outcome, Outcome::Skipped { .. } | Outcome::Failed { .. })
             });
             if let (true, Some(&last)) = (stopped, points.last()) {
                 chart.draw_series([Cross::new(last, 9, colour.stroke_width(3))])?;
@@ -241,9 +256,12 @@ where
     DB::ErrorType: 'static,
 {
     let points = |algorithm| -> Vec<(f64, f64)> {
-        timings.measurements(algorithm).map(|(_, _, m)| (m.result.nodes as f64, m.cpu.as_secs_f64())).collect()
+        timings.measurements(algorithm).filter_map(|(_, _, m)| Some((m.nodes? as f64, m.cpu.as_secs_f64()))).collect()
     };
-    let all: Vec<(f64, f64)> = Algorithm::ALL.into_iter().flat_map(points).collect();
+    let all: Vec<(f64, f64)> = timings.series.iter().flat_map(|&algorithm| points(algorithm)).collect();
+    if all.is_empty() {
+        return nothing_to_plot(area);
+    }
     let mut chart = ChartBuilder::on(area).margin(20).x_label_area_size(50).y_label_area_size(90).build_cartesian_2d(
         log_range(all.iter().map(|&(x, _)| x)).log_scale(),
         log_range(all.iter().map(|&(_, y)| y)).log_scale(),
@@ -260,7 +278,10 @@ where
         .draw()?;
     for summary in summaries {
         let points = points(summary.algorithm);
-        let colour = colour(summary.algorithm);
+        if points.is_empty() {
+            continue;
+        }
+        let colour = colour(timings, summary.algorithm);
         chart
             .draw_series(points.iter().map(|&point| Circle::new(point, 4, colour.filled())))?
             .label(format!("{}: one search", summary.algorithm.name()))
@@ -302,9 +323,22 @@ where
     Ok(())
 }
 
-fn colour(algorithm: Algorithm) -> RGBColor {
-    let index = Algorithm::ALL.iter().position(|&a| a == algorithm).unwrap_or(0);
+/// The colour of `algorithm`'s line: by its place among the series.
+fn colour(timings: &Timings, algorithm: Algorithm) -> RGBColor {
+    let index = timings.series.iter().position(|&a| a == algorithm).unwrap_or(0);
     PALETTE[index % PALETTE.len()]
+}
+
+/// Says, in the middle of `area`, that there is nothing to plot.
+fn nothing_to_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let (width, height) = area.dim_in_pixel();
+    let style = TextStyle::from((FONT, 22).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
+    let centre = (i32::try_from(width / 2).unwrap_or(0), i32::try_from(height / 2).unwrap_or(0));
+    area.draw(&Text::new(NOTHING_TO_PLOT, centre, style))?;
+    Ok(())
 }
 
 /// A range for a log axis around the positive `values`, widened to whole

@@ -10,7 +10,7 @@ use super::chart::Chart;
 use super::machine::Machine;
 use super::measure::{self, Algorithm};
 use super::timing_csv::CSV_FILE;
-use super::timings::{Outcome, Timings};
+use super::timings::{Outcome, Runs, Timings};
 use super::units;
 use crate::board::Board;
 use crate::display;
@@ -36,13 +36,25 @@ pub struct Context<'a> {
 pub fn write(timings: &Timings, context: &Context) -> String {
     let summaries = analysis::summarize(timings);
     let mut text = String::new();
-    header(&mut text, timings, context);
-    findings(&mut text, timings, &summaries);
-    algorithms(&mut text, &summaries);
-    evaluation(&mut text);
-    charts(&mut text, timings);
-    node_savings(&mut text, timings);
-    method(&mut text, timings, context);
+    match &timings.runs {
+        Some(runs) => {
+            program_header(&mut text, timings, runs, context);
+            findings(&mut text, timings, &summaries);
+            algorithms(&mut text, &summaries, Some(runs));
+            charts(&mut text, timings);
+            comparison(&mut text, timings);
+            program_method(&mut text, timings, runs, context);
+        }
+        None => {
+            header(&mut text, timings, context);
+            findings(&mut text, timings, &summaries);
+            algorithms(&mut text, &summaries, None);
+            evaluation(&mut text);
+            charts(&mut text, timings);
+            node_savings(&mut text, timings);
+            method(&mut text, timings, context);
+        }
+    }
     positions(&mut text, timings);
     text
 }
@@ -65,9 +77,12 @@ fn header(text: &mut String, timings: &Timings, context: &Context) {
 
 fn findings(text: &mut String, timings: &Timings, summaries: &[AlgorithmSummary]) {
     text.push_str("## Findings\n\n");
-    let pruning = Algorithm::ALL.windows(2).filter_map(|pair| node_saving(timings, pair[0], pair[1]));
-    let sentences =
-        pruning.chain([cost(summaries), growth(timings, summaries), agreement(timings)].into_iter().flatten());
+    let pruning = timings.series.windows(2).filter_map(|pair| node_saving(timings, pair[0], pair[1]));
+    let programs = program_findings(timings);
+    let sentences = programs
+        .into_iter()
+        .chain(pruning)
+        .chain([cost(summaries), growth(timings, summaries), agreement(timings)].into_iter().flatten());
     for sentence in sentences {
         let _ = writeln!(text, "- {sentence}");
     }
@@ -136,7 +151,7 @@ fn growth(timings: &Timings, summaries: &[AlgorithmSummary]) -> Option<String> {
     let (index, position) =
         timings.positions.iter().enumerate().max_by_key(|(index, p)| (p.board.empty_cells(), usize::MAX - index))?;
     let depths: Vec<(Algorithm, u32)> =
-        Algorithm::ALL.into_iter().filter_map(|a| Some((a, timings.series(index, a).last()?.0))).collect();
+        timings.series.iter().filter_map(|&a| Some((a, timings.series(index, a).last()?.0))).collect();
     let reached = match depths.as_slice() {
         [] => return None,
         [(_, first), rest @ ..] if !rest.is_empty() && rest.iter().all(|(_, depth)| depth == first) => {
@@ -188,9 +203,10 @@ fn disagreements(timings: &Timings) -> (usize, Vec<String>) {
     let mut compared = 0;
     let mut differing = Vec::new();
     for (position, depth) in pairs {
-        let values: Vec<i32> = Algorithm::ALL
-            .into_iter()
-            .filter_map(|a| timings.series(position, a).find(|&(d, _)| d == depth).map(|(_, m)| m.result.value))
+        let values: Vec<i32> = timings
+            .series
+            .iter()
+            .filter_map(|&a| timings.series(position, a).find(|&(d, _)| d == depth)?.1.value)
             .collect();
         if values.len() > 1 {
             compared += 1;
@@ -202,7 +218,8 @@ fn disagreements(timings: &Timings) -> (usize, Vec<String>) {
     (compared, differing)
 }
 
-fn algorithms(text: &mut String, summaries: &[AlgorithmSummary]) {
+/// The table of the series: `runs` names the program's command.
+fn algorithms(text: &mut String, summaries: &[AlgorithmSummary], runs: Option<&Runs>) {
     text.push_str(
         "## Algorithms\n\n\
          | algorithm | what it is | searches | skipped | fitted ns per node | effective branching factor |\n\
@@ -211,11 +228,15 @@ fn algorithms(text: &mut String, summaries: &[AlgorithmSummary]) {
     let optional =
         |value: Option<f64>, scale: f64| value.map_or_else(|| "–".to_owned(), |v| units::significant(v * scale, 3));
     for summary in summaries {
+        let description = match (summary.algorithm, runs) {
+            (Algorithm::Player, Some(runs)) => format!("`{}`, run for one move at each depth", runs.command),
+            _ => summary.algorithm.description(),
+        };
         let _ = writeln!(
             text,
             "| {} | {} | {} | {} | {} | {} |",
             summary.algorithm.name(),
-            summary.algorithm.description(),
+            description,
             summary.measured,
             summary.skipped,
             optional(summary.seconds_per_node, 1e9),
@@ -292,7 +313,7 @@ fn charts(text: &mut String, timings: &Timings) {
 }
 
 fn node_savings(text: &mut String, timings: &Timings) {
-    for pair in Algorithm::ALL.windows(2) {
+    for pair in timings.series.windows(2) {
         let ratios = analysis::node_ratios(timings, pair[0], pair[1]);
         if ratios.is_empty() {
             continue;
@@ -355,6 +376,12 @@ fn method(text: &mut String, timings: &Timings, context: &Context) {
          starting a search. **Effective branching factor**: how many times more nodes each further ply explores, \
          from a least-squares fit of log nodes against depth within each position.\n\n"
     );
+    facts(text, context);
+}
+
+/// The machine and the command, as a table.
+fn facts(text: &mut String, context: &Context) {
+    let seconds = |duration: Duration| units::seconds(duration.as_secs_f64());
     let machine = context.machine;
     let facts = [
         ("command", format!("`{}`", context.command)),
@@ -392,26 +419,30 @@ fn positions(text: &mut String, timings: &Timings) {
         // By depth, so the algorithms stand side by side at each depth.
         let mut cells: Vec<_> = timings.cells.iter().filter(|cell| cell.position == index).collect();
         cells.sort_by_key(|cell| cell.depth);
+        let unknown = || "–".to_owned();
         for cell in &cells {
-            let _ = match cell.outcome {
+            let _ = match &cell.outcome {
                 Outcome::Measured(m) => writeln!(
                     text,
-                    "| {} | {} | {} | {} | {} | {} | {} | {:+.2} |",
+                    "| {} | {} | {} | {} | {} | {} | {} | {} |",
                     cell.depth,
                     cell.algorithm.name(),
-                    units::count(m.result.nodes),
+                    m.nodes.map_or_else(unknown, units::count),
                     units::seconds(m.cpu.as_secs_f64()),
                     m.runs,
-                    units::count(m.nodes_per_second().round() as u64),
-                    m.result.column,
-                    f64::from(m.result.value) / f64::from(POINT),
+                    m.nodes_per_second().map_or_else(unknown, |rate| units::count(rate.round() as u64)),
+                    m.column,
+                    m.value.map_or_else(unknown, |value| format!("{:+.2}", f64::from(value) / f64::from(POINT))),
                 ),
+                Outcome::Failed { .. } => {
+                    writeln!(text, "| {} | {} | failed | | | | | |", cell.depth, cell.algorithm.name())
+                }
                 Outcome::Skipped { .. } => Ok(()),
             };
         }
         text.push('\n');
         for (algorithm, growth) in
-            Algorithm::ALL.into_iter().filter_map(|a| Some((a, per_position_growth(timings, index, a)?)))
+            timings.series.iter().filter_map(|&a| Some((a, per_position_growth(timings, index, a)?)))
         {
             let _ = writeln!(
                 text,
@@ -419,13 +450,13 @@ fn positions(text: &mut String, timings: &Timings) {
                 capitalized(algorithm.prose())
             );
         }
-        for algorithm in Algorithm::ALL {
+        for &algorithm in &timings.series {
             let skipped: Vec<(u32, f64)> = cells
                 .iter()
                 .filter(|cell| cell.algorithm == algorithm)
                 .filter_map(|cell| match cell.outcome {
                     Outcome::Skipped { predicted_seconds } => Some((cell.depth, predicted_seconds)),
-                    Outcome::Measured(_) => None,
+                    Outcome::Measured(_) | Outcome::Failed { .. } => None,
                 })
                 .collect();
             if let (Some(&(first, predicted)), Some(&(last, _))) = (skipped.first(), skipped.last()) {
@@ -438,9 +469,146 @@ fn positions(text: &mut String, timings: &Timings) {
                     units::seconds(timings.budget.as_secs_f64()),
                 );
             }
+            for cell in cells.iter().filter(|cell| cell.algorithm == algorithm) {
+                if let Outcome::Failed { reason } = &cell.outcome {
+                    let _ = writeln!(
+                        text,
+                        "- {} failed at depth {}: {reason}. No deeper depth was run.",
+                        capitalized(algorithm.prose()),
+                        cell.depth,
+                    );
+                }
+            }
         }
         text.push('\n');
     }
+}
+
+fn program_header(text: &mut String, timings: &Timings, runs: &Runs, context: &Context) {
+    let searchable = timings.positions.iter().filter(|p| !p.board.is_full()).count();
+    let compared = if timings.series.contains(&Algorithm::Program) {
+        " This program's own `one-move` was run the same way beside it, for comparison."
+    } else {
+        ""
+    };
+    let _ = write!(
+        text,
+        "# Timing report: CPU time against nodes explored\n\n\
+         Generated by `{}`. To regenerate it, run the same command from the same directory.\n\n\
+         The program `{}` was run for one move on each of {searchable} positions at every depth from 1 to {}, \
+         and each run was timed in CPU time.{compared} The raw figures are in [`{CSV_FILE}`]({CSV_FILE}), one row \
+         per run, and what each program printed in the `_output.txt` files beside this report.\n\n",
+        context.command, runs.command, timings.max_depth,
+    );
+}
+
+/// What a reader of a program's report must know first: a program that
+/// printed no node count, and runs that failed.
+fn program_findings(timings: &Timings) -> Vec<String> {
+    let Some(runs) = &timings.runs else { return Vec::new() };
+    let mut sentences = Vec::new();
+    for &algorithm in &timings.series {
+        let measured = timings.measurements(algorithm).count();
+        if measured > 0 && !timings.counts_nodes(algorithm) {
+            sentences.push(format!(
+                "{} printed no node count: nothing on its standard output or error matched `{}` (give the pattern \
+                 of what it prints with `--nodes-pattern`), so only its CPU time against depth is shown.",
+                capitalized(algorithm.prose()),
+                runs.nodes_pattern,
+            ));
+        }
+        let failed: Vec<String> = timings
+            .cells
+            .iter()
+            .filter(|cell| cell.algorithm == algorithm && matches!(cell.outcome, Outcome::Failed { .. }))
+            .map(|cell| format!("{} at depth {}", timings.positions[cell.position].label, cell.depth))
+            .collect();
+        if !failed.is_empty() {
+            sentences.push(format!(
+                "{} failed on {}: see why under each position below.",
+                capitalized(algorithm.prose()),
+                join(&failed)
+            ));
+        }
+    }
+    sentences
+}
+
+/// With `--compare`: the program's figures and this program's side by side,
+/// at each position and depth both ran.
+fn comparison(text: &mut String, timings: &Timings) {
+    let [player, own] = [Algorithm::Player, Algorithm::Program];
+    if !timings.series.contains(&own) {
+        return;
+    }
+    let _ = write!(
+        text,
+        "## Comparison\n\n\
+         Your program and this program's own `one-move`, run the same way, at each position and depth both \
+         ran. Below 1, your program explored fewer nodes or took less time.\n\n\
+         | position | depth | {} nodes | {} nodes | nodes ratio | {} CPU time | {} CPU time | time ratio |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        player.name(),
+        own.name(),
+        player.name(),
+        own.name(),
+    );
+    let unknown = || "–".to_owned();
+    for (index, position) in timings.positions.iter().enumerate() {
+        for (depth, mine) in timings.series(index, player) {
+            let Some((_, theirs)) = timings.series(index, own).find(|&(d, _)| d == depth) else { continue };
+            let nodes_ratio = match (mine.nodes, theirs.nodes) {
+                (Some(a), Some(b)) if b > 0 => units::significant(a as f64 / b as f64, 3),
+                _ => unknown(),
+            };
+            let time_ratio = mine.cpu.as_secs_f64() / theirs.cpu.as_secs_f64().max(f64::MIN_POSITIVE);
+            let _ = writeln!(
+                text,
+                "| {} | {depth} | {} | {} | {nodes_ratio} | {} | {} | {} |",
+                position.label,
+                mine.nodes.map_or_else(unknown, units::count),
+                theirs.nodes.map_or_else(unknown, units::count),
+                units::seconds(mine.cpu.as_secs_f64()),
+                units::seconds(theirs.cpu.as_secs_f64()),
+                units::significant(time_ratio, 3),
+            );
+        }
+    }
+    text.push('\n');
+}
+
+fn program_method(text: &mut String, timings: &Timings, runs: &Runs, context: &Context) {
+    let seconds = |duration: Duration| units::seconds(duration.as_secs_f64());
+    let (budget, timeout) = (seconds(timings.budget), seconds(runs.timeout));
+    let min_nodes = units::count(analysis::MIN_NODES_FOR_COST);
+    let sandbox = if runs.sandboxed {
+        "in the referee's sandbox (bubblewrap), with its limits on memory, processes and disk"
+    } else {
+        "without a sandbox (`--no-sandbox`, or none available), with the referee's limits"
+    };
+    let _ = write!(
+        text,
+        "## How it was measured\n\n\
+         - **Runs**: the program was run as the referee runs a player for one move: given a board file for \
+         `{{in}}`, a file to write for `{{out}}` and the depth for `{{depth}}`, in a folder of its own, {sandbox}. \
+         Its answer had to be a legal move, or the run failed, and no deeper depth of that position was run.\n\
+         - **CPU time**, not elapsed time: the user plus system time of the program and every process it waited \
+         for, as the operating system counts it when the program ends (`wait4`). It is the whole run's: the \
+         start of the program (an interpreter, a virtual machine), reading the board and writing the move \
+         included, so the shallowest depths mostly measure that start.\n\
+         - **Timeout**: each run had {timeout}; a run that took longer was stopped and failed.\n\
+         - **Budget**: a run predicted to take more than {budget} of CPU time was skipped, and marked so, with \
+         every deeper one on the same position. The prediction multiplies the last run's time by the larger of \
+         its last two growth factors in nodes (in CPU time where the program gave no node count).\n\
+         - **Nodes** are read from what the program printed: the last match of `{}` (case ignored) on its \
+         standard output, or else on its standard error, its first group being the count. This program's own \
+         `one-move` prints `Searched N nodes to depth D`.\n\
+         - **Cost per node**: time = cost × nodes fitted in log space, over runs of at least {min_nodes} nodes \
+         where there are some, as smaller ones mostly measure the program's start. **Effective branching \
+         factor**: how many times more nodes each further ply explores, fitted within each position.\n\n",
+        runs.nodes_pattern,
+    );
+    facts(text, context);
 }
 
 /// The board as the program prints it, without colours.

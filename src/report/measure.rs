@@ -19,24 +19,38 @@ use std::time::Duration;
 
 use cpu_time::ThreadTime;
 
-use crate::board::Board;
+use crate::board::{Board, Column};
 use crate::search::{self, Engine, Limits, SearchResult};
 
-/// A search algorithm the report measures.
+/// A series of searches the report measures: one of this program's search
+/// algorithms, run here, or a one-move program run as the referee runs one
+/// (see [`super::program`]).
 ///
-/// To add one: a variant here, a line in [`Algorithm::ALL`], its names and
-/// description, and how a [`Searcher`] runs it.
+/// To add an algorithm: a variant here, a line in [`Algorithm::ALL`], its
+/// names and description, and how a [`Searcher`] runs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Algorithm {
     Minimax,
     AlphaBeta,
     Engine,
+    /// The student's program, given with `--player`.
+    Player,
+    /// This program's own one-move mode, run the same way as the player's
+    /// program for comparison (`--compare`).
+    Program,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order of the report's tables and legends:
     /// each one the next step up from the one before.
     pub const ALL: [Algorithm; 3] = [Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Engine];
+
+    /// Whether this series is a program run as the referee runs one, not
+    /// a search run here.
+    #[must_use]
+    pub const fn is_program(self) -> bool {
+        matches!(self, Algorithm::Player | Algorithm::Program)
+    }
 
     /// The name in the CSV file, tables and legends.
     #[must_use]
@@ -45,6 +59,8 @@ impl Algorithm {
             Algorithm::Minimax => "minimax",
             Algorithm::AlphaBeta => "alpha-beta",
             Algorithm::Engine => "engine",
+            Algorithm::Player => "player",
+            Algorithm::Program => "maxconnect4",
         }
     }
 
@@ -53,6 +69,7 @@ impl Algorithm {
     pub const fn prose(self) -> &'static str {
         match self {
             Algorithm::Engine => "the engine",
+            Algorithm::Player => "your program",
             _ => self.name(),
         }
     }
@@ -68,6 +85,8 @@ impl Algorithm {
                  to {} MiB (emptied before every search), iterative deepening and move ordering",
                 Engine::DEFAULT_HASH_BYTES >> 20
             ),
+            Algorithm::Player => "the program given with `--player`, run for one move at each depth".to_owned(),
+            Algorithm::Program => "this program's own `one-move`, run the same way, for comparison".to_owned(),
         }
     }
 }
@@ -80,12 +99,14 @@ pub enum Searcher {
 }
 
 impl Searcher {
+    /// The searcher of `algorithm`; none for a program, which runs elsewhere.
     #[must_use]
-    pub fn new(algorithm: Algorithm) -> Searcher {
+    pub fn new(algorithm: Algorithm) -> Option<Searcher> {
         match algorithm {
-            Algorithm::Minimax => Searcher::Minimax,
-            Algorithm::AlphaBeta => Searcher::AlphaBeta,
-            Algorithm::Engine => Searcher::Engine(Box::new(Engine::new(Engine::DEFAULT_HASH_BYTES))),
+            Algorithm::Minimax => Some(Searcher::Minimax),
+            Algorithm::AlphaBeta => Some(Searcher::AlphaBeta),
+            Algorithm::Engine => Some(Searcher::Engine(Box::new(Engine::new(Engine::DEFAULT_HASH_BYTES)))),
+            Algorithm::Player | Algorithm::Program => None,
         }
     }
 
@@ -127,8 +148,12 @@ pub const MAX_COLD_RUNS: u32 = 20;
 /// What one timed search found and cost.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Measurement {
-    /// The search's result; every run gives the same.
-    pub result: SearchResult,
+    /// The move chosen; every run chooses the same.
+    pub column: Column,
+    /// The value found, for the player to move; a program run does not say.
+    pub value: Option<i32>,
+    /// The nodes explored; a program that prints no count does not say.
+    pub nodes: Option<u64>,
     /// CPU time of one search: the total over all runs divided by `runs`.
     pub cpu: Duration,
     /// How many times the search was run.
@@ -136,10 +161,16 @@ pub struct Measurement {
 }
 
 impl Measurement {
-    /// Nodes explored per second of CPU time.
+    /// What a search run here found, at `cpu` a run over `runs` runs.
     #[must_use]
-    pub fn nodes_per_second(&self) -> f64 {
-        self.result.nodes as f64 / self.cpu.as_secs_f64().max(f64::MIN_POSITIVE)
+    pub const fn of_search(result: &SearchResult, cpu: Duration, runs: u32) -> Measurement {
+        Measurement { column: result.column, value: Some(result.value), nodes: Some(result.nodes), cpu, runs }
+    }
+
+    /// Nodes explored per second of CPU time, when the nodes are known.
+    #[must_use]
+    pub fn nodes_per_second(&self) -> Option<f64> {
+        Some(self.nodes? as f64 / self.cpu.as_secs_f64().max(f64::MIN_POSITIVE))
     }
 }
 
@@ -153,7 +184,7 @@ pub fn measure(searcher: &mut Searcher, board: &Board, depth: u32, clock_overhea
     let (result, mut total) = timed_runs(searcher, board, depth, 1);
     let mut runs = 1;
     if total >= REPEAT_BELOW {
-        return Measurement { result, cpu: total, runs };
+        return Measurement::of_search(&result, total, runs);
     }
     if searcher.keeps_state() {
         while total < MIN_TOTAL && runs < MAX_COLD_RUNS {
@@ -162,13 +193,13 @@ pub fn measure(searcher: &mut Searcher, board: &Board, depth: u32, clock_overhea
             runs += 1;
         }
         let cpu = total.saturating_sub(clock_overhead * runs) / runs;
-        return Measurement { result, cpu, runs };
+        return Measurement::of_search(&result, cpu, runs);
     }
     while total < MIN_TOTAL && runs < MAX_RUNS {
         runs = runs_for_total(total, runs).min(MAX_RUNS);
         total = timed_runs(searcher, board, depth, runs).1;
     }
-    Measurement { result, cpu: total / runs, runs }
+    Measurement::of_search(&result, total / runs, runs)
 }
 
 /// What reading the clock adds to a timing: the median of many timings of
@@ -222,10 +253,14 @@ impl Prediction {
 /// consecutive depths, shallowest first: the last search's time grows by the
 /// larger of the last two growth factors in nodes (under alpha-beta the factor
 /// alternates with the parity of the depth, so one factor alone can be too
-/// low). `None` until two depths are known.
+/// low), or in CPU time where the nodes are not known (a program that prints
+/// no count). `None` until two depths are known.
 #[must_use]
 pub fn predict(shallower: &[Measurement]) -> Option<Prediction> {
-    let growth = |pair: &[Measurement]| pair[1].result.nodes as f64 / pair[0].result.nodes as f64;
+    let growth = |pair: &[Measurement]| match (pair[0].nodes, pair[1].nodes) {
+        (Some(before), Some(after)) => after as f64 / before as f64,
+        _ => pair[1].cpu.as_secs_f64() / pair[0].cpu.as_secs_f64().max(f64::MIN_POSITIVE),
+    };
     let last = shallower.last()?;
     let growth = shallower.windows(2).rev().take(2).map(growth).reduce(f64::max)?.max(1.0);
     Some(Prediction { seconds: last.cpu.as_secs_f64() * growth, growth })
@@ -235,9 +270,8 @@ pub fn predict(shallower: &[Measurement]) -> Option<Prediction> {
 /// from measurements.
 #[cfg(test)]
 pub(crate) fn example(nodes: u64, seconds: f64) -> Measurement {
-    let column = crate::board::Column::CENTRE_FIRST[0];
-    let result = SearchResult { column, value: 0, nodes, depth: 1 };
-    Measurement { result, cpu: Duration::from_secs_f64(seconds), runs: 1 }
+    let column = Column::CENTRE_FIRST[0];
+    Measurement { column, value: Some(0), nodes: Some(nodes), cpu: Duration::from_secs_f64(seconds), runs: 1 }
 }
 
 #[cfg(test)]
@@ -250,8 +284,9 @@ mod tests {
 
     #[test]
     fn a_short_search_is_repeated_until_the_runs_add_up() {
-        let measurement = measure(&mut Searcher::new(Algorithm::AlphaBeta), &Board::empty(), 1, Duration::ZERO);
-        assert_eq!(measurement.result.nodes, 8);
+        let measurement =
+            measure(&mut Searcher::new(Algorithm::AlphaBeta).unwrap(), &Board::empty(), 1, Duration::ZERO);
+        assert_eq!(measurement.nodes, Some(8));
         assert!(measurement.runs > 1, "{measurement:?}");
         // The time per run is the total divided by the runs, rounded down to
         // a nanosecond: multiplied back, it may fall short by a nanosecond a run.
@@ -262,12 +297,13 @@ mod tests {
     #[test]
     fn every_run_of_the_engine_is_cold() {
         let board = Board::empty();
-        let mut searcher = Searcher::new(Algorithm::Engine);
+        let mut searcher = Searcher::new(Algorithm::Engine).unwrap();
         let cold = measure(&mut searcher, &board, 6, Duration::ZERO);
         assert!(cold.runs > 1 && cold.runs <= MAX_COLD_RUNS, "{cold:?}");
         let warm = searcher.search(&board, 6);
-        assert!(warm.nodes < cold.result.nodes, "a warm search is cheaper, so the measured one was cold");
-        assert_eq!(measure(&mut searcher, &board, 6, Duration::ZERO).result, cold.result);
+        assert!(Some(warm.nodes) < cold.nodes, "a warm search is cheaper, so the measured one was cold");
+        let again = measure(&mut searcher, &board, 6, Duration::ZERO);
+        assert_eq!((again.column, again.value, again.nodes), (cold.column, cold.value, cold.nodes));
     }
 
     #[test]
@@ -296,9 +332,21 @@ mod tests {
     }
 
     #[test]
+    fn without_node_counts_the_prediction_follows_the_time() {
+        let uncounted = |millis: u64| Measurement { nodes: None, ..measurement(1, millis) };
+        let seconds = |prediction: Option<Prediction>| (prediction.unwrap().seconds * 1e3).round();
+        // Growth 3 then 5: the prediction uses 5.
+        assert_eq!(seconds(predict(&[uncounted(2), uncounted(6), uncounted(30)])), 150.0);
+        // A program's start-up can make a deeper run no slower: never less than the last.
+        assert_eq!(seconds(predict(&[uncounted(20), uncounted(19)])), 19.0);
+    }
+
+    #[test]
     fn every_algorithm_has_a_distinct_name() {
-        let mut names: Vec<&str> = Algorithm::ALL.iter().map(|algorithm| algorithm.name()).collect();
+        let every = [Algorithm::ALL.as_slice(), &[Algorithm::Player, Algorithm::Program]].concat();
+        let mut names: Vec<&str> = every.iter().map(|algorithm| algorithm.name()).collect();
+        names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), Algorithm::ALL.len());
+        assert_eq!(names.len(), every.len());
     }
 }

@@ -17,6 +17,7 @@ pub mod chart;
 pub mod machine;
 pub mod markdown;
 pub mod measure;
+pub mod program;
 pub mod timing_csv;
 pub mod timings;
 pub mod units;
@@ -34,6 +35,7 @@ use crate::bounded::read_board_file;
 use machine::Machine;
 use markdown::REPORT_FILE;
 use measure::Algorithm;
+use program::ProgramOptions;
 use timing_csv::CSV_FILE;
 use timings::{Outcome, Position, Timings};
 
@@ -48,7 +50,7 @@ pub const DEFAULT_MAX_DEPTH: u32 = 20;
 pub const DEFAULT_BUDGET: &str = "2";
 
 /// What to measure and where to write it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Board files to search from; empty for every file in [`DEFAULT_POSITIONS`].
     pub positions: Vec<PathBuf>,
@@ -60,6 +62,8 @@ pub struct Options {
     pub budget: Duration,
     /// The command line that asked for this report, for its header.
     pub command: String,
+    /// The one-move program to time instead of this program's searches.
+    pub program: Option<ProgramOptions>,
 }
 
 /// Checks, before any search, that `path` is a directory or nothing yet:
@@ -104,12 +108,26 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
     check_directory(&options.out)?;
     std::fs::create_dir_all(&options.out)
         .with_context(|| format!("cannot create the output directory {}", options.out.display()))?;
-    check_writable(&options.out)?;
+    check_writable(&options.out, options.program.as_ref())?;
     let machine = Machine::probe();
-    let cells: u64 =
-        positions.iter().map(|p| Algorithm::ALL.len() as u64 * p.depths(options.max_depth).count() as u64).sum();
+    let series = match &options.program {
+        Some(program) => 1 + u64::from(program.compare),
+        None => Algorithm::ALL.len() as u64,
+    };
+    let cells: u64 = positions.iter().map(|p| series * p.depths(options.max_depth).count() as u64).sum();
     let progress = progress_bar(cells);
-    let timings = Timings::measure(positions, options.max_depth, options.budget, &progress);
+    let (timings, output) = match &options.program {
+        Some(program) => {
+            let (max_depth, budget) = (options.max_depth, options.budget);
+            let measured = program::measure(&positions, max_depth, budget, program, &options.out, &progress);
+            progress.finish_and_clear();
+            let measured = measured.context("cannot run the program")?;
+            let (series, cells, runs) = (measured.series, measured.cells, Some(measured.runs));
+            let clock_overhead = Duration::ZERO;
+            (Timings { positions, series, cells, max_depth, budget, clock_overhead, runs }, measured.output)
+        }
+        None => (Timings::measure(positions, options.max_depth, options.budget, &progress), Vec::new()),
+    };
     progress.finish_and_clear();
 
     let mut files: Vec<(String, Vec<u8>)> = vec![(CSV_FILE.to_owned(), timing_csv::write(&timings)?)];
@@ -120,18 +138,22 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     let context = markdown::Context { machine: &machine, command: &options.command, elapsed: started.elapsed() };
     files.push((REPORT_FILE.to_owned(), markdown::write(&timings, &context).into_bytes()));
+    files.extend(output);
 
     let staged = files
         .iter()
         .map(|(name, contents)| atomic::stage(&options.out.join(name), contents))
         .collect::<Result<Vec<_>, _>>()?;
     atomic::put_all_in_place(staged)?;
-    let measured = timings.cells.iter().filter(|cell| matches!(cell.outcome, Outcome::Measured(_))).count();
+    let count = |f: fn(&Outcome) -> bool| timings.cells.iter().filter(|cell| f(&cell.outcome)).count();
+    let measured = count(|outcome| matches!(outcome, Outcome::Measured(_)));
+    let failed = count(|outcome| matches!(outcome, Outcome::Failed { .. }));
+    let failed = if failed > 0 { format!(", {failed} failed") } else { String::new() };
     writeln!(
         out,
-        "Measured {} searches ({} skipped over the budget) in {:.1} s and wrote, in {}:",
+        "Measured {} searches ({} skipped over the budget{failed}) in {:.1} s and wrote, in {}:",
         measured,
-        timings.cells.len() - measured,
+        count(|outcome| matches!(outcome, Outcome::Skipped { .. })),
         started.elapsed().as_secs_f64(),
         options.out.display(),
     )?;
@@ -141,18 +163,23 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Every file the report writes, by name.
-fn file_names() -> Vec<String> {
+/// Every file the report writes, by name: with `program`, also what each
+/// program printed.
+fn file_names(program: Option<&ProgramOptions>) -> Vec<String> {
     let charts =
         chart::Chart::ALL.iter().flat_map(|chart| ["png", "svg"].map(|ext| format!("{}.{ext}", chart.file_stem())));
-    [CSV_FILE.to_owned(), REPORT_FILE.to_owned()].into_iter().chain(charts).collect()
+    let outputs = program.into_iter().flat_map(|program| {
+        let compared = program.compare.then_some(Algorithm::Program);
+        std::iter::once(Algorithm::Player).chain(compared).map(program::output_file)
+    });
+    [CSV_FILE.to_owned(), REPORT_FILE.to_owned()].into_iter().chain(charts).chain(outputs).collect()
 }
 
 /// Checks, before a minute of measuring, that every report file can be
 /// written in `directory`: nothing but a regular file at each name, and the
 /// directory writable (a file is staged there and dropped).
-fn check_writable(directory: &Path) -> anyhow::Result<()> {
-    for name in file_names() {
+fn check_writable(directory: &Path, program: Option<&ProgramOptions>) -> anyhow::Result<()> {
+    for name in file_names(program) {
         atomic::check(&directory.join(name))?;
     }
     drop(atomic::stage(&directory.join(REPORT_FILE), b"")?);

@@ -1,7 +1,9 @@
 //! `timing.csv`: every cell of the report as one row of plain numbers, for a
 //! spreadsheet or a script. The columns are [`COLUMNS`]; a skipped cell keeps
 //! its position, algorithm and depth, says `skipped`, gives its predicted
-//! time and leaves the measured columns empty.
+//! time and leaves the measured columns empty; a failed run of a program
+//! says `failed` and why. What a program does not say (its nodes, when it
+//! prints no count, and its value) is left empty.
 
 use super::timings::{Outcome, Timings};
 use crate::value::POINT;
@@ -10,7 +12,7 @@ use crate::value::POINT;
 pub const CSV_FILE: &str = "timing.csv";
 
 /// The header row.
-pub const COLUMNS: [&str; 11] = [
+pub const COLUMNS: [&str; 12] = [
     "position",
     "algorithm",
     "depth",
@@ -22,6 +24,7 @@ pub const COLUMNS: [&str; 11] = [
     "column",
     "value",
     "predicted_seconds",
+    "failure",
 ];
 
 /// The CSV text of `timings`: the header, then one row per cell.
@@ -37,21 +40,27 @@ pub fn write(timings: &Timings) -> Result<Vec<u8>, csv::Error> {
             cell.algorithm.name().to_owned(),
             cell.depth.to_string(),
         ];
-        match cell.outcome {
+        let optional = |value: Option<String>| value.unwrap_or_default();
+        match &cell.outcome {
             Outcome::Measured(measurement) => row.extend([
                 "measured".to_owned(),
-                measurement.result.nodes.to_string(),
+                optional(measurement.nodes.map(|nodes| nodes.to_string())),
                 format!("{:.9}", measurement.cpu.as_secs_f64()),
                 measurement.runs.to_string(),
-                format!("{:.0}", measurement.nodes_per_second()),
-                measurement.result.column.number().to_string(),
+                optional(measurement.nodes_per_second().map(|rate| format!("{rate:.0}"))),
+                measurement.column.number().to_string(),
                 // Exact: a 32nd of a point is a short binary fraction.
-                (f64::from(measurement.result.value) / f64::from(POINT)).to_string(),
+                optional(measurement.value.map(|value| (f64::from(value) / f64::from(POINT)).to_string())),
+                String::new(),
                 String::new(),
             ]),
             Outcome::Skipped { predicted_seconds } => {
                 row.extend(["skipped".to_owned()].into_iter().chain(vec![String::new(); 6]));
-                row.push(format!("{predicted_seconds:.9}"));
+                row.extend([format!("{predicted_seconds:.9}"), String::new()]);
+            }
+            Outcome::Failed { reason } => {
+                row.extend(["failed".to_owned()].into_iter().chain(vec![String::new(); 7]));
+                row.push(reason.clone());
             }
         }
         writer.write_record(&row)?;

@@ -1,7 +1,10 @@
 //! Every search of a report: the positions, and for each position,
-//! algorithm and depth, its measurement or why it was skipped. What
-//! [`super::analysis`] fits and the CSV, the charts and the Markdown render.
+//! algorithm and depth, its measurement or why it was skipped or failed.
+//! What [`super::analysis`] fits and the CSV, the charts and the Markdown
+//! render. The depths of a series go up the same way whatever runs them:
+//! this program's searches here, or a program run as the referee runs one.
 
+use std::convert::Infallible;
 use std::time::Duration;
 
 use indicatif::ProgressBar;
@@ -27,7 +30,7 @@ impl Position {
 }
 
 /// One position, algorithm and depth: one row of the CSV file.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
     /// Index into [`Timings::positions`].
     pub position: usize,
@@ -37,25 +40,47 @@ pub struct Cell {
 }
 
 /// Whether a cell was searched.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     Measured(Measurement),
     /// Not searched: its predicted CPU seconds exceeded the budget.
     Skipped {
         predicted_seconds: f64,
     },
+    /// A program's run that gave no legal move: why, in words. No deeper
+    /// depth of the series is run.
+    Failed {
+        reason: String,
+    },
+}
+
+/// How the programs of a report were run, for the report to say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Runs {
+    /// The `--player` command, as given.
+    pub command: String,
+    /// The node count's pattern.
+    pub nodes_pattern: String,
+    pub timeout: Duration,
+    /// Whether the runs were in the referee's sandbox.
+    pub sandboxed: bool,
 }
 
 /// Every cell of a report, with what it was measured from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timings {
     pub positions: Vec<Position>,
-    /// By position, then algorithm in [`Algorithm::ALL`] order, then depth.
+    /// The series measured, in the order of the tables and legends:
+    /// [`Algorithm::ALL`], or a program's (and this program's beside it).
+    pub series: Vec<Algorithm>,
+    /// By position, then series in [`Timings::series`] order, then depth.
     pub cells: Vec<Cell>,
     pub max_depth: u32,
     pub budget: Duration,
     /// What reading the clock adds to a timing, as measured before the searches.
     pub clock_overhead: Duration,
+    /// How the programs were run, when the series are programs.
+    pub runs: Option<Runs>,
 }
 
 impl Timings {
@@ -65,40 +90,32 @@ impl Timings {
     #[must_use]
     pub fn measure(positions: Vec<Position>, max_depth: u32, budget: Duration, progress: &ProgressBar) -> Timings {
         let clock_overhead = measure::clock_overhead();
-        let mut searchers = Algorithm::ALL.map(|algorithm| (algorithm, Searcher::new(algorithm)));
+        let mut searchers: Vec<(Algorithm, Searcher)> =
+            Algorithm::ALL.into_iter().filter_map(|algorithm| Some((algorithm, Searcher::new(algorithm)?))).collect();
         let mut cells = Vec::new();
         for (index, position) in positions.iter().enumerate() {
             for (algorithm, searcher) in &mut searchers {
-                let mut shallower: Vec<Measurement> = Vec::new();
-                let mut skipping: Option<Prediction> = None;
-                for depth in position.depths(max_depth) {
-                    progress.set_message(format!("{} {} depth {depth}", position.label, algorithm.name()));
-                    let prediction = skipping.map_or_else(|| predict(&shallower), |skipped| Some(skipped.deeper()));
-                    let outcome = match prediction {
-                        Some(prediction) if prediction.seconds > budget.as_secs_f64() => {
-                            skipping = Some(prediction);
-                            Outcome::Skipped { predicted_seconds: prediction.seconds }
-                        }
-                        _ => {
-                            let measurement = measure(searcher, &position.board, depth, clock_overhead);
-                            shallower.push(measurement);
-                            Outcome::Measured(measurement)
-                        }
-                    };
-                    cells.push(Cell { position: index, algorithm: *algorithm, depth, outcome });
-                    progress.inc(1);
-                }
+                let run = |depth| Ok::<_, Infallible>(Ok(measure(searcher, &position.board, depth, clock_overhead)));
+                let Ok(series) = series_cells(index, position, *algorithm, max_depth, budget, progress, run);
+                cells.extend(series);
             }
         }
-        Timings { positions, cells, max_depth, budget, clock_overhead }
+        let series = Algorithm::ALL.to_vec();
+        Timings { positions, series, cells, max_depth, budget, clock_overhead, runs: None }
     }
 
     /// Every measured cell of `algorithm`: position index, depth, measurement.
     pub fn measurements(&self, algorithm: Algorithm) -> impl Iterator<Item = (usize, u32, Measurement)> + '_ {
         self.cells.iter().filter(move |cell| cell.algorithm == algorithm).filter_map(|cell| match cell.outcome {
             Outcome::Measured(measurement) => Some((cell.position, cell.depth, measurement)),
-            Outcome::Skipped { .. } => None,
+            Outcome::Skipped { .. } | Outcome::Failed { .. } => None,
         })
+    }
+
+    /// Whether `algorithm` gave a node count for any of its searches.
+    #[must_use]
+    pub fn counts_nodes(&self, algorithm: Algorithm) -> bool {
+        self.measurements(algorithm).any(|(_, _, m)| m.nodes.is_some())
     }
 
     /// The measured depths of `algorithm` on one position, shallowest first.
@@ -106,9 +123,59 @@ impl Timings {
         self.measurements(algorithm).filter(move |&(p, _, _)| p == position).map(|(_, depth, m)| (depth, m))
     }
 
-    /// The nodes of `algorithm` on one position by depth, shallowest first.
+    /// The nodes of `algorithm` on one position by depth, shallowest first,
+    /// where they are known.
     #[must_use]
     pub fn node_series(&self, position: usize, algorithm: Algorithm) -> Vec<(u32, u64)> {
-        self.series(position, algorithm).map(|(depth, m)| (depth, m.result.nodes)).collect()
+        self.series(position, algorithm).filter_map(|(depth, m)| Some((depth, m.nodes?))).collect()
     }
+}
+
+/// The cells of `algorithm` on one position, depth 1 up: each measured by
+/// `run`, until a depth is predicted to take more than `budget` (it and
+/// every deeper one are skipped) or a run fails (no deeper one is run).
+/// `progress` advances by one for each depth, run or not.
+///
+/// # Errors
+/// The first error of `run`, which stops everything: `run` gives a failed
+/// run (the program's fault) as `Ok(Err(reason))`.
+pub(super) fn series_cells<E>(
+    index: usize,
+    position: &Position,
+    algorithm: Algorithm,
+    max_depth: u32,
+    budget: Duration,
+    progress: &ProgressBar,
+    mut run: impl FnMut(u32) -> Result<Result<Measurement, String>, E>,
+) -> Result<Vec<Cell>, E> {
+    let mut cells = Vec::new();
+    let mut shallower: Vec<Measurement> = Vec::new();
+    let mut skipping: Option<Prediction> = None;
+    let depths = position.depths(max_depth);
+    let last = *depths.end();
+    for depth in depths {
+        progress.set_message(format!("{} {} depth {depth}", position.label, algorithm.name()));
+        let prediction = skipping.map_or_else(|| predict(&shallower), |skipped| Some(skipped.deeper()));
+        let outcome = match prediction {
+            Some(prediction) if prediction.seconds > budget.as_secs_f64() => {
+                skipping = Some(prediction);
+                Outcome::Skipped { predicted_seconds: prediction.seconds }
+            }
+            _ => match run(depth)? {
+                Ok(measurement) => {
+                    shallower.push(measurement);
+                    Outcome::Measured(measurement)
+                }
+                Err(reason) => Outcome::Failed { reason },
+            },
+        };
+        let failed = matches!(outcome, Outcome::Failed { .. });
+        cells.push(Cell { position: index, algorithm, depth, outcome });
+        progress.inc(1);
+        if failed {
+            progress.inc(u64::from(last - depth));
+            break;
+        }
+    }
+    Ok(cells)
 }

@@ -67,27 +67,19 @@ impl<'a> Program<'a> {
         Ok(Program { containment, template, engine: true, directory, settings, captures })
     }
 
-    /// Appends what the program printed on this turn to the colour's file
-    /// in the game's output directory.
-    fn keep_output(&mut self, ply: usize, executable: &Path, args: &[OsString], run: &Run) -> Result<(), Error> {
-        let words = std::iter::once(executable.as_os_str()).chain(args.iter().map(|arg| arg.as_os_str()));
-        let command = shell_words::join(words.map(|word| word.to_string_lossy().into_owned()));
-        let mut text = format!(
-            "=== move {ply}: {command}\n=== {}, {:.3} s, {:.3} s CPU\n",
-            describe(&run.ending),
-            run.wall.as_secs_f64(),
-            run.cpu.as_secs_f64()
-        )
-        .into_bytes();
-        for (name, captured) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
-            text.extend(section(name, captured));
-        }
-        self.captures.append(&text)
+    /// Makes the next turns substitute `depth` for `{depth}` (and `self`
+    /// search that deep): the timing report runs one program at depth after
+    /// depth.
+    pub const fn set_depth(&mut self, depth: u32) {
+        self.settings.depth = depth;
     }
-}
 
-impl Competitor for Program<'_> {
-    fn play(&mut self, ask: &Ask<'_>, _: Option<&mut Console<'_>>) -> Result<Turn, Error> {
+    /// Plays one turn as [`Competitor::play`] does, and gives back the run
+    /// of the program too, with what it printed, when it was run.
+    ///
+    /// # Errors
+    /// As [`Competitor::play`].
+    pub fn play_run(&mut self, ask: &Ask<'_>) -> Result<(Turn, Option<Run>), Error> {
         let ply = ask.ply;
         let directory = &self.directory;
         let board_file = format::write(ask.board, LineEnding::Lf);
@@ -100,7 +92,7 @@ impl Competitor for Program<'_> {
                 // The player's folder is the player's: if it cannot take
                 // the board, the player cannot play.
                 let reason = format!("the board cannot be put in the player's folder: {error}");
-                return Ok(Turn::lost(Forfeit::FailedToStart(reason)));
+                return Ok((Turn::lost(Forfeit::FailedToStart(reason)), None));
             }
         };
         let (input_path, output_path) = (directory.path().join(&input), directory.path().join(&output));
@@ -145,7 +137,32 @@ impl Competitor for Program<'_> {
         };
         self.directory.remove(&input);
         self.directory.remove(&output);
-        Ok(Turn { result, wall: run.wall, cpu: Some(run.cpu), ending: Some(ending) })
+        let turn = Turn { result, wall: run.wall, cpu: Some(run.cpu), ending: Some(ending) };
+        Ok((turn, Some(run)))
+    }
+
+    /// Appends what the program printed on this turn to the colour's file
+    /// in the game's output directory.
+    fn keep_output(&mut self, ply: usize, executable: &Path, args: &[OsString], run: &Run) -> Result<(), Error> {
+        let words = std::iter::once(executable.as_os_str()).chain(args.iter().map(|arg| arg.as_os_str()));
+        let command = shell_words::join(words.map(|word| word.to_string_lossy().into_owned()));
+        let mut text = format!(
+            "=== move {ply}: {command}\n=== {}, {:.3} s, {:.3} s CPU\n",
+            describe(&run.ending),
+            run.wall.as_secs_f64(),
+            run.cpu.as_secs_f64()
+        )
+        .into_bytes();
+        for (name, captured) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+            text.extend(section(name, captured));
+        }
+        self.captures.append(&text)
+    }
+}
+
+impl Competitor for Program<'_> {
+    fn play(&mut self, ask: &Ask<'_>, _: Option<&mut Console<'_>>) -> Result<Turn, Error> {
+        self.play_run(ask).map(|(turn, _)| turn)
     }
 
     fn finish(&mut self, _: End) -> Result<(), Error> {
