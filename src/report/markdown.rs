@@ -155,7 +155,9 @@ fn growth(timings: &Timings, summaries: &[AlgorithmSummary]) -> Option<String> {
     let reached = match depths.as_slice() {
         [] => return None,
         [(_, first), rest @ ..] if !rest.is_empty() && rest.iter().all(|(_, depth)| depth == first) => {
-            vec![format!("depth {first} for all {} algorithms", depths.len())]
+            let noun = if timings.series.contains(&Algorithm::Player) { "programs" } else { "algorithms" };
+            let all = if depths.len() == 2 { "both".to_owned() } else { format!("all {}", depths.len()) };
+            vec![format!("depth {first} for {all} {noun}")]
         }
         _ => depths.iter().map(|(a, depth)| format!("{} to depth {depth}", a.prose())).collect(),
     };

@@ -147,8 +147,8 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
     atomic::put_all_in_place(staged)?;
     let count = |f: fn(&Outcome) -> bool| timings.cells.iter().filter(|cell| f(&cell.outcome)).count();
     let measured = count(|outcome| matches!(outcome, Outcome::Measured(_)));
-    let failed = count(|outcome| matches!(outcome, Outcome::Failed { .. }));
-    let failed = if failed > 0 { format!(", {failed} failed") } else { String::new() };
+    let failed_runs = count(|outcome| matches!(outcome, Outcome::Failed { .. }));
+    let failed = if failed_runs > 0 { format!(", {failed_runs} failed") } else { String::new() };
     writeln!(
         out,
         "Measured {} searches ({} skipped over the budget{failed}) in {:.1} s and wrote, in {}:",
@@ -159,6 +159,9 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
     )?;
     for (name, _) in &files {
         writeln!(out, "  {name}")?;
+    }
+    if measured == 0 && failed_runs > 0 {
+        bail!("every run failed: {} says why", options.out.join(REPORT_FILE).display());
     }
     Ok(())
 }

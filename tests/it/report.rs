@@ -511,6 +511,21 @@ fn a_program_that_crashes_is_reported_with_its_reason_and_no_deeper_depth() {
 }
 
 #[test]
+fn a_program_that_never_plays_gets_its_report_and_exit_code_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let assert = maxconnect4(dir.path())
+        .args(["report", "--player", &student_bot(&["crash-at", "1"]), "--max-depth", "2", "--out", "out"])
+        .arg("--positions")
+        .arg(shipped("input2.txt"))
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert_eq!(stderr, "error: every run failed: out/REPORT.md says why\n");
+    let report = read(&dir.path().join("out/REPORT.md"));
+    assert!(report.contains("this bot crashes at depth 1 on purpose"), "{report}");
+}
+
+#[test]
 fn a_bad_nodes_pattern_or_player_is_a_usage_error() {
     let bot = student_bot(&[]);
     check_error(
