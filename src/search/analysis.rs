@@ -98,7 +98,8 @@ impl ColumnValue {
     /// two decimals for a depth-limited value (an exact one is whole).
     #[must_use]
     pub fn score(self) -> f64 {
-        (f64::from(self.value) * 100.0 / f64::from(self.unit)).round() / 100.0
+        // Adding 0.0 turns a -0.0 into 0.0, so no value prints as "-0".
+        (f64::from(self.value) * 100.0 / f64::from(self.unit)).round() / 100.0 + 0.0
     }
 
     /// The result class of the value: a win (greater), a draw (equal) or a
@@ -117,6 +118,20 @@ impl fmt::Display for ColumnValue {
             write!(f, "{}", self.value / self.unit)
         } else {
             write!(f, "{:.2}", self.score())
+        }
+    }
+}
+
+/// A value serialises as the number it prints as: a whole number when
+/// exact, two decimals when depth-limited (its [`Reach`] is for the caller
+/// to add beside it), as the solver sites' answers and the program's JSON
+/// show values.
+impl serde::Serialize for ColumnValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.is_exact() {
+            serializer.serialize_i32(self.value / self.unit)
+        } else {
+            serializer.serialize_f64(self.score())
         }
     }
 }
@@ -440,5 +455,11 @@ mod tests {
         let guess = ColumnValue { value: 37, unit: POINT, reach: Reach::Depth(5) };
         assert_eq!((exact.to_string(), guess.to_string()), ("-3".to_owned(), "1.16".to_owned()));
         assert_eq!((exact.score(), guess.score()), (-3.0, 1.16));
+        assert_eq!(serde_json::to_string(&[Some(exact), Some(guess), None]).unwrap(), "[-3,1.16,null]");
+        let nearly_nothing = ColumnValue { value: -1, unit: WIN_UNIT, reach: Reach::Depth(5) };
+        assert_eq!(
+            (nearly_nothing.to_string(), nearly_nothing.score().to_string()),
+            ("0.00".to_owned(), "0".to_owned())
+        );
     }
 }

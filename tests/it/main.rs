@@ -2,6 +2,7 @@
 //! rival programs drive it, plus properties of the library checked on many
 //! random positions.
 
+mod analyse;
 mod architecture;
 mod arguments;
 mod board_file;
