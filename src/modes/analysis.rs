@@ -235,11 +235,8 @@ impl AnalysisJson<'_> {
             rules: analysis.rules.name(),
             moves,
             values: analysis.columns,
-            exact: analysis.columns.map(|column| column.map(ColumnValue::is_exact)),
-            depth: analysis.columns.map(|column| match column?.reach {
-                Reach::Exact => None,
-                Reach::Depth(depth) => Some(depth),
-            }),
+            exact: analysis.exact(),
+            depth: analysis.depths(),
             best: analysis.best().iter().map(|column| column.number()).collect(),
         }
     }

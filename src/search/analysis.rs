@@ -176,6 +176,23 @@ impl Analysis {
         self.columns[column.index()]
     }
 
+    /// By column: whether its value is exact; `None` for a column that
+    /// cannot be played.
+    #[must_use]
+    pub fn exact(&self) -> [Option<bool>; WIDTH] {
+        self.columns.map(|column| column.map(ColumnValue::is_exact))
+    }
+
+    /// By column: the plies of a depth-limited value; `None` for an exact
+    /// value and for a column that cannot be played.
+    #[must_use]
+    pub fn depths(&self) -> [Option<u32>; WIDTH] {
+        self.columns.map(|column| match column?.reach {
+            Reach::Exact => None,
+            Reach::Depth(depth) => Some(depth),
+        })
+    }
+
     /// The value of the position: its best column's. `None` when the game
     /// is over.
     #[must_use]

@@ -42,6 +42,8 @@ mod results_page;
 mod serve;
 #[cfg(target_os = "linux")]
 mod shards;
+#[cfg(unix)]
+mod solve_api;
 #[cfg(target_os = "linux")]
 mod tournament;
 mod util;
