@@ -20,7 +20,9 @@
 //! search from it reaches the end of the game (then the solver finds it,
 //! much faster than a depth-limited search would), and under classic rules
 //! also when a depth-limited search proves the result (a win or loss within
-//! its horizon, or a position of the opening book). With a time limit the
+//! its horizon, or a position of the opening book) or when, without a time
+//! limit, the classic solver proves it within [`SOLVE_NODES`] positions (a
+//! budget that gives the same answer on any machine). With a time limit the
 //! columns are first each given a share of half the time to be solved
 //! exactly, and then searched deeper and deeper together until the time or
 //! the depth runs out.
@@ -254,12 +256,21 @@ pub fn analyse(engine: &mut Engine, board: &Board, budget: &Budget) -> Analysis 
                 break;
             }
         }
-    } else if deepest > 1 {
-        // Without a clock there is nothing to gain from the depths on the way.
-        work.iteration(deepest, false);
+    } else {
+        work.try_solving_within(SOLVE_NODES);
+        if deepest > 1 {
+            // Without a clock there is nothing to gain from the depths on the way.
+            work.iteration(deepest, false);
+        }
     }
     analysis
 }
+
+/// The positions the classic solver may visit for each column of an
+/// analysis without a time limit before it gives up and the column is
+/// searched to the budget's depth: about a tenth of a second, and the same
+/// answer on any machine.
+pub const SOLVE_NODES: u64 = 1_000_000;
 
 /// An analysis under way.
 struct Work<'a> {
@@ -327,6 +338,23 @@ impl Work<'_> {
         let solved = solved.ok()?;
         self.analysis.nodes += solved.nodes;
         Some(solved.value * Analysis::unit(self.analysis.rules))
+    }
+
+    /// Tries to solve every column exactly within `nodes` positions each,
+    /// where the rules' solver counts them (classic rules).
+    fn try_solving_within(&mut self, nodes: u64) {
+        let unit = Analysis::unit(self.analysis.rules);
+        for column in self.board.legal_columns() {
+            match self.engine.move_value_within(self.board, column, nodes) {
+                None => return,
+                Some(Err(spent)) => self.analysis.nodes += spent.nodes,
+                Some(Ok(solved)) => {
+                    self.analysis.nodes += solved.nodes;
+                    let value = ColumnValue { value: solved.value * unit, unit, reach: Reach::Exact };
+                    self.analysis.columns[column.index()] = Some(value);
+                }
+            }
+        }
     }
 
     /// Tries to solve every column exactly, each within its share of half
@@ -417,6 +445,18 @@ mod tests {
         assert!(value(2).value.abs() < WIN_UNIT);
         assert_eq!(analysis.best(), [Column::from_number(1).unwrap()]);
         assert_eq!(analysis.judge(Column::from_number(2).unwrap()), Some(Judgement::Blunder));
+    }
+
+    /// Without a time limit the classic solver gets a budget of nodes for
+    /// each column: a position of 27 empty cells (from `Test_L2_R2`, score
+    /// 0) is solved even at depth 2, the same way every time.
+    #[test]
+    fn a_classic_position_the_solver_settles_is_exact_at_any_depth() {
+        let board = Moves::board(Rules::Classic, "274552224131661").unwrap();
+        let analysis = analyse(&mut engine(Rules::Classic), &board, &Budget::depth(2));
+        assert!(analysis.columns.iter().flatten().all(|column| column.is_exact()), "{analysis:?}");
+        assert_eq!(analysis.value().map(|value| value.to_string()), Some("0".to_owned()));
+        assert_eq!(analysis, analyse(&mut engine(Rules::Classic), &board, &Budget::depth(2)));
     }
 
     /// Under Max-Connect4 rules a move that keeps the result but loses
