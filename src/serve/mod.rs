@@ -3,7 +3,8 @@
 //!
 //! `POST /` takes the arena's JSON requests ([`crate::protocol::arena`]);
 //! `GET /solve?pos=MOVES` gives every column's value as the solver sites'
-//! API does (see [`solve`]); `GET /` is the page (`page.html`, compiled into the binary). The server is
+//! API does (see `solve` below, and [`crate::search::analyse`]); `GET /` is
+//! the page (`page.html`, compiled into the binary). The server is
 //! axum on tokio: requests are independent and served concurrently, each
 //! search on a blocking thread so that slow searches never hold up the
 //! page, a preflight or a bad request. The limits (body size, CORS) are
