@@ -10,7 +10,9 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::Parser;
 
-use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source};
+use maxconnect4::modes::{
+    self, bot, AnalyseOptions, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source,
+};
 use maxconnect4::referee::{self, merge, process, replay, tournament};
 use maxconnect4::search::Strength;
 use maxconnect4::serve;
@@ -86,6 +88,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 };
                 modes::solve(&source, &options, &mut out, &mut err)?;
             }
+        }
+        Command::Analyse { file, moves, rules, budget, json, table, book } => {
+            let source = match moves {
+                Some(moves) => Source::Moves(moves),
+                None => Source::File(file.expect("clap requires FILE without --moves")),
+            };
+            let engine = EngineSettings { book: book.choice(), ..table.settings() };
+            let options = AnalyseOptions { rules: rules.rules, engine, budget: budget.budget(), json };
+            modes::analyse(&source, &options, &mut out, &mut anstream::stderr())?;
         }
         Command::Book { depth, moves, threads, hash, out: file } => {
             let threads = threads.map_or_else(modes::default_threads, usize::from);

@@ -20,7 +20,9 @@
 //! search from it reaches the end of the game (then the solver finds it,
 //! much faster than a depth-limited search would), and under classic rules
 //! also when a depth-limited search proves the result (a win or loss within
-//! its horizon, or a position of the opening book). With a time limit the
+//! its horizon, or a position of the opening book) or when, without a time
+//! limit, the classic solver proves it within [`SOLVE_NODES`] positions (a
+//! budget that gives the same answer on any machine). With a time limit the
 //! columns are first each given a share of half the time to be solved
 //! exactly, and then searched deeper and deeper together until the time or
 //! the depth runs out.
@@ -98,7 +100,8 @@ impl ColumnValue {
     /// two decimals for a depth-limited value (an exact one is whole).
     #[must_use]
     pub fn score(self) -> f64 {
-        (f64::from(self.value) * 100.0 / f64::from(self.unit)).round() / 100.0
+        // Adding 0.0 turns a -0.0 into 0.0, so no value prints as "-0".
+        (f64::from(self.value) * 100.0 / f64::from(self.unit)).round() / 100.0 + 0.0
     }
 
     /// The result class of the value: a win (greater), a draw (equal) or a
@@ -117,6 +120,20 @@ impl fmt::Display for ColumnValue {
             write!(f, "{}", self.value / self.unit)
         } else {
             write!(f, "{:.2}", self.score())
+        }
+    }
+}
+
+/// A value serialises as the number it prints as: a whole number when
+/// exact, two decimals when depth-limited (its [`Reach`] is for the caller
+/// to add beside it), as the solver sites' answers and the program's JSON
+/// show values.
+impl serde::Serialize for ColumnValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.is_exact() {
+            serializer.serialize_i32(self.value / self.unit)
+        } else {
+            serializer.serialize_f64(self.score())
         }
     }
 }
@@ -159,6 +176,23 @@ impl Analysis {
     #[must_use]
     pub const fn column(&self, column: Column) -> Option<ColumnValue> {
         self.columns[column.index()]
+    }
+
+    /// By column: whether its value is exact; `None` for a column that
+    /// cannot be played.
+    #[must_use]
+    pub fn exact(&self) -> [Option<bool>; WIDTH] {
+        self.columns.map(|column| column.map(ColumnValue::is_exact))
+    }
+
+    /// By column: the plies of a depth-limited value; `None` for an exact
+    /// value and for a column that cannot be played.
+    #[must_use]
+    pub fn depths(&self) -> [Option<u32>; WIDTH] {
+        self.columns.map(|column| match column?.reach {
+            Reach::Exact => None,
+            Reach::Depth(depth) => Some(depth),
+        })
     }
 
     /// The value of the position: its best column's. `None` when the game
@@ -222,12 +256,21 @@ pub fn analyse(engine: &mut Engine, board: &Board, budget: &Budget) -> Analysis 
                 break;
             }
         }
-    } else if deepest > 1 {
-        // Without a clock there is nothing to gain from the depths on the way.
-        work.iteration(deepest, false);
+    } else {
+        work.try_solving_within(SOLVE_NODES);
+        if deepest > 1 {
+            // Without a clock there is nothing to gain from the depths on the way.
+            work.iteration(deepest, false);
+        }
     }
     analysis
 }
+
+/// The positions the classic solver may visit for each column of an
+/// analysis without a time limit before it gives up and the column is
+/// searched to the budget's depth: about a tenth of a second, and the same
+/// answer on any machine.
+pub const SOLVE_NODES: u64 = 1_000_000;
 
 /// An analysis under way.
 struct Work<'a> {
@@ -295,6 +338,23 @@ impl Work<'_> {
         let solved = solved.ok()?;
         self.analysis.nodes += solved.nodes;
         Some(solved.value * Analysis::unit(self.analysis.rules))
+    }
+
+    /// Tries to solve every column exactly within `nodes` positions each,
+    /// where the rules' solver counts them (classic rules).
+    fn try_solving_within(&mut self, nodes: u64) {
+        let unit = Analysis::unit(self.analysis.rules);
+        for column in self.board.legal_columns() {
+            match self.engine.move_value_within(self.board, column, nodes) {
+                None => return,
+                Some(Err(spent)) => self.analysis.nodes += spent.nodes,
+                Some(Ok(solved)) => {
+                    self.analysis.nodes += solved.nodes;
+                    let value = ColumnValue { value: solved.value * unit, unit, reach: Reach::Exact };
+                    self.analysis.columns[column.index()] = Some(value);
+                }
+            }
+        }
     }
 
     /// Tries to solve every column exactly, each within its share of half
@@ -387,6 +447,18 @@ mod tests {
         assert_eq!(analysis.judge(Column::from_number(2).unwrap()), Some(Judgement::Blunder));
     }
 
+    /// Without a time limit the classic solver gets a budget of nodes for
+    /// each column: a position of 27 empty cells (from `Test_L2_R2`, score
+    /// 0) is solved even at depth 2, the same way every time.
+    #[test]
+    fn a_classic_position_the_solver_settles_is_exact_at_any_depth() {
+        let board = Moves::board(Rules::Classic, "274552224131661").unwrap();
+        let analysis = analyse(&mut engine(Rules::Classic), &board, &Budget::depth(2));
+        assert!(analysis.columns.iter().flatten().all(|column| column.is_exact()), "{analysis:?}");
+        assert_eq!(analysis.value().map(|value| value.to_string()), Some("0".to_owned()));
+        assert_eq!(analysis, analyse(&mut engine(Rules::Classic), &board, &Budget::depth(2)));
+    }
+
     /// Under Max-Connect4 rules a move that keeps the result but loses
     /// points is an inaccuracy, one that changes it a blunder.
     #[test]
@@ -440,5 +512,11 @@ mod tests {
         let guess = ColumnValue { value: 37, unit: POINT, reach: Reach::Depth(5) };
         assert_eq!((exact.to_string(), guess.to_string()), ("-3".to_owned(), "1.16".to_owned()));
         assert_eq!((exact.score(), guess.score()), (-3.0, 1.16));
+        assert_eq!(serde_json::to_string(&[Some(exact), Some(guess), None]).unwrap(), "[-3,1.16,null]");
+        let nearly_nothing = ColumnValue { value: -1, unit: WIN_UNIT, reach: Reach::Depth(5) };
+        assert_eq!(
+            (nearly_nothing.to_string(), nearly_nothing.score().to_string()),
+            ("0.00".to_owned(), "0".to_owned())
+        );
     }
 }

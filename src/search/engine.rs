@@ -17,7 +17,7 @@ use std::time::Duration;
 use super::classic::{self, Book, ClassicEngine};
 use super::max::MaxEngine;
 use super::table::TableTooLarge;
-use super::{ExactValue, Limits, MoveValues, Progress, SearchResult, Solution, SolveError, Strength};
+use super::{ExactValue, Limits, MoveValues, OutOfTime, Progress, SearchResult, Solution, SolveError, Strength};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
 use crate::value::Value;
@@ -292,6 +292,28 @@ impl Engine {
         match &mut self.kind {
             Kind::Max(engine) => Ok(engine.move_value(board, column, time_limit)?),
             Kind::Classic(engine) => Ok(engine.move_value(board, column, Strength::Strong, time_limit)?),
+        }
+    }
+
+    /// The exact value of the move `column` from `board`, as
+    /// [`move_value`](Engine::move_value) finds it, if the solver proves it
+    /// within `nodes` positions: a budget that, unlike time, gives the same
+    /// answer on any machine (see [`proven_result`](Engine::proven_result)).
+    /// [`OutOfTime`] (with the nodes spent) when it needs more; `None`
+    /// under Max-Connect4 rules, whose solver counts time but not nodes.
+    ///
+    /// # Panics
+    /// When `column` cannot be played on `board`.
+    pub fn move_value_within(
+        &mut self,
+        board: &Board,
+        column: Column,
+        nodes: u64,
+    ) -> Option<Result<ExactValue, OutOfTime>> {
+        assert!(board.can_play(column), "column {column} is full");
+        match &mut self.kind {
+            Kind::Max(_) => None,
+            Kind::Classic(engine) => Some(engine.move_value_within(board, column, nodes)),
         }
     }
 

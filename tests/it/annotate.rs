@@ -74,7 +74,13 @@ fn a_classic_blunder_is_marked_where_the_loss_is_proven() {
         "{text}"
     );
     assert!(text.contains("Move 7, red (ann) plays 1: +18 exact, a best move.\n"), "{text}");
-    assert!(text.contains("\nred (ann): no blunders;"), "{text}");
+    // Classic Connect-4 is a first player's win through the centre only:
+    // red's first move at the edge throws it away, as the solver proves.
+    assert!(
+        text.contains("Move 1, red (ann) plays 1: -2 exact; best 4: +1 exact. Blunder: a win thrown to a loss.\n"),
+        "{text}"
+    );
+    assert!(text.contains("\nred (ann): 1 blunder;"), "{text}");
     assert!(text.contains("\ngreen (bob): 1 blunder;"), "{text}");
 
     let assert = maxconnect4(dir.path()).args(["annotate", "games.jsonl", "--depth", "8", "--json"]).assert().success();
@@ -86,7 +92,8 @@ fn a_classic_blunder_is_marked_where_the_loss_is_proven() {
     assert_eq!(moves[5]["value"], -18.0);
     assert_eq!(moves[5]["best"], serde_json::json!([1]));
     assert_eq!(json["tally"]["green"]["blunders"], 1);
-    assert_eq!(json["tally"]["red"]["blunders"], 0);
+    assert_eq!(json["tally"]["red"]["blunders"], 1);
+    assert_eq!(moves[0]["certain"], true);
 
     // The same notes under the boards of the replay.
     let assert = maxconnect4(dir.path())

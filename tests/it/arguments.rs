@@ -141,7 +141,7 @@ fn options_come_in_the_same_order_in_every_subcommand() {
         "--help",
     ];
     for subcommand in
-        ["one-move", "interactive", "solve", "bench", "report", "match", "tournament", "replay", "annotate"]
+        ["one-move", "interactive", "solve", "bench", "report", "match", "tournament", "replay", "annotate", "analyse"]
     {
         let assert = maxconnect4(dir.path()).args([subcommand, "--help"]).assert().success();
         let help = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();

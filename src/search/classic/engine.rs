@@ -148,6 +148,18 @@ impl ClassicEngine {
         Ok(ExactValue { value: -value, nodes: solver.nodes() })
     }
 
+    /// As [`move_value`](ClassicEngine::move_value) (strong), if the
+    /// solver proves it within `nodes` positions (see
+    /// [`Solver::board_value_within`]).
+    ///
+    /// # Errors
+    /// When the nodes are spent first.
+    pub fn move_value_within(&mut self, board: &Board, column: Column, nodes: u64) -> Result<ExactValue, OutOfTime> {
+        let solver = self.solver();
+        let value = solver.board_value_within(&board.after(column), false, nodes)?;
+        Ok(ExactValue { value: -value, nodes: solver.nodes() })
+    }
+
     /// The heuristic value of `board` for the player to move at the
     /// search's horizon, in the units of [`search`](ClassicEngine::search)'s
     /// values (strictly between `-WIN_UNIT` and `WIN_UNIT`).
