@@ -101,6 +101,32 @@ pub(crate) enum Command {
         #[command(flatten)]
         book: BookOptions,
     },
+    /// The value of every column of a position: exact where the budget allows, else at a depth.
+    #[command(visible_alias = "analyze")]
+    Analyse {
+        /// The board file to analyse.
+        #[arg(required_unless_present = "moves", conflicts_with = "moves")]
+        file: Option<PathBuf>,
+        /// Analyse the position after these moves (columns 1-7 from the empty board).
+        #[arg(long, value_name = "MOVES")]
+        moves: Option<String>,
+        #[command(flatten)]
+        rules: RulesOption,
+        /// Plies to search from each column, its move counting as the first; values are exact when this
+        /// reaches the end of the game [default: 16, or the end of the game with --time-limit].
+        #[arg(long, value_parser = parse_depth)]
+        depth: Option<u32>,
+        /// Search as deep as this many seconds allow (up to --depth if given), solving exactly what it can.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        time_limit: Option<Duration>,
+        /// Print one JSON object for programs.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        table: TableOptions,
+        #[command(flatten)]
+        book: BookOptions,
+    },
     /// Build a classic opening book: the exact value of every position up to DEPTH moves from a root.
     Book {
         /// Moves from the root to the deepest positions of the book.
@@ -542,6 +568,7 @@ impl Cli {
             Command::OneMove { play, .. } => Some(("one-move", &play.book, play.rules.rules)),
             Command::Interactive { play, .. } => Some(("interactive", &play.book, play.rules.rules)),
             Command::Solve { book, rules, .. } => Some(("solve", book, rules.rules)),
+            Command::Analyse { book, rules, .. } => Some(("analyse", book, rules.rules)),
             _ => None,
         };
         if let Some((subcommand, book, _)) = book.filter(|&(_, _, rules)| !Engine::reads_books(rules)) {
@@ -578,6 +605,7 @@ impl Cli {
                 play.engine.table.hash = sized_table(play.engine.table.hash, "interactive")?;
             }
             Command::Solve { table, .. } => table.hash = sized_table(table.hash, "solve")?,
+            Command::Analyse { table, .. } => table.hash = sized_table(table.hash, "analyse")?,
             Command::Bench { table, .. } => table.hash = sized_table(table.hash, "bench")?,
             Command::Book { hash, .. } => *hash = sized_table(*hash, "book")?,
             _ => {}
@@ -587,6 +615,7 @@ impl Cli {
             Command::OneMove { moves: Some(moves), play, .. } => Some(("one-move", "--moves", moves, play.rules.rules)),
             Command::Perft { moves: Some(moves), rules, .. } => Some(("perft", "--moves", moves, rules.rules)),
             Command::Solve { moves: Some(moves), rules, .. } => Some(("solve", "--moves", moves, rules.rules)),
+            Command::Analyse { moves: Some(moves), rules, .. } => Some(("analyse", "--moves", moves, rules.rules)),
             Command::Book { moves, .. } => Some(("book", "--moves", moves, Rules::Classic)),
             Command::Match(args) => {
                 args.start_moves.as_ref().map(|moves| ("match", "--start-moves", moves, args.settings.rules.rules))

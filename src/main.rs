@@ -10,9 +10,11 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::Parser;
 
-use maxconnect4::modes::{self, bot, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source};
+use maxconnect4::modes::{
+    self, bot, AnalyseOptions, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source,
+};
 use maxconnect4::referee::{self, merge, process, replay, tournament};
-use maxconnect4::search::Strength;
+use maxconnect4::search::{Budget, Strength};
 use maxconnect4::serve;
 use maxconnect4::{format, report};
 
@@ -20,6 +22,11 @@ use cli::{megabytes, parse_depth, usage_error, BotCommand, Cli, Command, Next};
 
 /// The server's time per move when neither `--depth` nor `--time-limit` is given.
 const SERVE_TIME_LIMIT: Duration = Duration::from_secs(1);
+
+/// `analyse`'s depth when neither `--depth` nor `--time-limit` is given:
+/// under a second of one core from the empty board, the same values on any
+/// machine.
+const ANALYSE_DEPTH: u32 = 16;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse().and_then(Cli::validate) {
@@ -86,6 +93,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 };
                 modes::solve(&source, &options, &mut out, &mut err)?;
             }
+        }
+        Command::Analyse { file, moves, rules, depth, time_limit, json, table, book } => {
+            let source = match moves {
+                Some(moves) => Source::Moves(moves),
+                None => Source::File(file.expect("clap requires FILE without --moves")),
+            };
+            let engine = EngineSettings { book: book.choice(), ..table.settings() };
+            let depth = depth.unwrap_or(if time_limit.is_some() { Budget::TO_THE_END } else { ANALYSE_DEPTH });
+            let options = AnalyseOptions { rules: rules.rules, engine, budget: Budget { depth, time_limit }, json };
+            modes::analyse(&source, &options, &mut out, &mut anstream::stderr())?;
         }
         Command::Book { depth, moves, threads, hash, out: file } => {
             let threads = threads.map_or_else(modes::default_threads, usize::from);

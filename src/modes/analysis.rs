@@ -1,4 +1,5 @@
-//! Commands that study a position rather than play it: `perft` and `solve`.
+//! Commands that study a position rather than play it: `perft`, `solve`
+//! and `analyse`.
 
 use crate::moves::Moves;
 use std::io::{BufRead, Write};
@@ -10,9 +11,10 @@ use super::position::Source;
 use super::progress;
 use super::settings::EngineSettings;
 use super::thinking::{cpu_and_rate, threads_phrase};
+use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::{self, Strength};
+use crate::search::{self, Analysis, Budget, ColumnValue, Reach, Strength};
 
 /// Prints `perft DEPTH N`: the number of move sequences of length `depth`
 /// under `rules` from the position of `source` (the empty board when there
@@ -64,14 +66,26 @@ pub fn solve(source: &Source, options: &SolveOptions, out: &mut dyn Write, err: 
         })?;
     let cpu = start.elapsed();
     writeln!(out, "value {} best {}", solution.value, best_columns(&solution.best))?;
+    figures(err, "Solved", &board, solution.nodes, (cpu, wall.elapsed()), engine.threads())
+}
+
+/// `VERB N empty cells: NODES nodes in CPU TIME (RATE), WALL s elapsed,
+/// THREADS.`: the figures of a search of `board`, on `err`.
+fn figures(
+    err: &mut dyn Write,
+    verb: &str,
+    board: &Board,
+    nodes: u64,
+    (cpu, wall): (Duration, Duration),
+    threads: usize,
+) -> anyhow::Result<()> {
     writeln!(
         err,
-        "Solved {} empty cells: {} nodes in {}, {:.3} s elapsed, {}.",
+        "{verb} {} empty cells: {nodes} nodes in {}, {:.3} s elapsed, {}.",
         board.empty_cells(),
-        solution.nodes,
-        cpu_and_rate(solution.nodes, cpu),
-        wall.elapsed().as_secs_f64(),
-        threads_phrase(engine.threads()),
+        cpu_and_rate(nodes, cpu),
+        wall.as_secs_f64(),
+        threads_phrase(threads),
     )?;
     Ok(())
 }
@@ -136,4 +150,94 @@ pub fn solve_batch(
         mean * 1e6
     )?;
     Ok(bad)
+}
+
+/// What `analyse` is asked for.
+#[derive(Clone, Debug)]
+pub struct AnalyseOptions {
+    pub rules: Rules,
+    /// The table's size, the threads and the book.
+    pub engine: EngineSettings,
+    pub budget: Budget,
+    /// One JSON object for programs rather than a line per column.
+    pub json: bool,
+}
+
+/// Prints the value of every column of the position of `source` for the
+/// player to move (see [`search::analyse`]): a line per column with its
+/// value, `exact` or `depth N`, `best` beside the best columns and `full`
+/// for a full column; or, with `json`, one object. Search figures go to
+/// `err`; on a terminal, a long analysis shows its progress there.
+///
+/// # Errors
+/// When the position cannot be read.
+pub fn analyse(
+    source: &Source,
+    options: &AnalyseOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let board = source.load(options.rules)?.board;
+    let mut engine = options.engine.engine(options.rules)?;
+    let start = cpu_time::ProcessTime::now();
+    let wall = Instant::now();
+    let progress = engine.progress();
+    let analysis = progress::while_searching(&progress, || search::analyse(&mut engine, &board, &options.budget));
+    let cpu = start.elapsed();
+    if options.json {
+        let moves = match source {
+            Source::Moves(moves) => Some(moves.as_str()),
+            Source::File(_) => None,
+        };
+        writeln!(out, "{}", serde_json::to_string(&AnalysisJson::new(&analysis, moves))?)?;
+    } else if analysis.value().is_none() {
+        writeln!(out, "The game is over: no column can be played.")?;
+    } else {
+        let best = analysis.best();
+        for column in Column::ALL {
+            match analysis.column(column) {
+                None => writeln!(out, "{column}  {:>6}", "full")?,
+                Some(value) => {
+                    let reach = match value.reach {
+                        Reach::Exact => "exact".to_owned(),
+                        Reach::Depth(depth) => format!("depth {depth}"),
+                    };
+                    let mark = if best.contains(&column) { "  best" } else { "" };
+                    writeln!(out, "{column}  {:>6}  {reach}{mark}", value.to_string())?;
+                }
+            }
+        }
+    }
+    figures(err, "Analysed", &board, analysis.nodes, (cpu, wall.elapsed()), engine.threads())
+}
+
+/// The JSON object `analyse --json` prints: the rules, the moves if the
+/// position was given as moves, each column's value, whether it is exact
+/// and its depth (`null` for a full column, and a depth of `null` for an
+/// exact value), and the best columns, 1-based.
+#[derive(serde::Serialize)]
+pub struct AnalysisJson<'a> {
+    rules: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<&'a str>,
+    values: [Option<ColumnValue>; WIDTH],
+    exact: [Option<bool>; WIDTH],
+    depth: [Option<u32>; WIDTH],
+    best: Vec<usize>,
+}
+
+impl AnalysisJson<'_> {
+    /// The object for `analysis`, of the position after `moves` if it was
+    /// given so.
+    #[must_use]
+    pub fn new<'a>(analysis: &Analysis, moves: Option<&'a str>) -> AnalysisJson<'a> {
+        AnalysisJson {
+            rules: analysis.rules.name(),
+            moves,
+            values: analysis.columns,
+            exact: analysis.exact(),
+            depth: analysis.depths(),
+            best: analysis.best().iter().map(|column| column.number()).collect(),
+        }
+    }
 }

@@ -12,8 +12,7 @@ mod progress;
 mod settings;
 mod thinking;
 
-pub use analysis::SolveOptions;
-pub use analysis::{perft, solve, solve_batch};
+pub use analysis::{analyse, perft, solve, solve_batch, AnalyseOptions, AnalysisJson, SolveOptions};
 pub use bench::{bench, BENCH_POSITIONS, CLASSIC_BENCH_POSITIONS, DEEP_BENCH_POSITIONS};
 pub use book::{build_book, read_book, BookBuild, BookChoice};
 pub use interactive::{interactive, FirstMove};

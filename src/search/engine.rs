@@ -18,8 +18,9 @@ use super::classic::{self, Book, ClassicEngine};
 use super::max::MaxEngine;
 use super::table::TableTooLarge;
 use super::{ExactValue, Limits, MoveValues, Progress, SearchResult, Solution, SolveError, Strength};
-use crate::board::Board;
+use crate::board::{Board, Column};
 use crate::rules::Rules;
+use crate::value::Value;
 
 /// A search engine for one set of rules, with its tables, which carry over
 /// from one search to the next.
@@ -267,6 +268,41 @@ impl Engine {
         match self.solving(strength)? {
             Kind::Max(engine) => Ok(engine.move_values(board, time_limit)?),
             Kind::Classic(engine) => Ok(engine.move_values(board, strength, time_limit)?),
+        }
+    }
+
+    /// The exact value of the move `column` from `board` for the player
+    /// who makes it, as [`move_values`](Engine::move_values) finds it (the
+    /// score, [`Strength::Strong`]), and the nodes visited: one move solved
+    /// within its own time limit, so that a caller can share its time among
+    /// the moves.
+    ///
+    /// # Errors
+    /// When `time_limit` runs out first.
+    ///
+    /// # Panics
+    /// When `column` cannot be played on `board`.
+    pub fn move_value(
+        &mut self,
+        board: &Board,
+        column: Column,
+        time_limit: Option<Duration>,
+    ) -> Result<ExactValue, SolveError> {
+        assert!(board.can_play(column), "column {column} is full");
+        match &mut self.kind {
+            Kind::Max(engine) => Ok(engine.move_value(board, column, time_limit)?),
+            Kind::Classic(engine) => Ok(engine.move_value(board, column, Strength::Strong, time_limit)?),
+        }
+    }
+
+    /// The heuristic value of `board` for the player to move, as the
+    /// searches judge a position at their horizon (depth 0), in the units of
+    /// [`search`](Engine::search)'s values.
+    #[must_use]
+    pub fn horizon_value(&self, board: &Board) -> Value {
+        match &self.kind {
+            Kind::Max(_) => crate::score::evaluate(board),
+            Kind::Classic(_) => ClassicEngine::horizon_value(board),
         }
     }
 

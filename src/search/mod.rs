@@ -15,6 +15,9 @@
 //!   the one interface to the searches of either rules (the Max-Connect4
 //!   engine of `max` and the classic searches of [`classic`]).
 //!
+//! - [`analyse`]: the value of every column of a position within a budget,
+//!   exact where it can be had, for people and bots.
+//!
 //! [`perft`] counts move sequences, to test move generation and measure its speed.
 //!
 //! This file only declares the modules and re-exports what callers use.
@@ -22,6 +25,7 @@
 //! [`evaluate`]: crate::score::evaluate
 
 mod alpha_beta;
+mod analysis;
 pub mod classic;
 mod engine;
 mod max;
@@ -33,6 +37,7 @@ mod request;
 mod table;
 
 pub use alpha_beta::alpha_beta;
+pub use analysis::{analyse, Analysis, Budget, ColumnValue, Judgement, Reach};
 pub use engine::{perft, Engine};
 pub use minimax::minimax;
 pub use outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution, SolveError};

@@ -2,7 +2,8 @@
 //! page to play it in the browser.
 //!
 //! `POST /` takes the arena's JSON requests ([`crate::protocol::arena`]);
-//! `GET /` is the page (`page.html`, compiled into the binary). The server is
+//! `GET /solve?pos=MOVES` gives every column's value as the solver sites'
+//! API does (see [`solve`]); `GET /` is the page (`page.html`, compiled into the binary). The server is
 //! axum on tokio: requests are independent and served concurrently, each
 //! search on a blocking thread so that slow searches never hold up the
 //! page, a preflight or a bad request. The limits (body size, CORS) are
@@ -27,9 +28,12 @@ use axum::{Json, Router};
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 
+use crate::bitboard::WIDTH;
+use crate::moves::Moves;
 use crate::protocol::arena::{self, Play, PlayTurn, Request};
 use crate::protocol::Mover;
-use crate::search::Limits;
+use crate::rules::Rules;
+use crate::search::{self, Analysis, Budget, Engine, Limits};
 
 /// The page, with its CSS and JavaScript inline: no build step, no CDN.
 const PAGE: &str = include_str!("page.html");
@@ -117,8 +121,12 @@ pub fn router(options: Options) -> Router {
         .allow_headers(Any);
     Router::new()
         .route("/", get(page).post(play))
+        .route("/solve", get(solve))
         .fallback(|| async {
-            error(StatusCode::NOT_FOUND, "no such page: the bot answers POST / and serves its page at GET /")
+            error(
+                StatusCode::NOT_FOUND,
+                "no such page: the bot answers POST / and GET /solve?pos=MOVES, and serves its page at GET /",
+            )
         })
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(axum::middleware::map_response(json_errors))
@@ -267,19 +275,9 @@ async fn play(State(shared): State<Arc<Shared>>, request: axum::extract::Request
         Err(invalid) => return error(StatusCode::UNPROCESSABLE_ENTITY, &invalid.to_string()),
     };
     let rules = turn.rules();
-    let capacity = options.searches.max(1) + options.queue;
-    let admitted = shared.admitted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let _admission = Admission(&shared.admitted);
-    if admitted >= capacity {
-        let message = format!(
-            "busy: {} searches are running and {} waiting, the most this server takes; try again shortly",
-            options.searches.max(1),
-            options.queue
-        );
-        return error(StatusCode::SERVICE_UNAVAILABLE, &message);
-    }
-    let Ok(permit) = Arc::clone(&shared.searches).acquire_owned().await else {
-        return error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
+    let (_admission, permit) = match admit(&shared).await {
+        Ok(admitted) => admitted,
+        Err(refused) => return refused,
     };
     let Ok(mut mover) = Mover::new(rules, HASH_BYTES) else {
         return error(StatusCode::INTERNAL_SERVER_ERROR, "no memory for the search's table");
@@ -308,6 +306,105 @@ async fn play(State(shared): State<Arc<Shared>>, request: axum::extract::Request
         // `position` has ruled out finished games: no move means no memory for the
         // table or a failed search, the server's fault.
         Ok(None) | Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"),
+    }
+}
+
+/// A place among the requests admitted and, once one is free, a search's
+/// permit; a 503 at once when the searches running and the queue are full.
+async fn admit(shared: &Shared) -> Result<(Admission<'_>, tokio::sync::OwnedSemaphorePermit), Response> {
+    let options = &shared.options;
+    let capacity = options.searches.max(1) + options.queue;
+    let admitted = shared.admitted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let admission = Admission(&shared.admitted);
+    if admitted >= capacity {
+        let message = format!(
+            "busy: {} searches are running and {} waiting, the most this server takes; try again shortly",
+            options.searches.max(1),
+            options.queue
+        );
+        return Err(error(StatusCode::SERVICE_UNAVAILABLE, &message));
+    }
+    let Ok(permit) = Arc::clone(&shared.searches).acquire_owned().await else {
+        return Err(error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"));
+    };
+    Ok((admission, permit))
+}
+
+/// `GET /solve?pos=MOVES[&rules=classic|max]`: the value of every column
+/// of the position after `MOVES`, as connect4.gamesolver.org's solver
+/// answers it, so that bots written against that site run against this
+/// server unchanged: `{"pos":"4453","score":[...]}` with 100 for a column
+/// that cannot be played, under classic rules in the field's convention
+/// (positive a win, larger sooner; 0 a draw; negative a loss), under
+/// Max-Connect4 rules the final score difference. Beside them, for those
+/// who want to know, `exact` and `depth` per column (see
+/// [`crate::search::analyse`]): a value the time did not let the server
+/// solve is depth-limited, and not a whole number. Searched like every
+/// other request: a search's place, the server's depth and time per move
+/// within its caps.
+async fn solve(
+    State(shared): State<Arc<Shared>>,
+    axum::extract::Query(query): axum::extract::Query<std::collections::HashMap<String, String>>,
+) -> Result<Response, Response> {
+    let bad = |message: String| error(StatusCode::BAD_REQUEST, &message);
+    let pos = query
+        .get("pos")
+        .ok_or_else(|| bad("give the position as pos=MOVES, the columns 1-7 played from the empty board".to_owned()))?;
+    let rules = match query.get("rules") {
+        None => Rules::Classic,
+        Some(rules) => rules.parse::<Rules>().map_err(|invalid| bad(format!("bad rules: {invalid}")))?,
+    };
+    let board =
+        Moves::board(rules, pos).map_err(|invalid| bad(format!("bad pos '{}': {invalid}", pos.escape_debug())))?;
+    let options = &shared.options;
+    // The server's limits of a move: its depth, and its time or else the
+    // longest a request may have (a server told to search to a depth
+    // "however long it takes" still holds a search's place no longer).
+    let time = options.limits.time_limit.unwrap_or(options.caps.time).min(options.caps.time);
+    let budget = Budget { depth: options.limits.depth.min(options.caps.depth), time_limit: Some(time) };
+    let (_admission, permit) = admit(&shared).await?;
+    let mut engine = Engine::for_rules(rules, HASH_BYTES)
+        .map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "no memory for the search's table"))?;
+    // Stops the analysis when its client hangs up, as for a move.
+    let _cancel = CancelOnDrop(engine.canceller());
+    let analysis = tokio::task::spawn_blocking(move || {
+        let analysis = search::analyse(&mut engine, &board, &budget);
+        // The search's place is given back when the analysis ends.
+        drop(permit);
+        analysis
+    })
+    .await
+    .map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"))?;
+    Ok(Json(Solved::new(pos, &analysis)).into_response())
+}
+
+/// The answer of `GET /solve`.
+#[derive(serde::Serialize)]
+struct Solved<'a> {
+    pos: &'a str,
+    /// By column: its value for the player to move, or 100 if it cannot be played.
+    score: [serde_json::Value; WIDTH],
+    rules: &'static str,
+    /// By column: whether the value is exact; `null` for a column that cannot be played.
+    exact: [Option<bool>; WIDTH],
+    /// By column: the plies of a depth-limited value, `null` for an exact one.
+    depth: [Option<u32>; WIDTH],
+}
+
+impl Solved<'_> {
+    /// The column a solver site scores so: it cannot be played.
+    const UNPLAYABLE: i32 = 100;
+
+    fn new<'a>(pos: &'a str, analysis: &Analysis) -> Solved<'a> {
+        Solved {
+            pos,
+            score: analysis
+                .columns
+                .map(|column| column.map_or_else(|| Solved::UNPLAYABLE.into(), |value| serde_json::json!(value))),
+            rules: analysis.rules.name(),
+            exact: analysis.exact(),
+            depth: analysis.depths(),
+        }
     }
 }
 

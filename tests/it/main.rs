@@ -2,6 +2,7 @@
 //! rival programs drive it, plus properties of the library checked on many
 //! random positions.
 
+mod analyse;
 mod architecture;
 mod arguments;
 mod board_file;
@@ -41,6 +42,8 @@ mod results_page;
 mod serve;
 #[cfg(target_os = "linux")]
 mod shards;
+#[cfg(unix)]
+mod solve_api;
 #[cfg(target_os = "linux")]
 mod tournament;
 mod util;

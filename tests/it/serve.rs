@@ -38,9 +38,21 @@ impl Server {
 
     /// Sends one request and returns the status, the headers (lowercase) and the body.
     pub fn request(&self, method: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String, String) {
+        self.request_to(method, "/", headers, body)
+    }
+
+    /// Sends one request for `target` (a path and a query) and returns the
+    /// status, the headers (lowercase) and the body.
+    pub fn request_to(
+        &self,
+        method: &str,
+        target: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> (u16, String, String) {
         let mut stream = TcpStream::connect(&self.addr).unwrap();
         let mut request = format!(
-            "{method} / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+            "{method} {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
             self.addr,
             body.len()
         );

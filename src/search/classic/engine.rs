@@ -12,15 +12,17 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::book::Book;
-use super::player::ClassicPlayer;
+use super::player::{heuristic, ClassicPlayer};
+use super::position::Position;
 use super::solver::Solver;
 use crate::bitboard::WIDTH;
-use crate::board::Board;
+use crate::board::{Board, Column};
 use crate::rules::Rules;
 use crate::search::outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution};
 use crate::search::progress::Progress;
 use crate::search::request::{Limits, Strength};
 use crate::search::table::TableTooLarge;
+use crate::value::Value;
 
 /// The classic searches behind one interface: the player, and the solver
 /// with its own table.
@@ -117,16 +119,41 @@ impl ClassicEngine {
         if Rules::Classic.is_over(board) {
             return Ok(moves);
         }
-        let solver = self.solver();
         for column in board.legal_columns() {
             let left = deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
-            let value = solver
-                .board_value(&board.after(column), strength == Strength::Weak, left)
+            let value = self
+                .move_value(board, column, strength, left)
                 .map_err(|out| OutOfTime { nodes: moves.nodes + out.nodes })?;
-            moves.nodes += solver.nodes();
-            moves.values[column.index()] = Some(-value);
+            moves.nodes += value.nodes;
+            moves.values[column.index()] = Some(value.value);
         }
         Ok(moves)
+    }
+
+    /// The exact value of the move `column` (which must be playable) from
+    /// `board` for the player who makes it (with [`Strength::Weak`], its
+    /// sign), as [`move_values`](ClassicEngine::move_values) finds it.
+    ///
+    /// # Errors
+    /// When the time limit runs out first.
+    pub fn move_value(
+        &mut self,
+        board: &Board,
+        column: Column,
+        strength: Strength,
+        time_limit: Option<Duration>,
+    ) -> Result<ExactValue, OutOfTime> {
+        let solver = self.solver();
+        let value = solver.board_value(&board.after(column), strength == Strength::Weak, time_limit)?;
+        Ok(ExactValue { value: -value, nodes: solver.nodes() })
+    }
+
+    /// The heuristic value of `board` for the player to move at the
+    /// search's horizon, in the units of [`search`](ClassicEngine::search)'s
+    /// values (strictly between `-WIN_UNIT` and `WIN_UNIT`).
+    #[must_use]
+    pub fn horizon_value(board: &Board) -> Value {
+        heuristic(&Position::of(board))
     }
 
     /// The solver, made now if it is not yet.

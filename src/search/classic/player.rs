@@ -222,7 +222,7 @@ fn centre_first(cells: u64) -> Column {
 /// those on the rows where the side's threats win the endgame by parity
 /// (odd rows, counting from 1, for player 1; even rows for player 2), and
 /// stones in the centre column.
-fn heuristic(position: &Position) -> Value {
+pub(super) fn heuristic(position: &Position) -> Value {
     // Rows 1, 3 and 5 (0-based 0, 2, 4) of every column.
     const ODD_ROWS: u64 = ALL_CELLS & (crate::bitboard::BOTTOM_ROW * 0b10101);
     const CENTRE: u64 = column_cells(3);

@@ -36,7 +36,7 @@ use super::split::Pool;
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::score::bounds;
-use crate::search::outcome::{MoveValues, OutOfTime, SearchResult, Solution};
+use crate::search::outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution};
 use crate::search::progress::Progress;
 use crate::search::request::Limits;
 use crate::search::table::{Table, TableTooLarge};
@@ -236,11 +236,34 @@ impl MaxEngine {
         let mut solving = Solving { nodes: 1, deadline: deadline_after(time_limit) };
         let mut values = [None; WIDTH];
         for column in board.legal_columns() {
-            let child = board.after(column);
-            let (lower, upper) = bounds(&child);
-            values[column.index()] = Some(-self.exact_value(&mut solving, &child, lower, upper)?);
+            values[column.index()] = Some(self.solved_move(&mut solving, board, column)?);
         }
         Ok(MoveValues { values, nodes: solving.nodes })
+    }
+
+    /// The exact value of the move `column` (which must be playable) from
+    /// `board` for the player who makes it, as
+    /// [`move_values`](MaxEngine::move_values) finds it, and the nodes visited.
+    ///
+    /// # Errors
+    /// When `time_limit` runs out first.
+    pub fn move_value(
+        &mut self,
+        board: &Board,
+        column: Column,
+        time_limit: Option<Duration>,
+    ) -> Result<ExactValue, OutOfTime> {
+        self.progress.start();
+        let mut solving = Solving { nodes: 1, deadline: deadline_after(time_limit) };
+        let value = self.solved_move(&mut solving, board, column)?;
+        Ok(ExactValue { value, nodes: solving.nodes })
+    }
+
+    /// The exact value of the move `column` from `board` for its mover.
+    fn solved_move(&mut self, solving: &mut Solving, board: &Board, column: Column) -> Result<i32, OutOfTime> {
+        let child = board.after(column);
+        let (lower, upper) = bounds(&child);
+        Ok(-self.exact_value(solving, &child, lower, upper)?)
     }
 
     /// The exact value of `board` in points, known to lie between `lower`

@@ -1,0 +1,132 @@
+//! `GET /solve` of `maxconnect4 serve`: connect4.gamesolver.org's solver
+//! API, offline, checked against the published scores of the benchmark
+//! sets, and bounded like every other request.
+
+use maxconnect4::board::Column;
+use maxconnect4::moves::Moves;
+use maxconnect4::rules::Rules;
+use maxconnect4::search::{Engine, Strength};
+use serde_json::{json, Value};
+
+use super::serve::Server;
+
+/// `GET target`: the status and the body, which must be JSON.
+fn get(server: &Server, target: &str) -> (u16, Value) {
+    let (status, _, body) = server.request_to("GET", target, &[], b"");
+    (status, serde_json::from_str(&body).unwrap_or_else(|_| panic!("not JSON: {body}")))
+}
+
+/// The first `count` positions of a benchmark set with their published scores.
+fn benchmark(set: &str, count: usize) -> Vec<(String, i64)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/connect4-benchmarks").join(set);
+    let text = std::fs::read_to_string(path).unwrap();
+    let line = |line: &str| {
+        let (moves, score) = line.split_once(' ').unwrap();
+        (moves.to_owned(), score.parse().unwrap())
+    };
+    text.lines().take(count).map(line).collect()
+}
+
+#[test]
+fn the_solver_sites_answers_for_positions_of_known_score() {
+    let server = Server::start(&[]);
+    // The empty board, as every solver site shows it: the centre wins.
+    let (status, answer) = get(&server, "/solve?pos=");
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["pos"], "");
+    assert_eq!(answer["score"], json!([-2, -1, 0, 1, 0, -1, -2]));
+    let mut positions = benchmark("Test_L3_R1", 4);
+    positions.extend(benchmark("Test_L2_R1", 2));
+    for (moves, score) in positions {
+        let (status, answer) = get(&server, &format!("/solve?pos={moves}"));
+        assert_eq!(status, 200, "{moves}: {answer}");
+        assert_eq!(answer["pos"], moves.as_str());
+        let board = Moves::board(Rules::Classic, &moves).unwrap();
+        let scores = answer["score"].as_array().unwrap();
+        assert_eq!(scores.len(), 7);
+        for (column, value) in Column::ALL.into_iter().zip(scores) {
+            // A column that cannot be played scores 100; the others are exact.
+            if board.can_play(column) {
+                assert_eq!(answer["exact"][column.index()], true, "{moves}: {answer}");
+                assert!(value.as_i64().unwrap().abs() <= 21, "{moves}: {answer}");
+            } else {
+                assert_eq!(value, 100, "{moves}: {answer}");
+            }
+        }
+        let best = scores.iter().filter_map(Value::as_i64).filter(|&value| value != 100).max();
+        assert_eq!(best, Some(score), "{moves}: {answer}");
+    }
+}
+
+#[test]
+fn max_rules_give_the_final_score_differences() {
+    let server = Server::start(&[]);
+    let moves = "44444433333322222211111";
+    let (status, answer) = get(&server, &format!("/solve?pos={moves}&rules=max"));
+    assert_eq!(status, 200, "{answer}");
+    let board = Moves::board(Rules::Max, moves).unwrap();
+    let exact = Engine::new(1 << 20).move_values(&board, Strength::Strong, None).unwrap();
+    let expected: Vec<Value> =
+        exact.values.iter().map(|value| value.map_or(json!(100), |value| json!(value))).collect();
+    assert_eq!(answer["score"], json!(expected));
+    assert_eq!(answer["rules"], "max");
+    assert_eq!(answer["exact"], json!([true, null, null, null, true, true, true]));
+}
+
+/// A server told to search to a shallow depth gives depth-limited values
+/// where it cannot solve, and says so.
+#[test]
+fn a_value_the_server_cannot_solve_says_its_depth() {
+    let server = Server::start(&["--depth", "3", "--max-time", "1"]);
+    let (status, answer) = get(&server, "/solve?pos=4&rules=max");
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["exact"], json!([false, false, false, false, false, false, false]));
+    assert_eq!(answer["depth"], json!([3, 3, 3, 3, 3, 3, 3]));
+}
+
+#[test]
+fn a_bad_request_gets_a_400_with_a_json_error() {
+    let server = Server::start(&["--depth", "2"]);
+    let check = |target: &str, message: &str| {
+        let (status, answer) = get(&server, target);
+        assert_eq!((status, answer), (400, json!({ "error": message })), "{target}");
+    };
+    check("/solve?pos=44x", "bad pos '44x': move 3 is 'x', not a column 1-7");
+    check("/solve?pos=1111111", "bad pos '1111111': move 7 plays column 1, which is full");
+    check(
+        "/solve?pos=12121213",
+        "bad pos '12121213': move 8 plays column 3 after the game ended: player 1 has four in a row",
+    );
+    check("/solve?pos=4&rules=chess", "bad rules: unknown rules 'chess': expected 'max' or 'classic'");
+    check("/solve", "give the position as pos=MOVES, the columns 1-7 played from the empty board");
+    // A finished game is a position: no column can be played.
+    let (status, answer) = get(&server, "/solve?pos=1212121");
+    assert_eq!((status, &answer["score"]), (200, &json!([100, 100, 100, 100, 100, 100, 100])));
+}
+
+#[test]
+fn other_pages_may_call_it() {
+    let server = Server::start(&["--depth", "2"]);
+    let (status, head, _) = server.request_to("GET", "/solve?pos=4", &[("Origin", "http://bots.example")], b"");
+    assert_eq!(status, 200);
+    assert!(head.contains("access-control-allow-origin: *"), "{head}");
+}
+
+#[test]
+fn its_searches_share_the_servers_budget_and_beyond_its_queue_it_is_refused() {
+    // One search at a time and one request waiting: of four clients at once
+    // asking for an early Max-Connect4 position, which the server cannot
+    // solve and searches for its whole 4 seconds, two are served in turn
+    // and two refused at once.
+    let server = Server::start(&["--searches", "1", "--queue", "1", "--time-limit", "4"]);
+    let answers: Vec<(u16, Value)> = std::thread::scope(|scope| {
+        let clients: Vec<_> = (0..4).map(|_| scope.spawn(|| get(&server, "/solve?pos=44&rules=max"))).collect();
+        clients.into_iter().map(|client| client.join().unwrap()).collect()
+    });
+    let refused = json!({
+        "error": "busy: 1 searches are running and 1 waiting, the most this server takes; try again shortly"
+    });
+    let count = |status| answers.iter().filter(|(code, _)| *code == status).count();
+    assert_eq!((count(200), count(503)), (2, 2), "{answers:?}");
+    assert!(answers.iter().filter(|(code, _)| *code == 503).all(|(_, body)| *body == refused), "{answers:?}");
+}
