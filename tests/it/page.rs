@@ -342,3 +342,131 @@ fn undo_redo_a_typed_position_and_the_address_and_green_for_the_second_player() 
         client.close().await.unwrap();
     });
 }
+
+/// A classic position of the End-Easy benchmark set (`Test_L3_R1`, published
+/// score 4), red to move, column 5 full.
+const END_EASY: &str = "655651721435342216255374674123";
+
+/// Waits for the values of `pos` under `rules`, and returns each column's
+/// label as a screen reader hears it.
+async fn values(client: &Client, rules: &str, pos: &str) -> Vec<String> {
+    let ready = format!("#values[data-state='ready'][data-rules='{rules}'][data-pos='{pos}']");
+    client.wait().at_most(PATIENCE).for_element(Locator::Css(&ready)).await.unwrap();
+    let script = "return [...document.querySelectorAll('#values .value')].map((v) => v.getAttribute('aria-label'));";
+    serde_json::from_value(client.execute(script, Vec::new()).await.unwrap()).unwrap()
+}
+
+/// Each column's value from `solve` on the position after it (negated: the
+/// child's value is the opponent's), `None` for a full column.
+fn solved_by_the_command_line(rules: &str, pos: &str) -> Vec<Option<i64>> {
+    (1..=7)
+        .map(|column| {
+            let output = Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
+                .args(["solve", "--rules", rules, "--moves", &format!("{pos}{column}")])
+                .output()
+                .unwrap();
+            let text = String::from_utf8(output.stdout).unwrap();
+            let value = text.split_whitespace().nth(1)?.parse::<i64>().ok()?;
+            Some(-value)
+        })
+        .collect()
+}
+
+fn labels(values: &[Option<i64>]) -> Vec<String> {
+    let best = values.iter().flatten().max().copied();
+    values
+        .iter()
+        .enumerate()
+        .map(|(index, value)| match value {
+            None => format!("column {}: full", index + 1),
+            Some(v) => {
+                let signed = if *v > 0 { format!("+{v}") } else { v.to_string() };
+                let best = if Some(*v) == best { ", best" } else { "" };
+                format!("column {}: {signed}, exact{best}", index + 1)
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn show_values_gives_every_columns_value_under_both_rules_updated_after_each_move() {
+    // The server's own budget: GET /solve searches to the end, so these
+    // near-full positions get exact values.
+    with_page(&[], |client, url| async move {
+        // Classic: the values of each column, exact, from the view of red,
+        // who is to move; the best is the benchmark's published score.
+        client.goto(&format!("{url}?rules=classic&pos={END_EASY}")).await.unwrap();
+        state(&client, &["your-turn"]).await;
+        click(&client, "show-values").await;
+        let shown = values(&client, "classic", END_EASY).await;
+        let expected = [Some(-1), Some(-1), Some(4), Some(0), None, Some(0), Some(-1)];
+        assert_eq!(shown, labels(&expected));
+        assert_eq!(solved_by_the_command_line("classic", END_EASY), expected);
+        let note = client.find(Locator::Id("values-note")).await.unwrap().text().await.unwrap();
+        assert!(note.starts_with("Each column's value for red, to move: positive wins"), "{note}");
+
+        // After a move, the values are green's, in the new position.
+        click(&client, "cell-0-5").await;
+        let after = format!("{END_EASY}1");
+        let shown = values(&client, "classic", &after).await;
+        assert_eq!(shown, labels(&solved_by_the_command_line("classic", &after)));
+        assert_eq!(shown[2], "column 3: +1, exact, best");
+        // Undo brings back red's values.
+        click(&client, "undo").await;
+        assert_eq!(values(&client, "classic", END_EASY).await, labels(&expected));
+
+        // Max-Connect4, the same position: the final score difference, as
+        // `solve` finds it.
+        client.goto(&format!("{url}?rules=max&pos={END_EASY}")).await.unwrap();
+        state(&client, &["your-turn"]).await;
+        click(&client, "show-values").await;
+        let shown = values(&client, "max", END_EASY).await;
+        assert_eq!(shown, labels(&solved_by_the_command_line("max", END_EASY)));
+        let note = client.find(Locator::Id("values-note")).await.unwrap().text().await.unwrap();
+        assert!(note.starts_with("Each column's value for red, to move: the final score difference"), "{note}");
+
+        // Off, the values go.
+        click(&client, "show-values").await;
+        assert!(!client.find(Locator::Id("values")).await.unwrap().is_displayed().await.unwrap());
+        client.close().await.unwrap();
+    });
+}
+
+/// Waits for the replay's annotation to give `verdict`; returns its text.
+async fn annotation(client: &Client, verdict: &str) -> String {
+    let selector = format!("#annotation[data-verdict='{verdict}']");
+    let annotation = client.wait().at_most(PATIENCE).for_element(Locator::Css(&selector)).await.unwrap();
+    annotation.text().await.unwrap()
+}
+
+#[test]
+fn the_replay_of_a_logged_game_marks_a_blunder() {
+    with_page(&[], |client, url| async move {
+        client.goto(&url).await.unwrap();
+        // The End-Easy position as the log's start (no opening: the page
+        // finds moves that reach it); red throws its win away in column 1
+        // (column 3 wins), green answers with the best move, column 3.
+        let line = r#"{"id":"7","red":{"name":"a","command":"self"},"green":{"name":"b","command":"self"},"rules":"classic","start":"0000100/0100200/2121210/1222122/1112121/2212211 1","moves":"13","result":"green"}"#;
+        type_into(&client, "log-line", line).await;
+        click(&client, "replay").await;
+        state(&client, &["replay"]).await;
+        assert_eq!(
+            annotation(&client, "blunder").await,
+            "Move 1, red plays column 1: value -1; the best +4 (column 3). A blunder: a win thrown to a loss. Exact values."
+        );
+        let marked = client.find(Locator::Css("#values .value.played")).await.unwrap();
+        assert_eq!(marked.attr("id").await.unwrap().as_deref(), Some("value-1"));
+        assert!(marked.attr("class").await.unwrap().unwrap().contains("blunder"));
+
+        click(&client, "step-forward").await;
+        assert_eq!(
+            annotation(&client, "best").await,
+            "Move 2, green plays column 3: value +1; the best +1 (column 3). A best move. Exact values."
+        );
+        // At the end there is no next move to annotate.
+        click(&client, "step-forward").await;
+        assert!(status(&client).await.ends_with("move 2 of 2. The log ends here (a forfeit or an unfinished game)."));
+        assert_eq!(client.find(Locator::Id("annotation")).await.unwrap().text().await.unwrap(), "");
+        client.close().await.unwrap();
+    });
+}
