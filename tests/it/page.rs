@@ -1,6 +1,7 @@
 //! The web page of `serve`, in a real headless Chromium driven through
-//! chromedriver: whole games under both rules, clicked through, and a replay
-//! of a logged game.
+//! chromedriver: whole games under both rules, clicked through, a replay
+//! of a logged game and its annotation, undo and redo against the computer,
+//! the position in the address, and each column's value.
 //!
 //! Chromium and chromedriver are Debian's `chromium` and `chromium-driver`.
 //! In CI (`MAXCONNECT4_REQUIRE_BROWSER=1`, set by `.ci/run`) a missing browser
@@ -124,7 +125,7 @@ fn a_person_plays_whole_games_and_replays_one_in_the_browser() {
         // Classic: the engine beats a person who always plays the leftmost
         // open column, and the winning four is marked.
         let result = play_game(&client, "classic", "3", "human").await;
-        assert_eq!(result, "Game over: Yellow (O) wins.");
+        assert_eq!(result, "Game over: Green (O) wins.");
         assert_eq!(client.find_all(Locator::Css("#board button.win")).await.unwrap().len(), 4);
 
         // Max-Connect4 with the computer first: played to a full board, scored.
@@ -147,13 +148,13 @@ fn a_person_plays_whole_games_and_replays_one_in_the_browser() {
         text.send_keys(line).await.unwrap();
         client.find(Locator::Id("replay")).await.unwrap().click().await.unwrap();
         state(&client, &["replay"]).await;
-        assert_eq!(status(&client).await, "Replay of a (red) against b (yellow), game 1, classic rules: move 0 of 7.");
+        assert_eq!(status(&client).await, "Replay of a (red) against b (green), game 1, classic rules: move 0 of 7.");
         client.find(Locator::Id("step-forward")).await.unwrap().click().await.unwrap();
         assert!(status(&client).await.contains("move 1 of 7."));
         client.find(Locator::Id("step-end")).await.unwrap().click().await.unwrap();
         assert_eq!(
             status(&client).await,
-            "Replay of a (red) against b (yellow), game 1, classic rules: move 7 of 7. Red (X) wins."
+            "Replay of a (red) against b (green), game 1, classic rules: move 7 of 7. Red (X) wins."
         );
         assert_eq!(client.find_all(Locator::Css("#board button.win")).await.unwrap().len(), 4);
 
@@ -162,6 +163,310 @@ fn a_person_plays_whole_games_and_replays_one_in_the_browser() {
         text.send_keys("{\"moves\":\"18\"}").await.unwrap();
         client.find(Locator::Id("replay")).await.unwrap().click().await.unwrap();
         assert_eq!(status(&client).await, "Cannot replay: the record has no \"moves\" string of digits 1-7");
+        client.close().await.unwrap();
+    });
+}
+
+/// Runs `body` with a browser on a server started with `args`, unless the
+/// browser is missing outside CI.
+fn with_page<F>(args: &[&str], body: impl FnOnce(Client, String) -> F)
+where
+    F: std::future::Future<Output = ()>,
+{
+    if !tool_available("chromedriver", "MAXCONNECT4_REQUIRE_BROWSER") {
+        return;
+    }
+    let server = Server::start(args);
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = browser(&driver, profile.path()).await;
+        body(client, format!("http://{}/", server.addr)).await;
+    });
+}
+
+/// The pieces on the board, bottom row first, one string per row: `X`,
+/// `O` or `.`.
+async fn pieces(client: &Client) -> Vec<String> {
+    let script = "return [0,1,2,3,4,5].map((r) => [0,1,2,3,4,5,6].map((c) => { \
+        const cell = document.getElementById('cell-' + c + '-' + r); \
+        return cell.classList.contains('X') ? 'X' : cell.classList.contains('O') ? 'O' : '.'; }).join(''));";
+    serde_json::from_value(client.execute(script, Vec::new()).await.unwrap()).unwrap()
+}
+
+/// The page's address after `?`.
+async fn query(client: &Client) -> String {
+    client.current_url().await.unwrap().query().unwrap_or("").to_owned()
+}
+
+async fn click(client: &Client, id: &str) {
+    client.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
+}
+
+async fn choose(client: &Client, id: &str, value: &str) {
+    client.find(Locator::Id(id)).await.unwrap().select_by_value(value).await.unwrap();
+}
+
+async fn type_into(client: &Client, id: &str, text: &str) {
+    let field = client.find(Locator::Id(id)).await.unwrap();
+    field.clear().await.unwrap();
+    field.send_keys(text).await.unwrap();
+}
+
+/// The relative luminance (WCAG) of a CSS `rgb(r, g, b)` colour, and its
+/// channels.
+fn luminance(css: &str) -> (f64, [u8; 3]) {
+    let channels: Vec<u8> =
+        css.trim_start_matches("rgb(").trim_end_matches(')').split(',').map(|c| c.trim().parse().unwrap()).collect();
+    let linear = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.039_28 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let l = 0.2126 * linear(channels[0]) + 0.7152 * linear(channels[1]) + 0.0722 * linear(channels[2]);
+    (l, [channels[0], channels[1], channels[2]])
+}
+
+#[test]
+fn undo_redo_a_typed_position_and_the_address_and_green_for_the_second_player() {
+    with_page(&["--depth", "3"], |client, url| async move {
+        client.goto(&url).await.unwrap();
+        // The page opens on the program's own game.
+        let rules = client.find(Locator::Id("rules")).await.unwrap();
+        assert_eq!(rules.prop("value").await.unwrap().as_deref(), Some("max"));
+
+        // A move string typed in, with nobody to play against: red and
+        // green pieces where the moves put them, green in words too.
+        choose(&client, "first", "nobody").await;
+        type_into(&client, "start-moves", "4453").await;
+        click(&client, "start-from").await;
+        state(&client, &["your-turn"]).await;
+        assert_eq!(pieces(&client).await[..2], ["..OXX..", "...O..."]);
+        assert_eq!(status(&client).await, "Red (X) to move: click a column.");
+        assert_eq!(query(&client).await, "rules=max&pos=4453");
+        let green = client.find(Locator::Id("cell-3-1")).await.unwrap();
+        assert_eq!(green.attr("aria-label").await.unwrap().as_deref(), Some("column 4, row 2, green O"));
+        assert_eq!(client.find(Locator::Id("score")).await.unwrap().text().await.unwrap(), "Score: red 0, green 0");
+        // Green is green, and lighter than the red by a contrast a reader
+        // who does not tell the hues apart still sees.
+        let colour = |id: &'static str| {
+            let client = client.clone();
+            async move {
+                let script = format!("return getComputedStyle(document.getElementById('{id}')).backgroundColor;");
+                client.execute(&script, Vec::new()).await.unwrap().as_str().unwrap().to_owned()
+            }
+        };
+        let (green_light, [r, g, b]) = luminance(&colour("cell-3-1").await);
+        let (red_light, _) = luminance(&colour("cell-3-0").await);
+        assert!(g > r && g > b, "player 2's pieces are not green: {:?}", [r, g, b]);
+        let contrast = (green_light + 0.05) / (red_light + 0.05);
+        assert!(contrast >= 3.0, "green against red has a contrast of only {contrast:.2}");
+
+        // A typed string that is no game is explained, and nothing changes.
+        type_into(&client, "start-moves", "44x").await;
+        click(&client, "start-from").await;
+        assert_eq!(status(&client).await, "Cannot start from \"44x\": move 3 is 'x', not a column 1-7.");
+        assert_eq!(query(&client).await, "rules=max&pos=4453");
+
+        // Undo and redo, one move at a time with nobody to play against.
+        click(&client, "undo").await;
+        assert_eq!(query(&client).await, "rules=max&pos=445");
+        click(&client, "redo").await;
+        assert_eq!(query(&client).await, "rules=max&pos=4453");
+        let board = pieces(&client).await;
+
+        // The address, shared and reloaded, gives the same position.
+        let shared = client.current_url().await.unwrap();
+        client.goto("about:blank").await.unwrap();
+        client.goto(shared.as_str()).await.unwrap();
+        state(&client, &["your-turn"]).await;
+        assert_eq!(pieces(&client).await, board);
+        assert_eq!(
+            client.find(Locator::Id("start-moves")).await.unwrap().prop("value").await.unwrap().as_deref(),
+            Some("4453")
+        );
+
+        // An address whose position is no game says so and starts empty.
+        client.goto(&format!("{url}?rules=classic&pos=4449")).await.unwrap();
+        state(&client, &["your-turn"]).await;
+        assert_eq!(
+            status(&client).await,
+            "The address's position \"4449\" is not a game: move 4 is '9', not a column 1-7; starting from the empty \
+             board. Red (X) to move: click a column."
+        );
+        assert!(pieces(&client).await.iter().all(|row| row == "......."));
+        assert_eq!(query(&client).await, "rules=classic&pos=");
+
+        // Against the computer: Undo takes back its reply and the person's
+        // move, Redo puts both back.
+        choose(&client, "first", "human").await;
+        choose(&client, "limit", "depth").await;
+        type_into(&client, "amount", "3").await;
+        click(&client, "new-game").await;
+        state(&client, &["your-turn"]).await;
+        click(&client, "cell-0-0").await;
+        state(&client, &["your-turn"]).await;
+        let after_reply = query(&client).await;
+        assert_eq!(after_reply.len(), "rules=classic&pos=1".len() + 1, "{after_reply}");
+        let board = pieces(&client).await;
+        click(&client, "undo").await;
+        state(&client, &["your-turn"]).await;
+        assert!(pieces(&client).await.iter().all(|row| row == "......."));
+        assert_eq!(query(&client).await, "rules=classic&pos=");
+        click(&client, "redo").await;
+        state(&client, &["your-turn"]).await;
+        assert_eq!(pieces(&client).await, board);
+        assert_eq!(query(&client).await, after_reply);
+
+        // Undo while the computer thinks (up to 3 s a move): the person's
+        // move goes back, and the search's answer, when it comes, is not
+        // played; the reply to the next move lands after that move.
+        choose(&client, "limit", "time").await;
+        choose(&client, "rules", "max").await;
+        click(&client, "new-game").await;
+        state(&client, &["your-turn"]).await;
+        click(&client, "cell-0-0").await;
+        click(&client, "undo").await;
+        state(&client, &["your-turn"]).await;
+        assert!(pieces(&client).await.iter().all(|row| row == "......."));
+        click(&client, "cell-6-0").await;
+        state(&client, &["your-turn"]).await;
+        let board = pieces(&client).await;
+        assert_eq!(board.concat().matches(['X', 'O']).count(), 2, "{board:?}");
+        assert_eq!(&board[0][6..], "X");
+        assert!(query(&client).await.starts_with("rules=max&pos=7"));
+        client.close().await.unwrap();
+    });
+}
+
+/// A classic position of the End-Easy benchmark set (`Test_L3_R1`, published
+/// score 4), red to move, column 5 full.
+const END_EASY: &str = "655651721435342216255374674123";
+
+/// Waits for the values of `pos` under `rules`, and returns each column's
+/// label as a screen reader hears it.
+async fn values(client: &Client, rules: &str, pos: &str) -> Vec<String> {
+    let ready = format!("#values[data-state='ready'][data-rules='{rules}'][data-pos='{pos}']");
+    client.wait().at_most(PATIENCE).for_element(Locator::Css(&ready)).await.unwrap();
+    let script = "return [...document.querySelectorAll('#values .value')].map((v) => v.getAttribute('aria-label'));";
+    serde_json::from_value(client.execute(script, Vec::new()).await.unwrap()).unwrap()
+}
+
+/// Each column's value from `solve` on the position after it (negated: the
+/// child's value is the opponent's), `None` for a full column.
+fn solved_by_the_command_line(rules: &str, pos: &str) -> Vec<Option<i64>> {
+    (1..=7)
+        .map(|column| {
+            let output = Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
+                .args(["solve", "--rules", rules, "--moves", &format!("{pos}{column}")])
+                .output()
+                .unwrap();
+            let text = String::from_utf8(output.stdout).unwrap();
+            let value = text.split_whitespace().nth(1)?.parse::<i64>().ok()?;
+            Some(-value)
+        })
+        .collect()
+}
+
+fn labels(values: &[Option<i64>]) -> Vec<String> {
+    let best = values.iter().flatten().max().copied();
+    values
+        .iter()
+        .enumerate()
+        .map(|(index, value)| match value {
+            None => format!("column {}: full", index + 1),
+            Some(v) => {
+                let signed = if *v > 0 { format!("+{v}") } else { v.to_string() };
+                let best = if Some(*v) == best { ", best" } else { "" };
+                format!("column {}: {signed}, exact{best}", index + 1)
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn show_values_gives_every_columns_value_under_both_rules_updated_after_each_move() {
+    // The server's own budget: GET /solve searches to the end, so these
+    // near-full positions get exact values.
+    with_page(&[], |client, url| async move {
+        // Classic: the values of each column, exact, from the view of red,
+        // who is to move; the best is the benchmark's published score.
+        client.goto(&format!("{url}?rules=classic&pos={END_EASY}")).await.unwrap();
+        state(&client, &["your-turn"]).await;
+        click(&client, "show-values").await;
+        let shown = values(&client, "classic", END_EASY).await;
+        let expected = [Some(-1), Some(-1), Some(4), Some(0), None, Some(0), Some(-1)];
+        assert_eq!(shown, labels(&expected));
+        assert_eq!(solved_by_the_command_line("classic", END_EASY), expected);
+        let note = client.find(Locator::Id("values-note")).await.unwrap().text().await.unwrap();
+        assert!(note.starts_with("Each column's value for red, to move: positive wins"), "{note}");
+
+        // After a move, the values are green's, in the new position.
+        click(&client, "cell-0-5").await;
+        let after = format!("{END_EASY}1");
+        let shown = values(&client, "classic", &after).await;
+        assert_eq!(shown, labels(&solved_by_the_command_line("classic", &after)));
+        assert_eq!(shown[2], "column 3: +1, exact, best");
+        // Undo brings back red's values.
+        click(&client, "undo").await;
+        assert_eq!(values(&client, "classic", END_EASY).await, labels(&expected));
+
+        // Max-Connect4, the same position: the final score difference, as
+        // `solve` finds it.
+        client.goto(&format!("{url}?rules=max&pos={END_EASY}")).await.unwrap();
+        state(&client, &["your-turn"]).await;
+        click(&client, "show-values").await;
+        let shown = values(&client, "max", END_EASY).await;
+        assert_eq!(shown, labels(&solved_by_the_command_line("max", END_EASY)));
+        let note = client.find(Locator::Id("values-note")).await.unwrap().text().await.unwrap();
+        assert!(note.starts_with("Each column's value for red, to move: the final score difference"), "{note}");
+
+        // Off, the values go.
+        click(&client, "show-values").await;
+        assert!(!client.find(Locator::Id("values")).await.unwrap().is_displayed().await.unwrap());
+        client.close().await.unwrap();
+    });
+}
+
+/// Waits for the replay's annotation to give `verdict`; returns its text.
+async fn annotation(client: &Client, verdict: &str) -> String {
+    let selector = format!("#annotation[data-verdict='{verdict}']");
+    let annotation = client.wait().at_most(PATIENCE).for_element(Locator::Css(&selector)).await.unwrap();
+    annotation.text().await.unwrap()
+}
+
+#[test]
+fn the_replay_of_a_logged_game_marks_a_blunder() {
+    with_page(&[], |client, url| async move {
+        client.goto(&url).await.unwrap();
+        // The End-Easy position as the log's start (no opening: the page
+        // finds moves that reach it); red throws its win away in column 1
+        // (column 3 wins), green answers with the best move, column 3.
+        let line = r#"{"id":"7","red":{"name":"a","command":"self"},"green":{"name":"b","command":"self"},"rules":"classic","start":"0000100/0100200/2121210/1222122/1112121/2212211 1","moves":"13","result":"green"}"#;
+        type_into(&client, "log-line", line).await;
+        click(&client, "replay").await;
+        state(&client, &["replay"]).await;
+        assert_eq!(
+            annotation(&client, "blunder").await,
+            "Move 1, red plays column 1: value -1; the best +4 (column 3). A blunder: a win thrown to a loss. Exact values."
+        );
+        let marked = client.find(Locator::Css("#values .value.played")).await.unwrap();
+        assert_eq!(marked.attr("id").await.unwrap().as_deref(), Some("value-1"));
+        assert!(marked.attr("class").await.unwrap().unwrap().contains("blunder"));
+
+        click(&client, "step-forward").await;
+        assert_eq!(
+            annotation(&client, "best").await,
+            "Move 2, green plays column 3: value +1; the best +1 (column 3). A best move. Exact values."
+        );
+        // At the end there is no next move to annotate.
+        click(&client, "step-forward").await;
+        assert!(status(&client).await.ends_with("move 2 of 2. The log ends here (a forfeit or an unfinished game)."));
+        assert_eq!(client.find(Locator::Id("annotation")).await.unwrap().text().await.unwrap(), "");
         client.close().await.unwrap();
     });
 }
