@@ -30,11 +30,21 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(code) => code,
+        // Whoever read the output stopped reading (`| head`): there is no
+        // one left to tell, and nothing went wrong that they asked about.
+        Err(error) if broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `error` comes from writing to a pipe whose reader has gone.
+fn broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .any(|cause| cause.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {

@@ -31,6 +31,10 @@ pub enum Error {
     NoTerminal,
     #[error("the terminal failed: {0}")]
     Terminal(String),
+    /// Standard output or the terminal could not be written (its reader may
+    /// have gone, as `| head` does).
+    #[error("the terminal failed: {0}")]
+    Output(#[source] io::Error),
     #[error("{0}")]
     Replay(String),
     #[error("{0}")]
@@ -45,6 +49,6 @@ impl Error {
     }
 
     pub(super) fn terminal(error: io::Error) -> Error {
-        Error::Terminal(error.to_string())
+        Error::Output(error)
     }
 }

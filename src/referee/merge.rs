@@ -145,9 +145,12 @@ pub fn results(logs: &[PathBuf], directory: &Path, anchor: Option<&str>, out: &m
         Some(expected) if expected != games => format!(" of the tournament's {expected}; the rest are in no log given"),
         _ => String::new(),
     };
-    writeln!(out, "Results of {logs}: {} players, {games} games{of}.", merged.names.len()).map_err(Error::terminal)?;
+    let players = merged.names.len();
     let results = Results::new(merged.names, anchor, merged.games);
+    // The files first: a reader of the report that stops early (`| head`)
+    // must not cost them.
     results.write(directory)?;
+    writeln!(out, "Results of {logs}: {players} players, {games} games{of}.").map_err(Error::terminal)?;
     results.report(out, directory)
 }
 

@@ -163,3 +163,23 @@ fn results_counts_a_game_once_and_refuses_logs_that_clash() {
     let error = refusal(dir.path(), &["nowhere/games.jsonl"]);
     assert!(error.contains("nowhere/games.jsonl: no such log"), "{error}");
 }
+
+#[test]
+fn results_piped_to_a_reader_that_has_gone_end_quietly_with_their_files_written() {
+    // As `results LOG | head -1` does once head has its line: stdout is a
+    // pipe with no reader, so every write fails with a broken pipe.
+    let dir = tempfile::tempdir().unwrap();
+    small_tournament(dir.path(), "x", ["a", "b"]);
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
+        .current_dir(dir.path())
+        .env_remove("RUST_BACKTRACE")
+        .args(["results", "x/games.jsonl", "--out", "again"])
+        .stdout(writer)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "", "nothing to tell");
+    assert!(output.status.success(), "{:?}", output.status);
+    assert!(dir.path().join("again/results.html").is_file(), "the files are written before the report is printed");
+}
