@@ -309,7 +309,7 @@ pub(crate) struct PlayOptions {
 impl PlayOptions {
     /// The engine's settings: the table, the threads and the book.
     pub(crate) fn settings(&self) -> EngineSettings {
-        EngineSettings { book: self.book.choice(), ..self.engine.table.settings() }
+        self.engine.table.with_book(&self.book)
     }
 }
 
@@ -348,6 +348,11 @@ impl TableOptions {
             threads: self.threads.map_or_else(modes::default_threads, usize::from),
             book: BookChoice::Shipped,
         }
+    }
+
+    /// The engine's settings: this table and threads, and `book`'s choice.
+    pub(crate) fn with_book(&self, book: &BookOptions) -> EngineSettings {
+        EngineSettings { book: book.choice(), ..self.settings() }
     }
 }
 
@@ -890,7 +895,7 @@ pub(crate) struct AnnotationArgs {
 impl AnnotationArgs {
     /// An engine for games under `rules`.
     pub(crate) fn engine(&self, rules: Rules) -> anyhow::Result<Engine> {
-        EngineSettings { book: self.book.choice(), ..self.table.settings() }.engine(rules)
+        self.table.with_book(&self.book).engine(rules)
     }
 }
 

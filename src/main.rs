@@ -74,7 +74,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             modes::perft(rules.rules, depth, source.as_ref(), &mut out)?;
         }
         Command::Solve { file, moves, batch, weak, rules, table, time_limit, book } => {
-            let engine = EngineSettings { book: book.choice(), ..table.settings() };
+            let engine = table.with_book(&book);
             let strength = if weak { Strength::Weak } else { Strength::Strong };
             let options = SolveOptions { rules: rules.rules, engine, time_limit, strength };
             let mut err = anstream::stderr();
@@ -104,7 +104,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some(moves) => Source::Moves(moves),
                 None => Source::File(file.expect("clap requires FILE without --moves")),
             };
-            let engine = EngineSettings { book: book.choice(), ..table.settings() };
+            let engine = table.with_book(&book);
             let options = AnalyseOptions { rules: rules.rules, engine, budget: budget.budget(), json };
             modes::analyse(&source, &options, &mut out, &mut anstream::stderr())?;
         }

@@ -115,14 +115,13 @@ impl Loaded {
 pub fn replay(
     game: &Loaded,
     delay: Duration,
-    annotate: Option<(&mut Engine, &Budget)>,
+    mut annotate: Option<(&mut Engine, &Budget)>,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
     let terminal = |error| Error::terminal(error);
     let (record, positions) = (&game.record, &game.positions);
     writeln!(out, "{}", game.heading()).map_err(terminal)?;
     write!(out, "\n{}", display::board_and_score(&positions[0])).map_err(terminal)?;
-    let mut annotate = annotate;
     for (index, (pair, digit)) in positions.windows(2).zip(record.moves.chars()).enumerate() {
         std::thread::sleep(delay);
         let colour = Colour::of(pair[0].to_move());

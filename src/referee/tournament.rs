@@ -264,14 +264,9 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let new = play_all(options, &seats, fixtures, &containment, &mut log, &bar)?;
     bar.finish_and_clear();
     records.extend(new);
-    // Only this tournament's games count: a gauntlet's or a shard's log
-    // may hold other games between its players.
-    let planned: HashSet<(String, String, String)> = games.iter().map(fixture_key).collect();
-    records.retain(|record| key(record).is_some_and(|key| planned.contains(&key)));
 
-    let names = manifest.names();
-    let counted = deduplicated(records, &names, &openings);
-    let results = Results::new(names, &manifest.anchor, counted);
+    let counted = of_this_tournament(records, &games);
+    let results = Results::new(manifest.names(), &manifest.anchor, counted);
     results.write(&options.directory)?;
     results.report(out, &options.directory)?;
     Ok(results.standings().to_vec())
@@ -474,19 +469,12 @@ fn describe(record: &GameRecord) -> String {
     }
 }
 
-/// The logged games of this tournament: between current players, from the
-/// chosen openings, each counted once.
-fn deduplicated(records: Vec<GameRecord>, names: &[String], openings: &[String]) -> Vec<GameRecord> {
-    let mut seen = HashSet::new();
-    records
-        .into_iter()
-        .filter(|record| {
-            names.contains(&record.red.name)
-                && names.contains(&record.green.name)
-                && record.opening.as_ref().is_some_and(|opening| openings.contains(opening))
-        })
-        .filter(|record| key(record).is_some_and(|key| seen.insert(key)))
-        .collect()
+/// The logged games that are `games`, each counted once: a log may hold
+/// other games between the players (a gauntlet's, another shard's, an
+/// opening no longer played), and a game logged twice counts the first time.
+fn of_this_tournament(records: Vec<GameRecord>, games: &[Fixture]) -> Vec<GameRecord> {
+    let mut planned: HashSet<(String, String, String)> = games.iter().map(fixture_key).collect();
+    records.into_iter().filter(|record| key(record).is_some_and(|key| planned.remove(&key))).collect()
 }
 
 /// Runs the pre-flight check on `seats` as `options.preflight` asks, and
