@@ -3,23 +3,24 @@
 //! checked against the published score, and the mean time per position.
 //!
 //! Each position is solved as on its own: the table is cleared before it,
-//! outside the timed part, and only the solve is timed, in CPU time of this
-//! thread (single thread, no opening book).
+//! outside the timed part, and only the solve is timed, in wall time (no
+//! opening book).
 //!
-//! Run: `cargo run --release --example classic_bench -- SET [N] [--weak]`,
+//! Run: `cargo run --release --example classic_bench -- SET [N] [--weak] [--threads T]`,
 //! SET being a set's name (`End-Easy`, `Middle-Easy`, `Middle-Medium`,
 //! `Begin-Easy`, `Begin-Medium`, `Begin-Hard`) or a file of `MOVES SCORE`
 //! lines, N the number of positions to solve (from the first; default all),
-//! `--weak` solving for win, draw or loss only. Exits with 1 if any value
-//! is wrong.
+//! `--weak` solving for win, draw or loss only, `--threads T` solving each
+//! position with T threads (default 1). Exits with 1 if any value is wrong.
 //!
-//! `classic_bench -- --position MOVES [--weak]` solves one position (`''`
-//! for the empty board) with a 4 GB table and prints its value and time.
+//! `classic_bench -- --position MOVES [--weak] [--threads T] [--hash MB]`
+//! solves one position (`''` for the empty board) with a table of MB
+//! megabytes (default 1024) and prints its value, nodes and time.
 
 use maxconnect4::moves::Moves;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use maxconnect4::rules::Rules;
 use maxconnect4::search::classic::{Solver, BENCHMARK_SETS};
@@ -27,9 +28,13 @@ use maxconnect4::search::classic::{Solver, BENCHMARK_SETS};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let weak = args.iter().any(|arg| arg == "--weak");
-    let args: Vec<&String> = args.iter().filter(|arg| *arg != "--weak").collect();
+    let mut args: Vec<&String> = args.iter().filter(|arg| *arg != "--weak").collect();
+    let (Some(threads), Some(hash)) = (option(&mut args, "--threads", 1), option(&mut args, "--hash", 1024)) else {
+        eprintln!("--threads and --hash take a whole number");
+        return ExitCode::from(2);
+    };
     if args.first().is_some_and(|arg| *arg == "--position") {
-        return solve_one(args.get(1).map_or("", |moves| moves.as_str()), weak);
+        return solve_one(args.get(1).map_or("", |moves| moves.as_str()), weak, threads, hash);
     }
     let Some(set) = args.first() else {
         eprintln!("usage: classic_bench SET [N] [--weak]");
@@ -51,7 +56,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut solver = Solver::new(64 << 20).expect("64 MB");
+    let mut solver = Solver::new(64 << 20).expect("64 MB").with_threads(threads);
     solver.map_in_table();
     let (mut positions, mut wrong, mut nodes) = (0u32, 0u32, 0u64);
     let mut cpu = Duration::ZERO;
@@ -65,7 +70,7 @@ fn main() -> ExitCode {
         };
         let board = Moves::board(Rules::Classic, moves).expect("benchmark positions are games");
         solver.clear();
-        let start = cpu_time::ThreadTime::now();
+        let start = Instant::now();
         let value = solver.board_value(&board, weak, None).expect("no time limit");
         let took = start.elapsed();
         cpu += took;
@@ -80,7 +85,7 @@ fn main() -> ExitCode {
     }
     let mean = cpu.as_secs_f64() / f64::from(positions.max(1));
     println!(
-        "{set}: {positions} positions, {wrong} wrong, mean {:.1} us, slowest {:.1} ms, {:.0} nodes per position, {:.1} M nodes/s",
+        "{set}: {positions} positions, {wrong} wrong, mean {:.1} us, slowest {:.1} ms, {:.0} nodes per position, {:.1} M nodes/s, {threads} threads",
         mean * 1e6,
         slowest.as_secs_f64() * 1e3,
         nodes as f64 / f64::from(positions.max(1)),
@@ -94,17 +99,29 @@ fn main() -> ExitCode {
 }
 
 /// Solves the position after `moves` and prints its value, nodes and time.
-fn solve_one(moves: &str, weak: bool) -> ExitCode {
+fn solve_one(moves: &str, weak: bool, threads: usize, hash: usize) -> ExitCode {
     let Ok(board) = Moves::board(Rules::Classic, moves) else {
         eprintln!("bad move string '{moves}'");
         return ExitCode::from(2);
     };
-    let mut solver = Solver::new(4 << 30).expect("4 GB");
-    let start = cpu_time::ThreadTime::now();
+    let mut solver = Solver::new(hash << 20).expect("the table's memory").with_threads(threads);
+    let (start, cpu) = (Instant::now(), cpu_time::ProcessTime::now());
     let value = solver.board_value(&board, weak, None).expect("no time limit");
-    let cpu = start.elapsed().as_secs_f64();
-    println!("'{moves}': value {value}, {} nodes in {cpu:.1} s of CPU time", solver.nodes());
+    let (wall, cpu) = (start.elapsed().as_secs_f64(), cpu.elapsed().as_secs_f64());
+    println!(
+        "'{moves}': value {value}, {} nodes in {wall:.1} s wall, {cpu:.1} s CPU, {threads} threads, {hash} MB",
+        solver.nodes()
+    );
     ExitCode::SUCCESS
+}
+
+/// The whole number after `name` in `args` (removing both), `default` if
+/// `name` is absent, `None` if what follows is not a number.
+fn option(args: &mut Vec<&String>, name: &str, default: usize) -> Option<usize> {
+    let Some(at) = args.iter().position(|arg| *arg == name) else { return Some(default) };
+    let value = args.get(at + 1)?.parse().ok()?;
+    args.drain(at..at + 2);
+    Some(value)
 }
 
 /// `../shared/data/connect4-benchmarks` beside the repository, or where

@@ -35,7 +35,7 @@ pub fn perft(rules: Rules, depth: u32, source: Option<&Source>, out: &mut dyn Wr
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
     pub rules: Rules,
-    /// The table's size and the threads; classic rules solve on one thread.
+    /// The table's size and the threads.
     pub engine: EngineSettings,
     pub time_limit: Option<Duration>,
     /// Classic rules only: weak is win, draw or loss (1, 0, -1) rather than the score.

@@ -6,8 +6,7 @@
 //! give the value of every move, report their progress and can be
 //! cancelled. Where the rules' searches
 //! differ, the difference is in this interface rather than ignored:
-//! classic rules search on one thread ([`Engine::set_threads`] says how many
-//! will search), and only classic rules solve weakly
+//! only classic rules solve weakly
 //! ([`Engine::solves_weakly`], [`SolveError::WeakUnsupported`]).
 
 use std::sync::atomic::AtomicBool;
@@ -112,23 +111,23 @@ impl Engine {
     /// the rules' searches can, and returns the threads that will search
     /// (see [`threads`](Engine::threads)). Under Max-Connect4 rules one
     /// thread visits the same nodes every time; more visit more in all but
-    /// finish sooner, and find the same values and moves. Classic rules'
-    /// searches run on one thread: under them this returns 1 whatever
-    /// `threads` is.
+    /// finish sooner, and find the same values and moves. Under classic
+    /// rules the solver uses them (the same values and best moves whatever
+    /// their number), the depth-limited player one.
     pub fn set_threads(&mut self, threads: usize) -> usize {
-        if let Kind::Max(engine) = &mut self.kind {
-            engine.set_threads(threads);
+        match &mut self.kind {
+            Kind::Max(engine) => engine.set_threads(threads),
+            Kind::Classic(engine) => engine.set_threads(threads),
         }
         self.threads()
     }
 
-    /// The threads that search: as set under Max-Connect4 rules, one under
-    /// classic rules.
+    /// The threads that search, as set.
     #[must_use]
     pub const fn threads(&self) -> usize {
         match &self.kind {
             Kind::Max(engine) => engine.threads(),
-            Kind::Classic(_) => 1,
+            Kind::Classic(engine) => engine.threads(),
         }
     }
 
@@ -408,8 +407,8 @@ mod tests {
         assert_eq!(max.set_threads(4), 4);
         assert_eq!(max.solve(&Board::empty(), Strength::Weak, None), Err(SolveError::WeakUnsupported));
         let mut classic = Engine::for_rules(Rules::Classic, 0).unwrap();
-        assert_eq!(classic.set_threads(4), 1);
-        assert_eq!(classic.threads(), 1);
+        assert_eq!(classic.set_threads(4), 4);
+        assert_eq!(classic.threads(), 4);
         assert!(Engine::solves_weakly(Rules::Classic) && !Engine::solves_weakly(Rules::Max));
     }
 }

@@ -3,9 +3,9 @@
 //! ([`Solver`]), made the first time it is needed, for exact values, both
 //! playing from an opening book and reporting to the engine's progress.
 //!
-//! Its searches run on one thread: neither classic search splits its tree
-//! between threads (only the book's build solves in parallel, one position
-//! per thread), which [`crate::search::Engine::set_threads`] says.
+//! The solver searches on as many threads as it is given
+//! ([`Solver::with_threads`]); the player, whose depth-limited searches
+//! take milliseconds, on one.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -30,6 +30,8 @@ pub struct ClassicEngine {
     player: ClassicPlayer,
     solver: Option<Solver>,
     hash_bytes: usize,
+    /// Threads the solver searches with.
+    threads: usize,
     book: Option<Arc<Book>>,
     progress: Arc<Progress>,
     cancelled: Arc<AtomicBool>,
@@ -46,7 +48,20 @@ impl ClassicEngine {
         let player = ClassicPlayer::new(hash_bytes)?
             .with_book(book.clone())
             .watched(Arc::clone(&progress), Arc::clone(&cancelled));
-        Ok(ClassicEngine { player, solver: None, hash_bytes, book, progress, cancelled })
+        Ok(ClassicEngine { player, solver: None, hash_bytes, threads: 1, book, progress, cancelled })
+    }
+
+    /// Solves with `threads` threads (at least one) from now on.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        if let Some(solver) = self.solver.take() {
+            self.solver = Some(solver.with_threads(self.threads));
+        }
+    }
+
+    /// The threads the solver searches with.
+    pub const fn threads(&self) -> usize {
+        self.threads
     }
 
     /// See [`Engine::progress`](crate::search::Engine::progress).
@@ -177,6 +192,7 @@ impl ClassicEngine {
                 .or_else(|_| Solver::new(0))
                 .expect("an empty table")
                 .with_book(self.book.clone())
+                .with_threads(self.threads)
                 .watched(Arc::clone(&self.progress), Arc::clone(&self.cancelled))
         })
     }

@@ -60,12 +60,12 @@ impl ClassicPlayer {
 
     /// Forgets everything learned.
     pub fn clear(&mut self) {
-        self.work.table.clear();
+        self.work.table_mut().clear();
     }
 
     /// Maps all the table's memory in now (for benchmarks).
     pub fn map_in_table(&mut self) {
-        self.work.table.map_in();
+        self.work.table_mut().map_in();
     }
 
     /// The searcher keeping `progress` up to date while it searches, and

@@ -161,12 +161,50 @@ impl Position {
         }
     }
 
+    /// An upper bound on the value for the first player to move (an even
+    /// number of stones played), from the second player's claimeven
+    /// (Allis): whenever the first player plays on an odd row (counting
+    /// rows from 1), the second answers right above, taking every even
+    /// cell of the columns whose lowest empty cell is odd. A column whose
+    /// lowest empty cell is even is granted whole to the first player. If
+    /// the first player's cells then hold no four, he cannot win (at most 0),
+    /// and if the second's hold one, he loses, at the latest with the last
+    /// stone (at most -1). `None` when the first player's cells hold a four.
+    #[inline]
+    #[must_use]
+    pub const fn claimeven_bound(&self) -> Option<i32> {
+        debug_assert!(self.moves.is_multiple_of(2));
+        let opponent = self.current ^ self.mask;
+        let second = opponent | (EVEN_ROWS & !self.mask & !self.playable());
+        let first = ALL_CELLS & !second;
+        if has_four(first) {
+            None
+        } else if has_four(second) {
+            Some(-1)
+        } else {
+            Some(0)
+        }
+    }
+
     /// The key of the position mirrored left to right.
     #[inline]
     #[must_use]
     pub const fn mirrored_key(&self) -> u64 {
         mirror(self.key())
     }
+}
+
+/// The cells of the even rows, counting from 1 at the bottom.
+const EVEN_ROWS: u64 = BOTTOM_ROW * 0b10_1010;
+
+/// Whether `set` holds a four in any direction.
+#[inline]
+const fn has_four(set: u64) -> bool {
+    window_starts(set, bitboard::DIRECTIONS[0])
+        | window_starts(set, bitboard::DIRECTIONS[1])
+        | window_starts(set, bitboard::DIRECTIONS[2])
+        | window_starts(set, bitboard::DIRECTIONS[3])
+        != 0
 }
 
 /// `set` (or a key, whose columns never mix) mirrored left to right.

@@ -6,16 +6,24 @@
 //! - the mover never considers a move that loses at once ([`Position::non_losing_moves`]),
 //!   and a position where every move does is scored without searching it;
 //! - the score's bounds from the moves played narrow the window before any move;
-//! - moves are tried in order of the threats they create (cells where the mover
-//!   would then complete a four), the centre first among equals, after the
-//!   move the table remembers;
+//! - a position with the first player to move is bounded by the second
+//!   player's claimeven (Allis; [`Position::claimeven_bound`]), its own and
+//!   each child's before any is searched;
+//! - moves are tried after the move the table remembers, in order of the
+//!   threats they create (cells where the mover would then complete a four)
+//!   that are not right above one of the opponent's, weighted by how soon
+//!   they can be played (as in Christophe Steininger's c4), the centre first
+//!   among equals;
 //! - the shared transposition table ([`crate::search::table`]: one 8-byte
-//!   entry, keeping only the key bits its index does not tell) stores exact
-//!   values and bounds, and a position and its mirror image share one entry;
-//! - the root's value is found by null-window searches that halve the
-//!   interval of possible scores, tried nearest to a draw first.
+//!   entry, keeping only the key bits its index does not tell, two to a
+//!   bucket) stores exact values and bounds, keeping the entries that cost
+//!   the most nodes, and a position and its mirror image share one entry;
+//! - the root's value is found by null-window searches: first whether it is
+//!   a win, then outwards from a draw in steps that double, then halving;
+//! - several threads search each null window together over the shared
+//!   table ([`Solver::with_threads`]).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -43,10 +51,26 @@ const NODES_PER_SLOT: usize = 1;
 /// to 1.15 times less time; probing in every position saved no more.
 const CUTOFF_PROBE_MOVES: u32 = 36;
 
+/// A helper thread orders its moves with noise in positions fewer than
+/// this many moves from the root of its search, so that it does not search
+/// the tree in the main thread's order but proves other parts of it into
+/// the shared table first.
+const JITTER_PLIES: u32 = 1;
+
+/// A search on several threads is tried on one first for this many nodes.
+const SERIAL_NODES: u64 = 1 << 18;
+
 /// An exact solver with its transposition table, and perhaps an opening book.
 pub struct Solver {
     work: Work,
     book: Option<Arc<Book>>,
+    /// Threads searching each position together (see [`Solver::with_threads`]).
+    threads: usize,
+    /// A helper thread's noise in its move order (see [`JITTER_PLIES`]):
+    /// a pseudo-random state, zero in the main thread.
+    jitter: u64,
+    /// Positions with fewer moves than this get noise in their move order.
+    jitter_until: u32,
 }
 
 impl Solver {
@@ -55,7 +79,18 @@ impl Solver {
     /// # Errors
     /// When the memory cannot be had.
     pub fn new(hash_bytes: usize) -> Result<Solver, TableTooLarge> {
-        Ok(Solver { work: Work::new(hash_bytes, NODES_PER_SLOT)?, book: None })
+        Ok(Solver { work: Work::new(hash_bytes, NODES_PER_SLOT)?, book: None, threads: 1, jitter: 0, jitter_until: 0 })
+    }
+
+    /// The solver searching with `threads` threads from now on (at least
+    /// one): all search each position at once, sharing the table, the
+    /// helpers in another move order near the root, and the first to finish
+    /// answers (a "lazy" parallel search). Solves stopped by a count of nodes
+    /// ([`board_value_within`](Solver::board_value_within)) run on one
+    /// thread, so that they stop at the same node every time.
+    #[must_use]
+    pub fn with_threads(self, threads: usize) -> Solver {
+        Solver { threads: threads.max(1), ..self }
     }
 
     /// The solver answering the positions `book` holds from it, at once.
@@ -76,18 +111,18 @@ impl Solver {
 
     /// Forgets every position solved.
     pub fn clear(&mut self) {
-        self.work.table.clear();
+        self.work.table_mut().clear();
     }
 
     /// Maps all the table's memory in now (for benchmarks).
     pub fn map_in_table(&mut self) {
-        self.work.table.map_in();
+        self.work.table_mut().map_in();
     }
 
     /// Positions visited by the last solve.
     #[must_use]
     pub const fn nodes(&self) -> u64 {
-        self.work.nodes
+        self.work.all_nodes()
     }
 
     /// Starts counting nodes from zero, with a deadline for the searches to come.
@@ -110,22 +145,35 @@ impl Solver {
             return Ok(if weak { 1 } else { win_now(moves) });
         }
         let (mut min, mut max) = if weak { (-1, 1) } else { (-win_now(moves + 1), win_now(moves + 2)) };
-        // Halve the interval, but try the scores nearer a draw first: they
-        // are the likelier, and a search near the value is the cheapest.
+        // Whether the position is won first, then outwards from a draw in
+        // steps that double until the value is bracketed, then halving: the
+        // scores nearer a draw are the likelier, and a search near the value
+        // is the cheapest. Measured against halving from the first (tried at
+        // half the lower and upper bounds, Pons' order): 1.14 times fewer
+        // nodes on the first 10 Begin-Hard positions, 1.13 times more on the
+        // first 100 Begin-Medium ones, and the empty board's value (1) in two
+        // searches instead of six.
+        let (mut step, mut bracketed) = (1, false);
         while min < max {
-            let mut guess = min + (max - min) / 2;
-            if guess <= 0 && min / 2 < guess {
-                guess = min / 2;
-            } else if guess >= 0 && max / 2 > guess {
-                guess = max / 2;
-            }
-            let found = self.negamax(position, guess, guess + 1);
+            let guess = if min <= 0 && 0 < max {
+                0
+            } else if min > 0 && !bracketed {
+                (min + step - 1).min(max - 1)
+            } else if max <= 0 && !bracketed {
+                (max - step).max(min)
+            } else {
+                min + (max - min) / 2
+            };
+            step *= 2;
+            let found = self.null_window(position, guess);
             if self.work.stopped {
-                return Err(OutOfTime { nodes: self.work.nodes });
+                return Err(OutOfTime { nodes: self.work.all_nodes() });
             }
             if found <= guess {
+                bracketed |= guess >= 0 && found > 0 || min > 0;
                 max = found;
             } else {
+                bracketed |= max <= 0;
                 min = found;
             }
         }
@@ -165,7 +213,7 @@ impl Solver {
                 best.push(column);
             }
         }
-        Ok(Solution { value, best, nodes: self.work.nodes })
+        Ok(Solution { value, best, nodes: self.work.all_nodes() })
     }
 
     /// The value of `board` alone (see [`solve`](Solver::solve)), counting
@@ -228,11 +276,79 @@ impl Solver {
             return Ok(-child_value >= value);
         }
         // Is the child's value at most -value?
-        let found = self.negamax(&child, -value, -value + 1);
+        let found = self.null_window(&child, -value);
         if self.work.stopped {
-            return Err(OutOfTime { nodes: self.work.nodes });
+            return Err(OutOfTime { nodes: self.work.all_nodes() });
         }
         Ok(found <= -value)
+    }
+
+    /// [`negamax`](Solver::negamax) with the null window `(guess, guess + 1)`:
+    /// whether the value is above `guess`, searched by all the solver's
+    /// threads. After the deadline the result is meaningless and `stopped` is set.
+    fn null_window(&mut self, position: &Position, guess: i32) -> i32 {
+        if self.threads == 1 || self.work.limited_by_nodes() {
+            return self.negamax(position, guess, guess + 1);
+        }
+        // A short search is over before threads would pay for themselves:
+        // one thread tries first, and what it learned stays in the table.
+        self.work.limit_nodes(self.work.nodes + SERIAL_NODES);
+        let found = self.negamax(position, guess, guess + 1);
+        self.work.unlimit_nodes();
+        if !self.work.stopped || self.work.out_of_time() {
+            return found;
+        }
+        self.work.stopped = false;
+        // The helpers cannot grow the shared table: it takes its full size now.
+        self.work.table_mut().grow_to(usize::MAX);
+        let finished = Arc::new(AtomicBool::new(false));
+        self.work.finished = Some(Arc::clone(&finished));
+        let mut helpers: Vec<Solver> = (1..self.threads)
+            .map(|thread| Solver {
+                work: self.work.helper(&finished),
+                book: None,
+                threads: 1,
+                jitter: (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(guess.unsigned_abs()) | 1,
+                jitter_until: position.moves() + JITTER_PLIES,
+            })
+            .collect();
+        let found = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .map(|helper| {
+                    let finished = &finished;
+                    scope.spawn(move || {
+                        let found = helper.negamax(position, guess, guess + 1);
+                        (!helper.work.stopped).then(|| {
+                            finished.store(true, Ordering::Relaxed);
+                            found
+                        })
+                    })
+                })
+                .collect();
+            let mine = self.negamax(position, guess, guess + 1);
+            let mine = (!self.work.stopped).then(|| {
+                finished.store(true, Ordering::Relaxed);
+                mine
+            });
+            // Any thread's result is a true bound: the first one found.
+            running.into_iter().fold(mine, |found, helper| {
+                let theirs = helper.join().expect("a search thread does not panic");
+                found.or(theirs)
+            })
+        });
+        self.work.helper_nodes += helpers.iter().map(|helper| helper.work.nodes).sum::<u64>();
+        self.work.finished = None;
+        match found {
+            Some(found) => {
+                self.work.stopped = false;
+                found
+            }
+            None => {
+                self.work.stopped = true;
+                0
+            }
+        }
     }
 
     /// Negamax with alpha-beta, for a position whose mover cannot win at
@@ -263,7 +379,12 @@ impl Solver {
                 return alpha;
             }
         }
-        let upper = win_now(moves + 2);
+        let mut upper = win_now(moves + 2);
+        if moves.is_multiple_of(2) {
+            if let Some(bound) = position.claimeven_bound() {
+                upper = upper.min(bound);
+            }
+        }
         if beta > upper {
             beta = upper;
             if alpha >= beta {
@@ -277,6 +398,20 @@ impl Solver {
             first = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
             if let Some(value) = entry.cut_or_narrow(&mut alpha, &mut beta) {
                 return value;
+            }
+        }
+        if moves % 2 == 1 && beta <= 1 {
+            // A child whose first player to move cannot win against
+            // claimeven refutes this position without a search.
+            let mut cells = candidates;
+            while cells != 0 {
+                let cell = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                if let Some(bound) = position.after(cell).claimeven_bound() {
+                    if -bound >= beta {
+                        return -bound;
+                    }
+                }
             }
         }
         if moves < CUTOFF_PROBE_MOVES {
@@ -294,9 +429,13 @@ impl Solver {
                 }
             }
         }
+        let nodes_before = self.work.nodes;
         let mut best = None;
         let mut ordered = MoveList::new();
-        ordered.order(position, candidates, first);
+        ordered.order_for_solver(position, candidates, first);
+        if moves < self.jitter_until {
+            ordered.shuffle(&mut self.jitter);
+        }
         for &cell in ordered.cells() {
             let value = -self.negamax(&position.after(cell), -beta, -alpha);
             if self.work.stopped {
@@ -307,7 +446,7 @@ impl Solver {
                     table_key,
                     mirrored,
                     Entry { value, bound: Bound::Lower, depth: 0, best: Some(column_of(cell)) },
-                    moves,
+                    self.work.nodes - nodes_before,
                 );
                 return value;
             }
@@ -319,14 +458,14 @@ impl Solver {
         // A move inside the window gave the exact value; otherwise every
         // move is at most `alpha`.
         let bound = if best.is_some() { Bound::Exact } else { Bound::Upper };
-        self.store(table_key, mirrored, Entry { value: alpha, bound, depth: 0, best }, moves);
+        self.store(table_key, mirrored, Entry { value: alpha, bound, depth: 0, best }, self.work.nodes - nodes_before);
         alpha
     }
 
-    fn store(&mut self, key: u64, mirrored: bool, entry: Entry, moves: u32) {
+    fn store(&mut self, key: u64, mirrored: bool, entry: Entry, nodes: u64) {
         let best = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
-        // Entries nearer the root stand for more work: the table keeps them.
-        self.work.table.store(key, Entry { depth: CELL_COUNT - moves, best, ..entry });
+        // The table keeps the entries that cost the most nodes to find.
+        self.work.table.store(key, Entry { depth: u64::BITS - nodes.leading_zeros(), best, ..entry });
     }
 }
 
@@ -420,6 +559,30 @@ mod tests {
                 })
                 .collect();
             assert_eq!(solution.best, best, "{board:?}");
+        }
+    }
+
+    #[test]
+    fn threads_change_neither_values_nor_best_moves() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15;
+        let mut solvers: Vec<Solver> =
+            [1, 2, 3].into_iter().map(|threads| Solver::new(1 << 20).unwrap().with_threads(threads)).collect();
+        let mut checked = 0;
+        while checked < 40 {
+            let stones = 18 + (seed % 8) as u32;
+            let Some(board) = random_position(&mut seed, stones) else { continue };
+            checked += 1;
+            for weak in [false, true] {
+                let solutions: Vec<Solution> = solvers
+                    .iter_mut()
+                    .map(|solver| {
+                        solver.clear();
+                        let Solution { value, best, .. } = solver.solve(&board, weak, None).unwrap();
+                        Solution { value, best, nodes: 0 }
+                    })
+                    .collect();
+                assert!(solutions.windows(2).all(|pair| pair[0] == pair[1]), "{board:?}: {solutions:?}");
+            }
         }
     }
 

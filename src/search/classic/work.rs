@@ -1,6 +1,7 @@
 //! What both classic searches keep while they run: the table, the nodes
 //! visited, the clock or the budget of nodes they stop by, and the figures
-//! another thread reads.
+//! another thread reads. Threads solving together each have a `Work` of
+//! their own around one shared table ([`Work::helper`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -14,8 +15,12 @@ const CHECK_INTERVAL: u64 = 4096;
 
 /// A search's table, node count and deadline.
 pub(super) struct Work {
-    pub table: Table,
+    /// Shared with the helper threads of a search while they run; grown
+    /// only while no other thread holds it.
+    pub table: Arc<Table>,
     pub nodes: u64,
+    /// Nodes visited by helper threads for this search.
+    pub helper_nodes: u64,
     next_check: u64,
     pub deadline: Option<Instant>,
     /// The most nodes the search may visit: a limit that, unlike the
@@ -25,6 +30,8 @@ pub(super) struct Work {
     pub stopped: bool,
     /// Set from outside to stop as the deadline would.
     pub cancelled: Option<Arc<AtomicBool>>,
+    /// Set by another thread that finished the search this one helps with.
+    pub finished: Option<Arc<AtomicBool>>,
     /// Where the nodes are counted for a display (see [`Progress`]).
     pub progress: Arc<Progress>,
     /// The nodes already added to `progress`.
@@ -36,13 +43,15 @@ pub(super) struct Work {
 impl Work {
     pub fn new(hash_bytes: usize, nodes_per_slot: usize) -> Result<Work, TableTooLarge> {
         Ok(Work {
-            table: Table::with_bytes(hash_bytes)?,
+            table: Arc::new(Table::with_bytes(hash_bytes)?),
             nodes: 0,
+            helper_nodes: 0,
             next_check: CHECK_INTERVAL,
             deadline: None,
             node_limit: None,
             stopped: false,
             cancelled: None,
+            finished: None,
             progress: Arc::default(),
             reported: 0,
             nodes_per_slot,
@@ -53,11 +62,59 @@ impl Work {
     pub fn start(&mut self, deadline: Option<Instant>) {
         self.progress.start();
         self.nodes = 0;
+        self.helper_nodes = 0;
         self.next_check = CHECK_INTERVAL;
         self.deadline = deadline;
         self.node_limit = None;
         self.stopped = false;
         self.reported = 0;
+    }
+
+    /// A `Work` for a thread helping with this one's search: the same
+    /// table, deadline, cancelling and display, its own count of nodes, and
+    /// stopping once `finished` is set.
+    pub fn helper(&self, finished: &Arc<AtomicBool>) -> Work {
+        Work {
+            table: Arc::clone(&self.table),
+            nodes: 0,
+            helper_nodes: 0,
+            next_check: CHECK_INTERVAL,
+            deadline: self.deadline,
+            node_limit: None,
+            stopped: false,
+            cancelled: self.cancelled.clone(),
+            finished: Some(Arc::clone(finished)),
+            progress: Arc::clone(&self.progress),
+            reported: 0,
+            nodes_per_slot: self.nodes_per_slot,
+        }
+    }
+
+    /// Lifts the limit of [`limit_nodes`](Work::limit_nodes).
+    pub fn unlimit_nodes(&mut self) {
+        self.node_limit = None;
+    }
+
+    /// Whether the search stops at a number of nodes (and so must run on
+    /// one thread to stop at the same node every time).
+    pub const fn limited_by_nodes(&self) -> bool {
+        self.node_limit.is_some()
+    }
+
+    /// Nodes visited by this search, its helpers' included.
+    pub const fn all_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes
+    }
+
+    /// The table, which no helper thread holds between searches.
+    pub fn table_mut(&mut self) -> &mut Table {
+        Arc::get_mut(&mut self.table).expect("helper threads end with their search")
+    }
+
+    /// Whether the deadline has passed or the search was cancelled.
+    pub fn out_of_time(&self) -> bool {
+        let cancelled = self.cancelled.as_ref().is_some_and(|cancelled| cancelled.load(Ordering::Relaxed));
+        self.deadline.is_some_and(|deadline| Instant::now() >= deadline || cancelled)
     }
 
     /// Stops the search begun by [`start`](Work::start) once it has
@@ -78,9 +135,11 @@ impl Work {
             self.next_check = (self.nodes + CHECK_INTERVAL).min(limit);
             self.progress.add_nodes(self.nodes - self.reported);
             self.reported = self.nodes;
-            self.table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / self.nodes_per_slot);
-            let cancelled = self.cancelled.as_ref().is_some_and(|cancelled| cancelled.load(Ordering::Relaxed));
-            self.stopped |= self.deadline.is_some_and(|deadline| Instant::now() >= deadline || cancelled);
+            if let Some(table) = Arc::get_mut(&mut self.table) {
+                table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / self.nodes_per_slot);
+            }
+            self.stopped |= self.out_of_time();
+            self.stopped |= self.finished.as_ref().is_some_and(|finished| finished.load(Ordering::Relaxed));
             self.stopped |= self.node_limit.is_some_and(|limit| self.nodes >= limit);
         }
         self.stopped
