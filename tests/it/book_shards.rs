@@ -176,6 +176,11 @@ fn merge_refuses_other_builds_disagreements_and_holes() {
     // All four: the book.
     let stdout = run(path, &["book", "--merge", &s0, &s1, &s2, &s3, "--out", "merged.book"].map(str::to_owned));
     assert!(stdout.starts_with("Wrote merged.book: 56 positions up to 2 moves from"), "{stdout}");
+
+    // A classic book is no book for Max-Connect4's solve.
+    let assert = maxconnect4(path).args(["solve", "--moves", CLASSIC_ROOT, "--book", "merged.book"]).assert().code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr, "error: merged.book is a classic book; --rules max needs a Max-Connect4 one\n");
 }
 
 #[test]
