@@ -134,7 +134,7 @@ pub(crate) enum Command {
         #[arg(long, value_parser = parse_book_depth, required_unless_present = "merge")]
         depth: Option<u32>,
         /// The root: the position after these moves [default: the empty board].
-        #[arg(long, value_name = "MOVES", default_value = "")]
+        #[arg(long, value_name = "MOVES", default_value = "", hide_default_value = true)]
         moves: String,
         /// The game: classic (the first four wins; values are the field's scores) or max (Max-Connect4; values are final score differences).
         #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]

@@ -19,7 +19,7 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, BufRead as _, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -118,29 +118,7 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
     }
     let progress_path = progress_path(&build.out, build.shard);
     let header = header(spec, build.shard);
-    let (known, whole_lines) = match read_progress(&progress_path) {
-        Ok(progress) if progress.header == header => (progress.values, progress.whole_lines),
-        // Not one whole line: a build stopped before its first.
-        Ok(progress) if progress.header.is_empty() => (HashMap::new(), 0),
-        Ok(progress) => bail!(
-            "{} is the progress of another build ('{}', not '{header}'): remove it, or build what it names",
-            progress_path.display(),
-            progress.header
-        ),
-        Err(ProgressError::Absent) => (HashMap::new(), 0),
-        Err(ProgressError::Other(error)) => return Err(error),
-    };
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&progress_path)
-        .with_context(|| format!("cannot write {}", progress_path.display()))?;
-    // A last line cut short (the build stopped while writing it) goes, so
-    // that the next line starts a line of its own.
-    file.set_len(whole_lines).with_context(|| format!("cannot write {}", progress_path.display()))?;
-    if whole_lines == 0 {
-        writeln!(file, "{header}").with_context(|| format!("cannot write {}", progress_path.display()))?;
-    }
+    let (file, known) = open_progress(&progress_path, &header)?;
     let keys: Vec<u64> = layers.deepest_keys().collect();
     let part: Vec<usize> =
         (0..keys.len()).filter(|&place| build.shard.is_none_or(|shard| shard.holds(place))).collect();
@@ -317,6 +295,59 @@ fn absent_shards(given: &[Option<Shard>], missing: &[usize]) -> String {
         text.push_str(&format!("; shard {shard}'s file lacks {lacks} (run it again: it resumes)"));
     }
     text
+}
+
+/// Opens the progress file at `path` of the build whose first line is
+/// `header` for appending, locked for this build alone, and reads what an
+/// earlier run of it solved; a new file gets the header.
+///
+/// # Errors
+/// When the file is not a regular file, cannot be read or written, is the
+/// progress of another build, or another build holds it (the same shard
+/// run twice at once).
+fn open_progress(path: &Path, header: &str) -> anyhow::Result<(File, HashMap<u64, i32>)> {
+    let cannot = || format!("cannot write {}", path.display());
+    // Read before it is opened for writing: a named pipe or another build's
+    // file is refused untouched.
+    read_known(path, header)?;
+    let mut file = OpenOptions::new().create(true).append(true).open(path).with_context(cannot)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => {
+            bail!("{} is being written by another build of the same book: let it finish", path.display())
+        }
+        Err(TryLockError::Error(error)) => return Err(error).with_context(cannot),
+    }
+    // Read again now that no other build writes it.
+    let (known, whole_lines) = read_known(path, header)?;
+    // A last line cut short (the build stopped while writing it) goes, so
+    // that the next line starts a line of its own.
+    file.set_len(whole_lines).with_context(cannot)?;
+    if whole_lines == 0 {
+        writeln!(file, "{header}").with_context(cannot)?;
+    }
+    Ok((file, known))
+}
+
+/// The values the progress file at `path` gives and the bytes of its whole
+/// lines, if it is the progress of the build whose first line is `header`;
+/// none for no file (or no whole line).
+///
+/// # Errors
+/// When the file cannot be read or is another build's.
+fn read_known(path: &Path, header: &str) -> anyhow::Result<(HashMap<u64, i32>, u64)> {
+    match read_progress(path) {
+        Ok(progress) if progress.header == header => Ok((progress.values, progress.whole_lines)),
+        // Not one whole line: a build stopped before its first.
+        Ok(progress) if progress.header.is_empty() => Ok((HashMap::new(), 0)),
+        Ok(progress) => bail!(
+            "{} is the progress of another build ('{}', not '{header}'): remove it, or build what it names",
+            path.display(),
+            progress.header
+        ),
+        Err(ProgressError::Absent) => Ok((HashMap::new(), 0)),
+        Err(ProgressError::Other(error)) => Err(error),
+    }
 }
 
 /// The progress file of a build writing `out`: `OUT.progress`, or a

@@ -207,4 +207,18 @@ fn an_interrupted_shard_resumes_from_its_progress_file() {
     };
     assert_eq!(sorted(&resumed), sorted(&whole));
     assert!(resumed.starts_with(&format!("{}\n", lines[..4].join("\n"))), "what was solved is kept");
+
+    // While another build holds the file (here this test, as the same shard
+    // started twice would), a build refuses it and leaves it as it is.
+    let held = std::fs::File::open(&progress).unwrap();
+    held.lock().unwrap();
+    let assert = maxconnect4(path).args(&words).assert().code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(
+        stderr,
+        "error: m.book.shard-1-of-2.progress is being written by another build of the same book: let it finish\n"
+    );
+    assert_eq!(read(&progress), resumed);
+    drop(held);
+    run(path, &words);
 }
