@@ -28,6 +28,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context as _};
 
 use super::progress::Counter;
+use super::thinking::threads_phrase;
 use crate::atomic;
 use crate::rules::Rules;
 use crate::search::book::{largest_value, BookSpec, Layers};
@@ -149,11 +150,11 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
     }
     let (mut values, nodes) = solved.into_inner().expect("the threads have ended");
     let mut figures = format!(
-        "Solved {} positions {} moves from the root: {nodes} nodes in {:.1} s on {} threads",
+        "Solved {} positions {} moves from the root: {nodes} nodes in {:.1} s on {}",
         todo.len(),
         spec.depth,
         start.elapsed().as_secs_f64(),
-        build.threads
+        threads_phrase(build.threads)
     );
     if before > 0 {
         figures.push_str(&format!("; {before} more were read from {}", progress_path.display()));
