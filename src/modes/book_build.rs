@@ -461,6 +461,35 @@ mod tests {
     }
 
     #[test]
+    fn a_progress_file_is_read_to_its_last_whole_line_and_bad_lines_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.progress");
+        let spec = BookSpec { rules: Rules::Classic, root: String::new(), depth: 1 };
+        let first = header(&spec, None);
+        let read = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            match read_progress(&path) {
+                Ok(progress) => Ok((progress.header, progress.values.len(), progress.whole_lines)),
+                Err(ProgressError::Absent) => Err("absent".to_owned()),
+                Err(ProgressError::Other(error)) => Err(error.to_string().replace(&path.display().to_string(), "FILE")),
+            }
+        };
+        let whole = format!("{first}\n12 3\n13 -3\n");
+        assert_eq!(read(&format!("{whole}14")), Ok((first.clone(), 2, whole.len() as u64)), "a cut line is not read");
+        assert_eq!(read(&format!("{whole}12 3\n")), Ok((first.clone(), 2, whole.len() as u64 + 5)), "a line again");
+        assert_eq!(read(""), Ok((String::new(), 0, 0)));
+        assert_eq!(
+            read(&format!("{whole}12 4\n")),
+            Err("FILE, line 4: the position 12 again, with another value".into())
+        );
+        assert_eq!(read(&format!("{whole}12 19\n")), Err("FILE, line 4: expected 'KEY VALUE', found '12 19'".into()));
+        let max = header(&BookSpec { rules: Rules::Max, ..spec }, None);
+        assert_eq!(read(&format!("{max}\n12 19\n")).map(|read| read.1), Ok(1), "a Max value beyond a classic score");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(read_progress(&path).err().map(|error| matches!(error, ProgressError::Absent)), Some(true));
+    }
+
+    #[test]
     fn missing_positions_name_the_shards_that_lack_them() {
         let shard = |text: &str| Some(text.parse::<Shard>().unwrap());
         let given = [shard("0/4"), shard("2/4")];
