@@ -13,7 +13,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use maxconnect4::modes::{self, bot, BookChoice, EngineSettings};
 use maxconnect4::moves::Moves;
 use maxconnect4::protocol::coordinator;
-use maxconnect4::referee::fixtures::{self, Shard};
+use maxconnect4::referee::fixtures;
 use maxconnect4::referee::limits::Limits as PlayerLimits;
 use maxconnect4::referee::{
     self, adjudication,
@@ -26,6 +26,7 @@ use maxconnect4::report::program::NodesPattern;
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Budget, Engine, Limits};
 use maxconnect4::serve;
+use maxconnect4::shard::Shard;
 use maxconnect4::{format, memory, report};
 
 /// Plays Max-Connect4: Connect-4 played until the board is full, scored by
@@ -127,23 +128,35 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Build a classic opening book: the exact value of every position up to DEPTH moves from a root.
+    /// Build an opening book: the exact value of every position up to DEPTH moves from a root, on one machine or, in shards, on many.
     Book {
         /// Moves from the root to the deepest positions of the book.
-        #[arg(long, value_parser = parse_book_depth)]
-        depth: u32,
+        #[arg(long, value_parser = parse_book_depth, required_unless_present = "merge")]
+        depth: Option<u32>,
         /// The root: the position after these moves [default: the empty board].
-        #[arg(long, value_name = "MOVES", default_value = "")]
+        #[arg(long, value_name = "MOVES", default_value = "", hide_default_value = true)]
         moves: String,
+        /// The game: classic (the first four wins; values are the field's scores) or max (Max-Connect4; values are final score differences).
+        #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
+        rules: Rules,
         /// Threads solving positions [default: the cores available].
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: Option<u16>,
         /// Each thread's transposition table in MB [default: 64].
         #[arg(long, value_name = "MB", value_parser = parse_hash)]
         hash: Option<usize>,
-        /// The book file to write (the progress of the build is kept in FILE.progress until it is done).
-        #[arg(long, value_name = "FILE", default_value = "classic.book")]
-        out: PathBuf,
+        /// The book file to write [default: RULES.book]; a build keeps its progress in FILE.progress until it is done, a shard in FILE.shard-I-of-N.progress.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Print the positions DEPTH moves deep, in the order a build solves them (KEY MOVES, one a line), and solve nothing.
+        #[arg(long, conflicts_with_all = ["shard", "merge", "out", "threads", "hash"])]
+        list: bool,
+        /// Solve only part I of N (I from 0 to N-1): the positions whose place in --list, counted from 0, is I modulo N, into FILE.shard-I-of-N.progress; no book is written.
+        #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+        shard: Option<Shard>,
+        /// Write the book --out FILE from these progress files (the shards' of one build, which name its rules, root and depth).
+        #[arg(long, value_name = "PROGRESS", num_args = 1.., conflicts_with_all = ["depth", "moves", "rules", "threads", "hash", "shard"])]
+        merge: Vec<PathBuf>,
     },
     /// Search a fixed set of positions and report the speed in nodes per second.
     Bench {
@@ -392,7 +405,7 @@ impl BudgetArgs {
 /// The opening book options of the commands that play or solve.
 #[derive(Args)]
 pub(crate) struct BookOptions {
-    /// Classic rules: play and solve from this opening book file instead of the one built into the program.
+    /// Play and solve from this opening book file instead of the one built into the program (classic rules; under max rules, solve only).
     #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
     pub(crate) book: Option<PathBuf>,
     /// Classic rules: use no opening book (search every position).
@@ -593,7 +606,7 @@ impl Cli {
     /// Checks what depends on more than one argument, as clap checks each
     /// one, so that every argument error is a usage error.
     pub(crate) fn validate(mut self) -> Result<Cli, clap::Error> {
-        use clap::error::ErrorKind::{ArgumentConflict, ValueValidation, WrongNumberOfValues};
+        use clap::error::ErrorKind::{ArgumentConflict, MissingRequiredArgument, ValueValidation, WrongNumberOfValues};
         match &self.command {
             // One-move's positional arguments depend on `--moves`.
             Command::OneMove { args, moves, .. } => {
@@ -629,20 +642,30 @@ impl Cli {
         };
         if let Some((subcommand, book, _)) = book.filter(|&(_, _, rules)| !Engine::reads_books(rules)) {
             let option = match (&book.book, book.no_book) {
+                // `solve` reads a Max-Connect4 book itself.
+                (Some(_), false) if subcommand == "solve" => None,
                 (Some(_), _) => Some("--book"),
                 (None, true) => Some("--no-book"),
                 (None, false) => None,
             };
             if let Some(option) = option {
-                let message = format!("{option} needs --rules classic: opening books are for classic Connect-4");
+                let message = format!(
+                    "{option} needs --rules classic: the Max-Connect4 engine plays from no book (solve --book FILE reads one)"
+                );
                 return Err(Cli::usage_error(subcommand, ArgumentConflict, message));
             }
         }
-        if let Command::Book { moves, depth, .. } = &self.command {
+        if let Command::Book { merge, out: None, .. } = &self.command {
+            if !merge.is_empty() {
+                let message = "--merge needs --out FILE, the book to write".to_owned();
+                return Err(Cli::usage_error("book", MissingRequiredArgument, message));
+            }
+        }
+        if let Command::Book { moves, depth: Some(depth), rules, .. } = &self.command {
             // A move string that cannot be played is reported below, as for
             // every other subcommand.
-            if let Ok(root) = Moves::board(Rules::Classic, moves) {
-                if Rules::Classic.is_over(&root) {
+            if let Ok(root) = Moves::board(*rules, moves) {
+                if rules.is_over(&root) {
                     let message = format!("invalid value '{moves}' for '--moves <MOVES>': the game is over there");
                     return Err(Cli::argument_error("book", message));
                 }
@@ -663,7 +686,7 @@ impl Cli {
             Command::Solve { table, .. } => table.hash = sized_table(table.hash, "solve")?,
             Command::Analyse { table, .. } => table.hash = sized_table(table.hash, "analyse")?,
             Command::Bench { table, .. } => table.hash = sized_table(table.hash, "bench")?,
-            Command::Book { hash, .. } => *hash = sized_table(*hash, "book")?,
+            Command::Book { hash, list: false, merge, .. } if merge.is_empty() => *hash = sized_table(*hash, "book")?,
             _ => {}
         }
         // A move string is an argument like any other: a bad one is a usage error.
@@ -672,7 +695,7 @@ impl Cli {
             Command::Perft { moves: Some(moves), rules, .. } => Some(("perft", "--moves", moves, rules.rules)),
             Command::Solve { moves: Some(moves), rules, .. } => Some(("solve", "--moves", moves, rules.rules)),
             Command::Analyse { moves: Some(moves), rules, .. } => Some(("analyse", "--moves", moves, rules.rules)),
-            Command::Book { moves, .. } => Some(("book", "--moves", moves, Rules::Classic)),
+            Command::Book { moves, rules, .. } => Some(("book", "--moves", moves, *rules)),
             Command::Match(args) => {
                 args.start_moves.as_ref().map(|moves| ("match", "--start-moves", moves, args.settings.rules.rules))
             }
@@ -1046,7 +1069,7 @@ pub(crate) fn parse_adjudication(text: &str) -> Result<u64, String> {
     whole(text, 1, adjudication::MAX_BUDGET, "positions").map_err(|error| error.to_string())
 }
 
-/// `I/N`: part I of N of a tournament, counting from 0.
+/// `I/N`: part I of N of a tournament or a book's build, counting from 0.
 pub(crate) fn parse_shard(text: &str) -> Result<Shard, String> {
     text.parse()
 }

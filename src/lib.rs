@@ -9,7 +9,7 @@
 //! - [`search`]: one [`search::Engine`] for both rule sets;
 //! - services the front ends share, over the core: [`atomic`], [`bounded`],
 //!   [`signals`], [`prompt`], [`memory`], [`plot`];
-//! - the core, without I/O: [`format`], [`display`], [`moves`], [`score`],
+//! - the core, without I/O: [`shard`], [`format`], [`display`], [`moves`], [`score`],
 //!   [`rules`], [`board`], [`lines`], [`features`], [`value`], [`player`],
 //!   [`bitboard`].
 
@@ -34,5 +34,6 @@ pub mod rules;
 pub mod score;
 pub mod search;
 pub mod serve;
+pub mod shard;
 pub mod signals;
 pub mod value;

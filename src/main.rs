@@ -4,6 +4,7 @@
 mod cli;
 
 use std::io::{self, Write as _};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -14,6 +15,7 @@ use maxconnect4::modes::{
     self, bot, AnalyseOptions, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source,
 };
 use maxconnect4::referee::{self, merge, process, replay, tournament};
+use maxconnect4::search::book::BookSpec;
 use maxconnect4::search::Strength;
 use maxconnect4::serve;
 use maxconnect4::{format, report};
@@ -108,11 +110,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let options = AnalyseOptions { rules: rules.rules, engine, budget: budget.budget(), json };
             modes::analyse(&source, &options, &mut out, &mut anstream::stderr())?;
         }
-        Command::Book { depth, moves, threads, hash, out: file } => {
-            let threads = threads.map_or_else(modes::default_threads, usize::from);
-            let build = BookBuild { root: moves, depth, threads, hash_bytes: megabytes(hash), out: file };
-            modes::build_book(&build, &mut out, &mut anstream::stderr())?;
-        }
+        Command::Book { depth, moves, rules, threads, hash, out: file, list, shard, merge } => match depth {
+            None => modes::merge_books(&merge, &file.expect("cli requires --out with --merge"), &mut out)?,
+            Some(depth) => {
+                let spec = BookSpec { rules, root: moves, depth };
+                if list {
+                    modes::list_book(&spec, &mut out)?;
+                } else {
+                    let threads = threads.map_or_else(modes::default_threads, usize::from);
+                    let out_file = file.unwrap_or_else(|| PathBuf::from(format!("{}.book", rules.name())));
+                    let build = BookBuild { spec, threads, hash_bytes: megabytes(hash), out: out_file, shard };
+                    modes::build_book(&build, &mut out, &mut anstream::stderr())?;
+                }
+            }
+        },
         Command::Bench { rules, deep, table } => {
             // No opening book: the bench measures the search.
             let settings = EngineSettings { book: BookChoice::Off, ..table.settings() };

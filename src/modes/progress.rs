@@ -1,10 +1,13 @@
 //! The progress line: while a long search runs, one line on stderr with the
 //! depth reached, the nodes visited, the time so far and the best move, and
 //! before a search that will plainly take long, a warning with an estimate.
+//! A long run of many jobs (a book's build) has a line of its own: the jobs
+//! done of all, the rate, and the time left at that rate.
 //! Only on a terminal: when stdout or stderr is a file or a pipe, nothing is
 //! shown, so scripted runs print exactly what they did before.
 
 use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -95,6 +98,97 @@ fn line(progress: &Progress, elapsed: Duration) -> String {
     format!("{depth}{nodes}  {:.1} s{best}", elapsed.as_secs_f64())
 }
 
+/// The line of a run of many jobs on a terminal ([`wanted`]): `solved 12 of
+/// 48 positions  3.1 per second  about 4 minutes left`, redrawn every
+/// [`REDRAW_EVERY`] until [`finish`](Counter::finish). The rate and the
+/// estimate count only the jobs of this run, not those done before it (a
+/// resumed build's).
+pub struct Counter {
+    count: Arc<Count>,
+    bar: Option<ProgressBar>,
+}
+
+/// What a [`Counter`] shows, shared with its drawing.
+struct Count {
+    /// `solved ... positions`: the verb and the noun.
+    verb: String,
+    noun: String,
+    total: u64,
+    before: u64,
+    done: AtomicU64,
+    start: Instant,
+}
+
+impl Counter {
+    /// A counter of `total` jobs, `before` of them done by an earlier run;
+    /// shown only when [`wanted`].
+    #[must_use]
+    pub fn new(verb: &str, noun: &str, total: u64, before: u64) -> Counter {
+        let count = Arc::new(Count {
+            verb: verb.to_owned(),
+            noun: noun.to_owned(),
+            total,
+            before,
+            done: AtomicU64::new(before),
+            start: Instant::now(),
+        });
+        let bar = wanted().then(|| {
+            let shown = Arc::clone(&count);
+            let style = ProgressStyle::with_template("{line}").expect("the template is valid").with_key(
+                "line",
+                move |_: &ProgressState, out: &mut dyn std::fmt::Write| {
+                    let done = shown.done.load(Ordering::Relaxed);
+                    let _ = out.write_str(&count_line(&shown, done, shown.start.elapsed()));
+                },
+            );
+            let term = console::Term::stderr();
+            let _ = term.clear_line();
+            let bar =
+                ProgressBar::with_draw_target(None, ProgressDrawTarget::term_like(Box::new(term))).with_style(style);
+            bar.enable_steady_tick(REDRAW_EVERY);
+            bar
+        });
+        Counter { count, bar }
+    }
+
+    /// One more job done.
+    pub fn add_one(&self) {
+        self.count.done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Erases the line.
+    pub fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// The counter's line when `done` jobs are done after `elapsed`.
+fn count_line(count: &Count, done: u64, elapsed: Duration) -> String {
+    let Count { verb, noun, total, before, .. } = count;
+    let mut line = format!("{verb} {done} of {total} {noun}");
+    let seconds = elapsed.as_secs_f64();
+    let this_run = done.saturating_sub(*before);
+    if this_run == 0 || seconds <= 0.0 {
+        line.push_str(&format!("  {seconds:.0} s"));
+        return line;
+    }
+    let rate = this_run as f64 / seconds;
+    if rate >= 1.0 {
+        line.push_str(&format!("  {rate:.1} per second"));
+    } else if rate * 60.0 >= 1.0 {
+        line.push_str(&format!("  {:.1} per minute", rate * 60.0));
+    } else {
+        line.push_str(&format!("  {:.1} per hour", rate * 3600.0));
+    }
+    let left = total.saturating_sub(done) as f64 / rate;
+    if done < *total {
+        line.push_str(&format!("  {} left", human_duration(left)));
+    }
+    line
+}
+
 /// On a terminal, before a search to `limits` without a time limit, says
 /// so when it will plainly take long: a quick probe searches until an
 /// iteration visits [`PROBE_NODES`], and the growth of its last iterations
@@ -147,6 +241,30 @@ fn human_duration(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_counter_shows_the_rate_and_the_time_left_of_this_run() {
+        let count = |before| Count {
+            verb: "solved".to_owned(),
+            noun: "positions".to_owned(),
+            total: 48,
+            before,
+            done: AtomicU64::new(before),
+            start: Instant::now(),
+        };
+        let second = Duration::from_secs(1);
+        assert_eq!(count_line(&count(0), 0, 3 * second), "solved 0 of 48 positions  3 s");
+        assert_eq!(
+            count_line(&count(0), 12, 4 * second),
+            "solved 12 of 48 positions  3.0 per second  about 12 seconds left"
+        );
+        // 8 solved before this run: 4 in 120 s is 2 a minute, 36 left take 18 minutes.
+        assert_eq!(
+            count_line(&count(8), 12, 120 * second),
+            "solved 12 of 48 positions  2.0 per minute  about 18 minutes left"
+        );
+        assert_eq!(count_line(&count(0), 48, 7200 * second), "solved 48 of 48 positions  24.0 per hour");
+    }
 
     #[test]
     fn durations_read_as_people_say_them() {

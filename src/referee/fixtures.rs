@@ -11,8 +11,7 @@
 //! machine; a shard takes every N-th game, so each gets a mix of players
 //! and openings.
 
-use std::fmt;
-use std::str::FromStr;
+use crate::shard::Shard;
 
 /// A game of a tournament: who plays red, who plays green, from which
 /// opening.
@@ -74,9 +73,7 @@ pub fn meets(gauntlet: &[String], red: &str, green: &str) -> bool {
 /// The games of `list` in `shard`, in the list's order; all of them with
 /// no shard.
 pub fn in_shard(list: impl Iterator<Item = Fixture>, shard: Option<Shard>) -> impl Iterator<Item = Fixture> {
-    list.enumerate()
-        .filter(move |(place, _)| shard.is_none_or(|shard| place % shard.count == shard.index))
-        .map(|(_, game)| game)
+    list.enumerate().filter(move |&(place, _)| shard.is_none_or(|shard| shard.holds(place))).map(|(_, game)| game)
 }
 
 /// Refuses a gauntlet of `players` that names someone who is not a player,
@@ -98,44 +95,6 @@ pub fn check_gauntlet(players: &[String], gauntlet: &[String]) -> Result<(), Str
         return Err("the gauntlet names every player, which leaves no one to play its reference players".to_owned());
     }
     Ok(())
-}
-
-/// Part `index` of `count` of a tournament (`--shard I/N`, counting from 0
-/// as a Slurm job array does): the games whose place in the list, counted
-/// from 0, is `index` modulo `count`.
-/// Made only by parsing `I/N`, so that `0 <= index < count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    index: usize,
-    count: usize,
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    /// `I/N`, with `0 <= I < N`.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let (index, count) = text.split_once('/').ok_or_else(|| "expected I/N, such as 3/100".to_owned())?;
-        let number = |part: &str| {
-            part.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("expected I/N, such as 3/100: '{part}' is not a whole number"))
-        };
-        let (index, count) = (number(index)?, number(count)?);
-        if count == 0 {
-            return Err("there must be at least one shard (N is 1 or more)".to_owned());
-        }
-        if index >= count {
-            return Err(format!("shards count from 0, so I is at most N - 1 ({})", count - 1));
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(formatter, "{}/{}", self.index, self.count)
-    }
 }
 
 #[cfg(test)]
@@ -203,7 +162,7 @@ mod tests {
     #[test]
     fn shards_split_the_list_into_interleaved_parts() {
         let list: Vec<Fixture> = game_list(&names(&["a", "b", "c", "d"]), &names(&["44"]), &[]).collect();
-        let shard = |index| Some(Shard { index, count: 5 });
+        let shard = |index| Some(format!("{index}/5").parse::<Shard>().unwrap());
         let shards: Vec<Vec<String>> =
             (0..5).map(|index| ids(&in_shard(list.iter().cloned(), shard(index)).collect::<Vec<_>>())).collect();
         assert_eq!(in_shard(list.iter().cloned(), None).collect::<Vec<_>>(), list, "no shard is every game");
@@ -213,16 +172,5 @@ mod tests {
         let mut all = ids(&list);
         all.sort();
         assert_eq!(joined, all, "every game in exactly one shard");
-    }
-
-    #[test]
-    fn a_shard_is_i_of_n_counting_from_0() {
-        assert_eq!("3/100".parse(), Ok(Shard { index: 3, count: 100 }));
-        assert_eq!("0/1".parse::<Shard>().map(|shard| shard.to_string()), Ok("0/1".to_owned()));
-        assert_eq!("3/3".parse::<Shard>(), Err("shards count from 0, so I is at most N - 1 (2)".to_owned()));
-        assert_eq!("0/0".parse::<Shard>(), Err("there must be at least one shard (N is 1 or more)".to_owned()));
-        assert_eq!("3".parse::<Shard>(), Err("expected I/N, such as 3/100".to_owned()));
-        assert_eq!("a/3".parse::<Shard>(), Err("expected I/N, such as 3/100: 'a' is not a whole number".to_owned()));
-        assert!("-1/3".parse::<Shard>().is_err());
     }
 }

@@ -27,7 +27,7 @@ use std::sync::{mpsc, Mutex};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::fixtures::{check_gauntlet, game_id, game_list, in_shard, Fixture, Shard};
+use super::fixtures::{check_gauntlet, game_id, game_list, in_shard, Fixture};
 use super::game::Game;
 use super::log::{self, Colour, GameRecord, Log, Side};
 use super::manifest::{Manifest, MANIFEST_FILE};
@@ -42,6 +42,7 @@ use super::Error;
 use crate::board::Board;
 use crate::moves::Moves;
 use crate::rules::Rules;
+use crate::shard::Shard;
 
 /// At most this many games at once (each needs a slot for its process group).
 pub const MAX_JOBS: usize = 64;

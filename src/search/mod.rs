@@ -18,6 +18,9 @@
 //! - [`analyse`]: the value of every column of a position within a budget,
 //!   exact where it can be had, for people and bots.
 //!
+//! - [`book`] and [`book_build`]: opening books under either rules, their
+//!   layers and file format, and the solve of their deepest layer.
+//!
 //! [`perft`] counts move sequences, to test move generation and measure its speed.
 //!
 //! This file only declares the modules and re-exports what callers use.
@@ -26,6 +29,8 @@
 
 mod alpha_beta;
 mod analysis;
+pub mod book;
+pub mod book_build;
 pub mod classic;
 mod engine;
 mod max;

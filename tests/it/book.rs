@@ -122,7 +122,7 @@ fn an_interrupted_build_resumes_from_its_progress_file() {
     // cut short.
     let board = Moves::board(Rules::Classic, &format!("{LATE_ROOT}44")).unwrap();
     let key = board.key().min(maxconnect4::search::classic::mirror(board.key()));
-    let header = format!("maxconnect4 book progress: root '{LATE_ROOT}' depth 2");
+    let header = format!("maxconnect4 book progress: rules classic, root '{LATE_ROOT}', depth 2");
     write(dir.path(), "late.book.progress", &format!("{header}\n{key} 5\n12"));
     let (code, _, stderr) = run_in(dir.path(), &args);
     assert_eq!(code, 0, "{stderr}");
@@ -131,7 +131,7 @@ fn an_interrupted_build_resumes_from_its_progress_file() {
     assert_eq!(resumed.len(), whole.len());
     assert_ne!(resumed, whole, "the value in the progress file was used");
     // A progress file of another build is refused, and left alone.
-    write(dir.path(), "late.book.progress", "maxconnect4 book progress: root '4' depth 2\n");
+    write(dir.path(), "late.book.progress", "maxconnect4 book progress: rules classic, root '4', depth 2\n");
     check_error(dir.path(), &args, 1, "late.book.progress is the progress of another build");
     write(dir.path(), "late.book.progress", &format!("{header}\n12 x\n"));
     check_error(dir.path(), &args, 1, "late.book.progress, line 2: expected 'KEY VALUE', found '12 x'");
@@ -238,8 +238,9 @@ fn damaged_or_foreign_books_are_refused_with_one_line() {
 #[test]
 fn bad_book_options_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 9] = [
-        (&["solve", "--moves", "44", "--book", "x.book"], "--book needs --rules classic"),
+    let cases: [(&[&str], &str); 18] = [
+        (&["analyse", "--moves", "44", "--book", "x.book"], "--book needs --rules classic"),
+        (&["solve", "--moves", "44", "--no-book"], "--no-book needs --rules classic"),
         (&["one-move", "--moves", "44", "out.txt", "3", "--no-book"], "--no-book needs --rules classic"),
         (
             &["solve", "--rules", "classic", "--moves", "44", "--book", "x.book", "--no-book"],
@@ -254,6 +255,14 @@ fn bad_book_options_are_usage_errors() {
             &["book", "--depth", "2", "--moves", "76642741435573447574271232313253652656111"],
             "the board is full after 1 more moves",
         ),
+        (&["book", "--depth", "36", "--rules", "max", "--moves", "1212121"], "the board is full after 35 more moves"),
+        (&["book", "--depth", "1", "--merge", "a.progress", "--out", "b.book"], "cannot be used with"),
+        (&["book", "--merge", "a.progress"], "--merge needs --out FILE, the book to write"),
+        (&["book", "--depth", "1", "--list", "--shard", "0/2"], "cannot be used with"),
+        (&["book", "--depth", "1", "--list", "--out", "b.book"], "cannot be used with"),
+        (&["book", "--depth", "1", "--shard", "2/2"], "shards count from 0, so I is at most N - 1 (1)"),
+        (&["book", "--merge", "--out", "b.book"], "a value is required for '--merge <PROGRESS>...'"),
+        (&["book", "--depth", "1", "--rules", "max", "--moves", "8"], "invalid value '8' for '--moves <MOVES>'"),
     ];
     for (args, message) in cases {
         check_error(dir.path(), args, 2, message);

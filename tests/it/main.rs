@@ -8,6 +8,8 @@ mod architecture;
 mod arguments;
 mod board_file;
 mod book;
+#[cfg(target_os = "linux")]
+mod book_shards;
 #[cfg(unix)]
 mod bots;
 mod classic;

@@ -89,3 +89,16 @@ fn no_progress_and_no_warning_when_output_is_piped() {
         assert!(!stderr.contains("may take"), "{args:?}: {stderr:?}");
     }
 }
+
+#[test]
+fn a_book_build_shows_its_rate_and_the_time_left_on_a_terminal() {
+    // Positions of 30 empty cells: each takes a moment, so the line shows
+    // a rate and an estimate before the build ends.
+    let args = ["book", "--rules", "max", "--moves", "4444333355", "--depth", "2", "--threads", "1", "--out", "b.book"];
+    let seen = check_on_a_terminal(&args, " left");
+    // The line drawn with the estimate, whatever was drawn after it.
+    let line = seen.split(REDRAW).find(|line| line.contains(" left")).unwrap();
+    assert!(line.starts_with("solved "), "{seen:?}");
+    assert!(line.contains(" positions at depth 2  "), "{seen:?}");
+    assert!(line.contains(" per "), "{seen:?}");
+}

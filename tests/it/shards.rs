@@ -13,7 +13,7 @@ use std::process::Command;
 use maxconnect4::referee::log::GameRecord;
 
 use super::bots::tool_available;
-use super::util::{engine, maxconnect4, read, records};
+use super::util::{engine, maxconnect4, merge_refused, read, records, run_shards_under_parallel};
 
 /// The tournament's players and settings, as its command line's words:
 /// deterministic players (fixed depths, one thread), so two runs play the
@@ -54,26 +54,7 @@ fn shards_run_by_gnu_parallel_merge_into_the_one_machine_tournament() {
 
     // The README's way: a script plays shard $1, and GNU parallel runs the
     // shards, keeping a job log so that a second run resumes.
-    let quoted: Vec<String> = words.iter().map(|word| shell_words::quote(word).into_owned()).collect();
-    let script = format!(
-        "exec {} {} --shard \"$1/3\" --out \"shards/$1\"\n",
-        shell_words::quote(env!("CARGO_BIN_EXE_maxconnect4")),
-        quoted.join(" ")
-    );
-    std::fs::write(dir.path().join("shard.sh"), script).unwrap();
-    let parallel = || {
-        let status = Command::new("parallel")
-            .current_dir(dir.path())
-            .args(["--will-cite", "--halt", "now,fail=1", "--jobs", "2", "--joblog", "joblog", "--resume"])
-            .args(["bash", "shard.sh", ":::", "0", "1", "2"])
-            .status()
-            .unwrap();
-        assert!(status.success(), "parallel ran every shard");
-    };
-    parallel();
-    parallel();
-    let joblog = read(&dir.path().join("joblog"));
-    assert_eq!(joblog.lines().count(), 4, "a header and one line per shard, none run twice:\n{joblog}");
+    run_shards_under_parallel(dir.path(), &words, "--shard \"$1/3\" --out \"shards/$1\"", 3);
 
     let logs: Vec<String> = (0..3).map(|shard| format!("shards/{shard}/games.jsonl")).collect();
     let merged = maxconnect4(dir.path()).arg("results").args(&logs).args(["--out", "merged"]).assert().success();
@@ -114,11 +95,7 @@ fn small_tournament(dir: &Path, name: &str, players: [&str; 2]) {
 
 /// `results`' error for these logs (it must fail with exit 1).
 fn refusal(dir: &Path, logs: &[&str]) -> String {
-    let assert = maxconnect4(dir).arg("results").args(logs).args(["--out", "merged"]).assert().code(1);
-    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
-    assert!(!dir.join("merged").exists(), "nothing written");
-    stderr
+    merge_refused(dir, &["results"], logs, "merged")
 }
 
 #[test]

@@ -194,3 +194,39 @@ pub fn engines_with_threads(threads: &[usize]) -> Vec<maxconnect4::search::Engin
         })
         .collect()
 }
+
+/// Runs the shards of a job as the README shows on a cluster: a script
+/// `shard.sh` in `dir` runs `words` with `tail` added (which names shard
+/// `$1`), and GNU parallel runs it for shards 0 to `shards` - 1, two at a
+/// time, keeping a job log; run twice, the second run resumes and runs
+/// nothing again.
+pub fn run_shards_under_parallel(dir: &Path, words: &[String], tail: &str, shards: usize) {
+    let quoted: Vec<String> = words.iter().map(|word| shell_words::quote(word).into_owned()).collect();
+    let script =
+        format!("exec {} {} {tail}\n", shell_words::quote(env!("CARGO_BIN_EXE_maxconnect4")), quoted.join(" "));
+    std::fs::write(dir.join("shard.sh"), script).unwrap();
+    let indices: Vec<String> = (0..shards).map(|index| index.to_string()).collect();
+    for _ in 0..2 {
+        let status = std::process::Command::new("parallel")
+            .current_dir(dir)
+            .args(["--will-cite", "--halt", "now,fail=1", "--jobs", "2", "--joblog", "joblog", "--resume"])
+            .args(["bash", "shard.sh", ":::"])
+            .args(&indices)
+            .status()
+            .unwrap();
+        assert!(status.success(), "parallel ran every shard");
+    }
+    let joblog = read(&dir.join("joblog"));
+    assert_eq!(joblog.lines().count(), shards + 1, "a header and one line per shard, none run twice:\n{joblog}");
+}
+
+/// A merge of shards' files refused: `words` then `inputs` then `--out
+/// out`, run in `dir`, must fail with exit 1 and one line on stderr, which
+/// it returns, and write nothing at `out`.
+pub fn merge_refused(dir: &Path, words: &[&str], inputs: &[&str], out: &str) -> String {
+    let assert = maxconnect4(dir).args(words).args(inputs).args(["--out", out]).assert().code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(!dir.join(out).exists(), "nothing written");
+    stderr
+}

@@ -24,7 +24,6 @@
 
 mod benchmarks;
 pub mod book;
-pub mod build;
 mod engine;
 mod ordering;
 mod perft;

@@ -1,0 +1,224 @@
+//! An opening book built in shards, under either rules: `book --list` names
+//! the positions, GNU parallel runs `book --shard I/N` as on a cluster, and
+//! `book --merge` writes a book equal, byte for byte, to the one-process
+//! build; and the progress files `--merge` refuses.
+//!
+//! GNU parallel is Debian's `parallel`. In CI (`MAXCONNECT4_REQUIRE_PARALLEL=1`,
+//! set by `.ci/run`) a missing `parallel` fails the sharded build's test;
+//! elsewhere it is skipped with the reason printed.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use maxconnect4::moves::Moves;
+use maxconnect4::rules::Rules;
+
+use super::bots::tool_available;
+use super::util::{maxconnect4, merge_refused, read, run_shards_under_parallel, write};
+
+/// A classic Middle-Easy benchmark position (23 stones): a book two moves
+/// deep from it builds in a moment.
+const CLASSIC_ROOT: &str = "52753311433677442422121";
+
+/// A Max-Connect4 position with 14 empty cells (worth -1 to its mover).
+const MAX_ROOT: &str = "4453526671234455667711223344";
+
+/// `book`'s words for a build of `rules` two moves deep from `root`.
+fn book_words(rules: &str, root: &str) -> Vec<String> {
+    ["book", "--rules", rules, "--moves", root, "--depth", "2"].map(str::to_owned).to_vec()
+}
+
+/// Runs `args` in `dir`, which must succeed; returns stdout.
+fn run(dir: &Path, args: &[String]) -> String {
+    let assert = maxconnect4(dir).args(args).assert().success();
+    String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+}
+
+/// `book --list`'s lines as (key, moves), checked: keys distinct, each move
+/// string a position two moves after `root` under `rules` whose key (or its
+/// mirror image's) is the key given.
+fn listed(dir: &Path, rules: &str, root: &str) -> Vec<(u64, String)> {
+    let mut words = book_words(rules, root);
+    words.push("--list".to_owned());
+    let list: Vec<(u64, String)> = run(dir, &words)
+        .lines()
+        .map(|line| {
+            let (key, moves) = line.split_once(' ').unwrap();
+            (key.parse().unwrap(), moves.to_owned())
+        })
+        .collect();
+    let parsed: Rules = rules.parse().unwrap();
+    for (key, moves) in &list {
+        assert!(moves.starts_with(root) && moves.len() == root.len() + 2, "{moves}");
+        let board = Moves::board(parsed, moves).unwrap();
+        assert!([board.key(), maxconnect4::search::classic::mirror(board.key())].contains(key), "{key} {moves}");
+    }
+    assert_eq!(list.iter().map(|(key, _)| key).collect::<HashSet<_>>().len(), list.len(), "each position once");
+    assert_eq!(run(dir, &words), run(dir, &words), "the same list every time");
+    list
+}
+
+#[test]
+fn shards_built_by_gnu_parallel_merge_into_the_one_process_book() {
+    if !tool_available("parallel", "MAXCONNECT4_REQUIRE_PARALLEL") {
+        return;
+    }
+    for (rules, root) in [("classic", CLASSIC_ROOT), ("max", MAX_ROOT)] {
+        let dir = tempfile::tempdir().unwrap();
+        let words = book_words(rules, root);
+        let mut one = words.clone();
+        one.extend(["--threads", "2", "--out", "one.book"].map(str::to_owned));
+        run(dir.path(), &one);
+        let list = listed(dir.path(), rules, root);
+
+        // The README's way: a script builds shard $1, and GNU parallel runs
+        // the shards, keeping a job log so that a second run resumes.
+        run_shards_under_parallel(dir.path(), &words, "--threads 1 --shard \"$1/3\" --out sharded.book", 3);
+        assert!(!dir.path().join("sharded.book").exists(), "a shard writes no book");
+
+        // Each shard solved every third position of the list, from its own place.
+        let mut files = Vec::new();
+        for index in 0..3 {
+            let name = format!("sharded.book.shard-{index}-of-3.progress");
+            let text = read(&dir.path().join(&name));
+            let mut lines = text.lines();
+            assert_eq!(
+                lines.next().unwrap(),
+                format!("maxconnect4 book progress: rules {rules}, root '{root}', depth 2, shard {index}/3")
+            );
+            let keys: HashSet<u64> = lines.map(|line| line.split(' ').next().unwrap().parse().unwrap()).collect();
+            let expected: HashSet<u64> = list.iter().skip(index).step_by(3).map(|(key, _)| *key).collect();
+            assert_eq!(keys, expected, "{name}");
+            files.push(name);
+        }
+        let mut merge = vec!["book".to_owned(), "--merge".to_owned()];
+        merge.extend(files.iter().rev().cloned());
+        merge.extend(["--out", "sharded.book"].map(str::to_owned));
+        let stdout = run(dir.path(), &merge);
+        assert!(stdout.starts_with("Wrote sharded.book: "), "{stdout}");
+        let (one, sharded) = (dir.path().join("one.book"), dir.path().join("sharded.book"));
+        assert_eq!(std::fs::read(&sharded).unwrap(), std::fs::read(&one).unwrap(), "{rules}: byte for byte");
+        assert!(dir.path().join(&files[0]).exists(), "the shards' files are left as they were");
+    }
+}
+
+/// `book --merge FILES --out merged.book` in `dir` fails with exit 1 and one
+/// line, which it returns, writing no book.
+fn refusal(dir: &Path, files: &[&str]) -> String {
+    merge_refused(dir, &["book", "--merge"], files, "merged.book")
+}
+
+#[test]
+fn merge_refuses_other_builds_disagreements_and_holes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let mut words = book_words("classic", CLASSIC_ROOT);
+    words.extend(["--threads", "1", "--out", "c.book"].map(str::to_owned));
+    for index in 0..4 {
+        let mut shard = words.clone();
+        shard.extend(["--shard".to_owned(), format!("{index}/4")]);
+        let stdout = run(path, &shard);
+        assert!(
+            stdout.starts_with(&format!("Solved shard {index}/4: 12 of the 48 positions 2 moves from")),
+            "{stdout}"
+        );
+    }
+    let shard = |index: usize| format!("c.book.shard-{index}-of-4.progress");
+    let (s0, s1, s2, s3) = (shard(0), shard(1), shard(2), shard(3));
+
+    // Shards missing, and one cut short.
+    let text = read(&path.join(&s2));
+    let cut: Vec<&str> = text.lines().take(5).collect();
+    write(path, "short.progress", &format!("{}\n", cut.join("\n")));
+    let error = refusal(path, &[&s0, "short.progress"]);
+    assert!(
+        error.contains(
+            "cannot write merged.book: 32 of the 48 positions 2 moves from the root are in none of the files; \
+             no file of shards 1/4, 3/4; shard 2/4's file lacks 8 (run it again: it resumes)"
+        ),
+        "{error}"
+    );
+
+    // A value changed: two files disagree.
+    let text = read(&path.join(&s1));
+    let line = text.lines().nth(1).unwrap();
+    let (key, value) = line.split_once(' ').unwrap();
+    let changed = format!("{key} {}", value.parse::<i32>().unwrap() - 1);
+    write(path, "changed.progress", &text.replacen(line, &changed, 1));
+    let error = refusal(path, &[&s0, &s1, &s2, &s3, "changed.progress"]);
+    assert!(error.contains(&format!("{s1} and changed.progress give the position {key} different values")), "{error}");
+
+    // A key that is no position of the book.
+    write(path, "foreign.progress", &format!("{}\n12345 0\n", text.lines().next().unwrap()));
+    let error = refusal(path, &[&s0, &s1, &s2, &s3, "foreign.progress"]);
+    assert!(error.contains("foreign.progress names the position 12345, which is not 2 moves from"), "{error}");
+
+    // Another build: other rules.
+    let mut max = book_words("max", MAX_ROOT);
+    max.extend(["--shard", "0/4", "--out", "m.book"].map(str::to_owned));
+    run(path, &max);
+    let error = refusal(path, &[&s0, "m.book.shard-0-of-4.progress"]);
+    assert!(
+        error.contains(&format!(
+            "m.book.shard-0-of-4.progress is the progress of another build (rules max, root '{MAX_ROOT}', depth 2) \
+             than {s0} (rules classic, root '{CLASSIC_ROOT}', depth 2)"
+        )),
+        "{error}"
+    );
+
+    // Not a progress file at all, and no file.
+    write(path, "notes.txt", "shopping list\n");
+    let error = refusal(path, &[&s0, "notes.txt"]);
+    assert!(error.contains("notes.txt is not a book's progress file: its first line is 'shopping list'"), "{error}");
+    let error = refusal(path, &[&s0, "nowhere.progress"]);
+    assert!(error.contains("cannot read nowhere.progress: no such file"), "{error}");
+
+    // All four: the book.
+    let stdout = run(path, &["book", "--merge", &s0, &s1, &s2, &s3, "--out", "merged.book"].map(str::to_owned));
+    assert!(stdout.starts_with("Wrote merged.book: 56 positions up to 2 moves from"), "{stdout}");
+
+    // A classic book is no book for Max-Connect4's solve.
+    let assert = maxconnect4(path).args(["solve", "--moves", CLASSIC_ROOT, "--book", "merged.book"]).assert().code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr, "error: merged.book is a classic book; --rules max needs a Max-Connect4 one\n");
+}
+
+#[test]
+fn an_interrupted_shard_resumes_from_its_progress_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let mut words = book_words("max", MAX_ROOT);
+    words.extend(["--threads", "1", "--shard", "1/2", "--out", "m.book"].map(str::to_owned));
+    run(path, &words);
+    let progress = path.join("m.book.shard-1-of-2.progress");
+    let whole = read(&progress);
+    // Stopped after three positions, the fourth line cut short.
+    let lines: Vec<&str> = whole.lines().collect();
+    write(path, "m.book.shard-1-of-2.progress", &format!("{}\n{}", lines[..4].join("\n"), &lines[4][..3]));
+    let assert = maxconnect4(path).args(&words).assert().success();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("; 3 more were read from m.book.shard-1-of-2.progress."), "{stderr}");
+    // The cut line is gone, and every position is there once.
+    let resumed = read(&progress);
+    let sorted = |text: &str| {
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(sorted(&resumed), sorted(&whole));
+    assert!(resumed.starts_with(&format!("{}\n", lines[..4].join("\n"))), "what was solved is kept");
+
+    // While another build holds the file (here this test, as the same shard
+    // started twice would), a build refuses it and leaves it as it is.
+    let held = std::fs::File::open(&progress).unwrap();
+    held.lock().unwrap();
+    let assert = maxconnect4(path).args(&words).assert().code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(
+        stderr,
+        "error: m.book.shard-1-of-2.progress is being written by another build of the same book: let it finish\n"
+    );
+    assert_eq!(read(&progress), resumed);
+    drop(held);
+    run(path, &words);
+}
