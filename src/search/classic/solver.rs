@@ -158,13 +158,14 @@ impl Solver {
             let guess = if min <= 0 && 0 < max {
                 0
             } else if min > 0 && !bracketed {
-                (min + step - 1).min(max - 1)
+                step *= 2;
+                (min + step / 2 - 1).min(max - 1)
             } else if max <= 0 && !bracketed {
-                (max - step).max(min)
+                step *= 2;
+                (max - step / 2).max(min)
             } else {
                 min + (max - min) / 2
             };
-            step *= 2;
             let found = self.null_window(position, guess);
             if self.work.stopped {
                 return Err(OutOfTime { nodes: self.work.all_nodes() });
