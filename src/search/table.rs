@@ -1,13 +1,8 @@
 //! The transposition table: what earlier searches learned about positions,
 //! so a position reached again by another move order is not searched again.
 //!
-//! One entry per slot, of one word, two slots to a bucket: a position may
-//! sit in either slot of its bucket, and a new entry takes its own slot, a
-//! free one, or else the shallower entry's slot unless that one was searched
-//! much deeper (see [`KEEP_DEEPER`]). Against one slot per position, two to a
-//! bucket took the Max-Connect4 bench 6% fewer nodes (2,990,641 against
-//! 3,195,472) and the classic solver 4% fewer on the first 10 Begin-Hard
-//! and 100 Begin-Medium positions. The bucket's index and
+//! One entry per slot, of one word; a new entry takes the slot unless the one
+//! there was searched much deeper (see [`KEEP_DEEPER`]). The slot's index and
 //! the part of the key an entry keeps together name one position, so a hit
 //! is never a different position (as in Pascal Pons' solver, which keeps
 //! part of the key and lets the index tell the rest). Eight entries to a
@@ -84,10 +79,7 @@ const KEY_BITS: u32 = 49;
 
 /// Tables of fewer slots than this would need more check bits than a slot
 /// has room for; they store nothing.
-const MIN_LEN: usize = WAYS << (KEY_BITS - (Slot::BITS - CHECK_SHIFT));
-
-/// Slots to a bucket: a position may sit in either slot of its bucket.
-const WAYS: usize = 2;
+const MIN_LEN: usize = 1 << (KEY_BITS - (Slot::BITS - CHECK_SHIFT));
 
 /// The bits a key may have.
 const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
@@ -158,7 +150,7 @@ impl Table {
     /// # Errors
     /// When the memory cannot be had.
     pub fn with_bytes(bytes: usize) -> Result<Table, TableTooLarge> {
-        let wanted = bytes / Self::ENTRY_BYTES / WAYS * WAYS;
+        let wanted = bytes / Self::ENTRY_BYTES;
         let slots = allocate_zeroed(if wanted < MIN_LEN { 0 } else { wanted }).ok_or(TableTooLarge { bytes })?;
         advise_huge_pages(&slots);
         let mut table = Table { slots, len: 0, check_bits: 0 };
@@ -179,7 +171,6 @@ impl Table {
     }
 
     fn set_len(&mut self, len: usize) {
-        let len = len / WAYS * WAYS;
         self.len = len;
         self.check_bits = Self::check_bits(len);
     }
@@ -189,10 +180,10 @@ impl Table {
     /// the same index lie within a run of at most `2^KEY_BITS / len + 1`
     /// scrambled values, and `2^check_bits` is at least that.
     const fn check_bits(len: usize) -> u32 {
-        if len < WAYS {
+        if len == 0 {
             0
         } else {
-            KEY_BITS - (len / WAYS).ilog2()
+            KEY_BITS - len.ilog2()
         }
     }
 
@@ -216,18 +207,7 @@ impl Table {
         let data_mask = (1 << CHECK_SHIFT) - 1;
         for (key, slot) in kept {
             let (index, check) = self.place(key);
-            // The first free slot of the bucket, or the shallower entry's.
-            let bucket = &mut self.slots[index..index + WAYS];
-            let at = (0..WAYS).find(|&way| *bucket[way].get_mut() == 0).unwrap_or_else(|| {
-                if depth_of(*bucket[0].get_mut()) <= depth_of(*bucket[1].get_mut()) {
-                    0
-                } else {
-                    1
-                }
-            });
-            if *bucket[at].get_mut() == 0 || depth_of(*bucket[at].get_mut()) <= depth_of(slot) {
-                *bucket[at].get_mut() = slot & data_mask | check << CHECK_SHIFT;
-            }
+            *self.slots[index].get_mut() = slot & data_mask | check << CHECK_SHIFT;
         }
     }
 
@@ -235,7 +215,7 @@ impl Table {
     fn key_at(&self, index: usize, slot: Slot) -> u64 {
         // The scrambled keys whose index is `index` start at `first`; the
         // one stored agrees with the check in its low bits.
-        let first = (((index / WAYS) as u128) << KEY_BITS).div_ceil((self.len / WAYS) as u128) as u64;
+        let first = ((index as u128) << KEY_BITS).div_ceil(self.len as u128) as u64;
         let modulus = 1 << self.check_bits;
         let check = slot >> CHECK_SHIFT;
         unscrambled(first + (check.wrapping_sub(first) & (modulus - 1)))
@@ -247,7 +227,7 @@ impl Table {
         debug_assert!(key < 1 << KEY_BITS, "key {key:#x} out of range");
         let scrambled = scrambled(key);
         // A multiply-shift onto any table length.
-        let index = ((u128::from(scrambled) * (self.len / WAYS) as u128) >> KEY_BITS) as usize * WAYS;
+        let index = ((u128::from(scrambled) * self.len as u128) >> KEY_BITS) as usize;
         (index, scrambled & ((1 << self.check_bits) - 1))
     }
 
@@ -273,11 +253,11 @@ impl Table {
             return None;
         }
         let (index, check) = self.place(key);
-        let slot = self.slots[index..index + WAYS]
-            .iter()
-            .map(|slot| slot.load(Relaxed))
-            .find(|slot| slot >> CHECK_SHIFT == check && (slot >> BOUND_SHIFT) & 3 != 0)?;
+        let slot = self.slots[index].load(Relaxed);
         let bound = (slot >> BOUND_SHIFT) & 3;
+        if slot >> CHECK_SHIFT != check || bound == 0 {
+            return None;
+        }
         Some(Entry {
             value: ((slot << (Slot::BITS - VALUE_BITS)) as i64 >> (Slot::BITS - VALUE_BITS)) as Value,
             depth: ((slot >> DEPTH_SHIFT) & 0x3F) as u32,
@@ -306,27 +286,16 @@ impl Table {
         let value = (entry.value as u64) & ((1 << VALUE_BITS) - 1);
         let depth = u64::from(entry.depth.min(0x3F));
         let (index, check) = self.place(key);
-        let bucket = &self.slots[index..index + WAYS];
-        let olds = [bucket[0].load(Relaxed), bucket[1].load(Relaxed)];
-        // The position's own slot, else a free one, else the shallower entry's.
-        let way = (0..WAYS)
-            .find(|&way| olds[way] >> CHECK_SHIFT == check && olds[way] != 0)
-            .or_else(|| (0..WAYS).find(|&way| olds[way] == 0))
-            .unwrap_or_else(|| usize::from(depth_of(olds[1]) < depth_of(olds[0])));
-        let old = olds[way];
-        if old >> CHECK_SHIFT == check || old == 0 || depth + KEEP_DEEPER >= depth_of(old) {
-            bucket[way].store(
+        let slot = &self.slots[index];
+        let old = slot.load(Relaxed);
+        let old_depth = (old >> DEPTH_SHIFT) & 0x3F;
+        if old >> CHECK_SHIFT == check || old == 0 || depth + KEEP_DEEPER >= old_depth {
+            slot.store(
                 value | depth << DEPTH_SHIFT | bound << BOUND_SHIFT | best << BEST_SHIFT | check << CHECK_SHIFT,
                 Relaxed,
             );
         }
     }
-}
-
-/// The depth of the entry in `slot`.
-#[inline]
-const fn depth_of(slot: Slot) -> u64 {
-    (slot >> DEPTH_SHIFT) & 0x3F
 }
 
 /// `len` zeroed slots straight from the allocator, which leaves the

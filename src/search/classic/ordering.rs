@@ -4,7 +4,7 @@
 //! player and the solver, kept in one short list on the stack.
 
 use super::position::Position;
-use crate::bitboard::{column_cells, completing_cells, ALL_CELLS, BOTTOM_ROW, WIDTH};
+use crate::bitboard::{column_cells, WIDTH};
 use crate::board::Column;
 
 /// `candidates` (cells, one per column at most) ordered: the table's move
@@ -58,21 +58,8 @@ impl MoveList {
         }
     }
 
-    /// Adds `candidates` in the solver's order (see [`solver_score`]).
-    #[inline(always)]
-    pub(super) fn order_for_solver(&mut self, position: &Position, candidates: u64, first: Option<Column>) {
-        let opponent_threats = position.opponent_winning_cells();
-        for column in Column::CENTRE_FIRST {
-            let cell = candidates & column_cells(column.index());
-            if cell != 0 {
-                let first_bonus = if first == Some(column) { TABLE_MOVE } else { 0 };
-                self.insert(cell, solver_score(position, cell, opponent_threats) + first_bonus);
-            }
-        }
-    }
-
     /// Reorders the moves at random (from the xorshift state `state`),
-    /// keeping a move that makes far more threats before one that does not.
+    /// the table's move as much as any: a helper thread searches another part of the tree.
     pub(super) fn shuffle(&mut self, state: &mut u64) {
         for at in 0..self.len {
             *state ^= *state << 13;
@@ -94,23 +81,6 @@ impl MoveList {
 }
 
 /// The noise a helper thread adds to move scores near its root, at most
-/// three times this: a move that makes a threat playable next (120) can
-/// fall behind one that makes none.
-const JITTER: u32 = 60;
-
-/// The solver's move score's weight for the table's move.
-const TABLE_MOVE: u32 = 10000;
-
-/// How promising the move `cell` is for the solver: threats it leaves the
-/// mover that the opponent cannot undermine (not right above one of theirs,
-/// `opponent_threats`), counted more where the cell under the threat is
-/// playable next (the opponent cannot play under it) or the one after.
-#[inline(always)]
-fn solver_score(position: &Position, cell: u64, opponent_threats: u64) -> u32 {
-    let mask = position.mask() | cell;
-    let threats = completing_cells(position.current() | cell) & !mask & !(opponent_threats << 1);
-    let playable = (mask + BOTTOM_ROW) & ALL_CELLS;
-    let next = threats & (playable << 1);
-    let next_next = threats & (((playable << 1) & ALL_CELLS) << 1);
-    120 * next.count_ones() + 50 * next_next.count_ones() + 30 * threats.count_ones()
-}
+/// three times this: beyond the table's move (256) and the threats a move
+/// makes (one point each), it reorders the moves all but at random.
+const JITTER: u32 = 128;

@@ -6,24 +6,23 @@
 //! - the mover never considers a move that loses at once ([`Position::non_losing_moves`]),
 //!   and a position where every move does is scored without searching it;
 //! - the score's bounds from the moves played narrow the window before any move;
-//! - a position with the first player to move is bounded by the second
-//!   player's claimeven (Allis; [`Position::claimeven_bound`]), its own and
-//!   each child's before any is searched;
-//! - moves are tried after the move the table remembers, in order of the
-//!   threats they create (cells where the mover would then complete a four)
-//!   that are not right above one of the opponent's, weighted by how soon
-//!   they can be played (as in Christophe Steininger's c4), the centre first
-//!   among equals;
+//! - a child with the first player to move is bounded by the second
+//!   player's claimeven (Allis; [`Position::claimeven_bound`]) before any
+//!   child is searched;
+//! - moves are tried in order of the threats they create (cells where the mover
+//!   would then complete a four), the centre first among equals, after the
+//!   move the table remembers;
 //! - the shared transposition table ([`crate::search::table`]: one 8-byte
-//!   entry, keeping only the key bits its index does not tell, two to a
-//!   bucket) stores exact values and bounds, keeping the entries that cost
-//!   the most nodes, and a position and its mirror image share one entry;
+//!   entry, keeping only the key bits its index does not tell) stores exact
+//!   values and bounds, keeping the entries that cost the most nodes, and a
+//!   position and its mirror image share one entry;
 //! - the root's value is found by null-window searches: first whether it is
 //!   a win, then outwards from a draw in steps that double, then halving;
 //! - several threads search each null window together over the shared
-//!   table ([`Solver::with_threads`]).
+//!   table ([`Solver::with_threads`]), sharing out the moves of the
+//!   positions they meet (ABDADA).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -71,6 +70,44 @@ pub struct Solver {
     jitter: u64,
     /// Positions with fewer moves than this get noise in their move order.
     jitter_until: u32,
+    /// The positions the threads of a search on several are searching now.
+    busy: Option<Arc<Busy>>,
+}
+
+/// Only positions with fewer stones than this are marked busy: deeper
+/// subtrees are too small to be worth sharing out.
+const BUSY_MOVES: u32 = 24;
+
+/// The positions the threads of a search are in, by key: a small table in
+/// which a thread marks a child before it searches it, so that another
+/// thread can search something else first (see [`Solver::negamax`]).
+/// A slot holds one key; two positions in one slot only cost a deferral.
+struct Busy {
+    slots: Vec<AtomicU64>,
+}
+
+impl Busy {
+    const SLOTS: usize = 1 << 12;
+
+    fn new() -> Busy {
+        Busy { slots: (0..Self::SLOTS).map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize]
+    }
+
+    fn holds(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
 }
 
 impl Solver {
@@ -79,7 +116,14 @@ impl Solver {
     /// # Errors
     /// When the memory cannot be had.
     pub fn new(hash_bytes: usize) -> Result<Solver, TableTooLarge> {
-        Ok(Solver { work: Work::new(hash_bytes, NODES_PER_SLOT)?, book: None, threads: 1, jitter: 0, jitter_until: 0 })
+        Ok(Solver {
+            work: Work::new(hash_bytes, NODES_PER_SLOT)?,
+            book: None,
+            threads: 1,
+            jitter: 0,
+            jitter_until: 0,
+            busy: None,
+        })
     }
 
     /// The solver searching with `threads` threads from now on (at least
@@ -304,6 +348,8 @@ impl Solver {
         self.work.table_mut().grow_to(usize::MAX);
         let finished = Arc::new(AtomicBool::new(false));
         self.work.finished = Some(Arc::clone(&finished));
+        let busy = Arc::new(Busy::new());
+        self.busy = Some(Arc::clone(&busy));
         let mut helpers: Vec<Solver> = (1..self.threads)
             .map(|thread| Solver {
                 work: self.work.helper(&finished),
@@ -311,6 +357,7 @@ impl Solver {
                 threads: 1,
                 jitter: (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(guess.unsigned_abs()) | 1,
                 jitter_until: position.moves() + JITTER_PLIES,
+                busy: Some(Arc::clone(&busy)),
             })
             .collect();
         let found = std::thread::scope(|scope| {
@@ -340,6 +387,7 @@ impl Solver {
         });
         self.work.helper_nodes += helpers.iter().map(|helper| helper.work.nodes).sum::<u64>();
         self.work.finished = None;
+        self.busy = None;
         match found {
             Some(found) => {
                 self.work.stopped = false;
@@ -380,12 +428,7 @@ impl Solver {
                 return alpha;
             }
         }
-        let mut upper = win_now(moves + 2);
-        if moves.is_multiple_of(2) {
-            if let Some(bound) = position.claimeven_bound() {
-                upper = upper.min(bound);
-            }
-        }
+        let upper = win_now(moves + 2);
         if beta > upper {
             beta = upper;
             if alpha >= beta {
@@ -433,27 +476,51 @@ impl Solver {
         let nodes_before = self.work.nodes;
         let mut best = None;
         let mut ordered = MoveList::new();
-        ordered.order_for_solver(position, candidates, first);
+        ordered.order(position, candidates, first);
         if moves < self.jitter_until {
             ordered.shuffle(&mut self.jitter);
         }
-        for &cell in ordered.cells() {
-            let value = -self.negamax(&position.after(cell), -beta, -alpha);
-            if self.work.stopped {
-                return 0;
+        // With other threads searching, a move after the first whose
+        // position another thread is searching now waits for a second pass
+        // (ABDADA): by then that thread has likely stored its value.
+        let busy = self.busy.clone().filter(|_| moves < BUSY_MOVES);
+        let mut deferred = 0;
+        for pass in 0..2 {
+            for (index, &cell) in ordered.cells().iter().enumerate() {
+                if pass == 1 && deferred & cell == 0 {
+                    continue;
+                }
+                let child = position.after(cell);
+                if let Some(busy) = &busy {
+                    if pass == 0 && index > 0 && busy.holds(child.key()) {
+                        deferred |= cell;
+                        continue;
+                    }
+                    busy.enter(child.key());
+                }
+                let value = -self.negamax(&child, -beta, -alpha);
+                if let Some(busy) = &busy {
+                    busy.leave(child.key());
+                }
+                if self.work.stopped {
+                    return 0;
+                }
+                if value >= beta {
+                    self.store(
+                        table_key,
+                        mirrored,
+                        Entry { value, bound: Bound::Lower, depth: 0, best: Some(column_of(cell)) },
+                        self.work.nodes - nodes_before,
+                    );
+                    return value;
+                }
+                if value > alpha {
+                    alpha = value;
+                    best = Some(column_of(cell));
+                }
             }
-            if value >= beta {
-                self.store(
-                    table_key,
-                    mirrored,
-                    Entry { value, bound: Bound::Lower, depth: 0, best: Some(column_of(cell)) },
-                    self.work.nodes - nodes_before,
-                );
-                return value;
-            }
-            if value > alpha {
-                alpha = value;
-                best = Some(column_of(cell));
+            if deferred == 0 {
+                break;
             }
         }
         // A move inside the window gave the exact value; otherwise every

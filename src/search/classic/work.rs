@@ -126,22 +126,30 @@ impl Work {
 
     /// Counts a node; now and then grows the table with the search and reads
     /// the clock. Returns whether the search must stop.
-    #[inline]
+    #[inline(always)]
     pub fn visit(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_check {
-            // The node limit is checked exactly, the clock now and then.
-            let limit = self.node_limit.filter(|&limit| limit > self.nodes).unwrap_or(u64::MAX);
-            self.next_check = (self.nodes + CHECK_INTERVAL).min(limit);
-            self.progress.add_nodes(self.nodes - self.reported);
-            self.reported = self.nodes;
-            if let Some(table) = Arc::get_mut(&mut self.table) {
-                table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / self.nodes_per_slot);
-            }
-            self.stopped |= self.out_of_time();
-            self.stopped |= self.finished.as_ref().is_some_and(|finished| finished.load(Ordering::Relaxed));
-            self.stopped |= self.node_limit.is_some_and(|limit| self.nodes >= limit);
+            self.check();
         }
         self.stopped
+    }
+
+    /// What [`visit`](Work::visit) does now and then, apart so that the
+    /// node-by-node part stays small enough to inline.
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self) {
+        // The node limit is checked exactly, the clock now and then.
+        let limit = self.node_limit.filter(|&limit| limit > self.nodes).unwrap_or(u64::MAX);
+        self.next_check = (self.nodes + CHECK_INTERVAL).min(limit);
+        self.progress.add_nodes(self.nodes - self.reported);
+        self.reported = self.nodes;
+        if let Some(table) = Arc::get_mut(&mut self.table) {
+            table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / self.nodes_per_slot);
+        }
+        self.stopped |= self.out_of_time();
+        self.stopped |= self.finished.as_ref().is_some_and(|finished| finished.load(Ordering::Relaxed));
+        self.stopped |= self.node_limit.is_some_and(|limit| self.nodes >= limit);
     }
 }
