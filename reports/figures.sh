@@ -99,7 +99,7 @@ measure() {
   echo
   echo "\`cargo run --release --example classic_bench -- SET [N]\`: every position of a set"
   echo "(the first N) solved and checked against its published score; the table is cleared"
-  echo "before each position, outside the timed part; single thread, no opening book; CPU"
+  echo "before each position, outside the timed part; single thread, no opening book; wall"
   echo "time of the solve alone. Begin-Hard is sampled (its first ${CLASSIC_HARD_SAMPLE:=20}"
   echo "positions): all 1000 would take hours."
   echo
