@@ -127,9 +127,10 @@ impl Solver {
     }
 
     /// The solver searching with `threads` threads from now on (at least
-    /// one): all search each position at once, sharing the table, the
-    /// helpers in another move order near the root, and the first to finish
-    /// answers (a "lazy" parallel search). Solves stopped by a count of nodes
+    /// one): a search that outlasts [`SERIAL_NODES`] on one thread is
+    /// searched by all at once, sharing the table, the helpers in another
+    /// move order near the root, each thread searching first the moves no
+    /// other is in (ABDADA), and the first to finish answers. Solves stopped by a count of nodes
     /// ([`board_value_within`](Solver::board_value_within)) run on one
     /// thread, so that they stop at the same node every time.
     #[must_use]
