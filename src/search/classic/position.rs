@@ -164,12 +164,15 @@ impl Position {
     /// An upper bound on the value for the first player to move (an even
     /// number of stones played), from the second player's claimeven
     /// (Allis): whenever the first player plays on an odd row (counting
-    /// rows from 1), the second answers right above, taking every even
-    /// cell of the columns whose lowest empty cell is odd. A column whose
-    /// lowest empty cell is even is granted whole to the first player. If
-    /// the first player's cells then hold no four, he cannot win (at most 0),
-    /// and if the second's hold one, he loses, at the latest with the last
-    /// stone (at most -1). `None` when the first player's cells hold a four.
+    /// rows from 1), the second answers right above. Columns whose lowest
+    /// empty cell is even come in pairs (the empty cells are even in
+    /// number): when the first player plays one such cell, the second
+    /// plays another, and both columns then follow claimeven. So the second
+    /// player gets every empty even cell but those playable now, which the
+    /// bound grants to the first player with every other cell. If the first
+    /// player's cells then hold no four, he cannot win (at most 0), and if
+    /// the second's hold one, he loses, at the latest with the last stone
+    /// (at most -1). `None` when the first player's cells hold a four.
     #[inline]
     #[must_use]
     pub const fn claimeven_bound(&self) -> Option<i32> {
