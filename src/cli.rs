@@ -96,7 +96,7 @@ pub(crate) enum Command {
         batch: Option<PathBuf>,
         #[command(flatten)]
         rules: RulesOption,
-        /// Classic rules: only win, draw or loss (1, 0, -1), much faster.
+        /// Only win, draw or loss (1, 0, -1) and the columns that keep it; the value alone (--batch) much faster.
         #[arg(long)]
         weak: bool,
         /// Give up after this many seconds.
@@ -624,9 +624,6 @@ impl Cli {
                     let message = format!("invalid value '{depth}' for '<DEPTH>': {message}");
                     return Err(Cli::usage_error("one-move", ValueValidation, message));
                 }
-            }
-            Command::Solve { weak: true, rules, .. } if !Engine::solves_weakly(rules.rules) => {
-                return Err(Cli::usage_error("solve", ArgumentConflict, "--weak needs --rules classic".to_owned()));
             }
             Command::Bench { deep: true, rules, .. } if rules.rules != Rules::Max => {
                 return Err(Cli::usage_error("bench", ArgumentConflict, "--deep needs --rules max".to_owned()));

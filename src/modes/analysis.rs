@@ -39,7 +39,7 @@ pub struct SolveOptions {
     /// The table's size and the threads.
     pub engine: EngineSettings,
     pub time_limit: Option<Duration>,
-    /// Classic rules only: weak is win, draw or loss (1, 0, -1) rather than the score.
+    /// Weak is win, draw or loss (1, 0, -1) rather than the score.
     pub strength: Strength,
 }
 

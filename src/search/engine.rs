@@ -4,10 +4,10 @@
 //! [`super::max`]; under classic rules the player and solver of
 //! [`super::classic`]. Both search to a depth or a time, solve exactly,
 //! give the value of every move, report their progress and can be
-//! cancelled. Where the rules' searches
-//! differ, the difference is in this interface rather than ignored:
-//! only classic rules solve weakly
-//! ([`Engine::solves_weakly`], [`SolveError::WeakUnsupported`]).
+//! cancelled, and solve strongly (the score) or weakly (win, draw or loss).
+//! Where the rules' searches differ, the difference is in this interface
+//! rather than ignored: only the classic solver counts a budget of nodes
+//! ([`Engine::proven_result`], [`SolveError::NodeBudgetUnsupported`]).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -81,14 +81,6 @@ impl Engine {
                 Rules::Classic => Kind::Classic(Box::new(ClassicEngine::new(hash_bytes, book)?)),
             },
         })
-    }
-
-    /// Whether engines for `rules` solve weakly (win, draw or loss only,
-    /// [`Strength::Weak`]): classic rules only, whose solver narrows the
-    /// value to its sign; the Max-Connect4 solve always finds the score.
-    #[must_use]
-    pub const fn solves_weakly(rules: Rules) -> bool {
-        matches!(rules, Rules::Classic)
     }
 
     /// Whether engines for `rules` play and solve from an opening book:
@@ -197,24 +189,24 @@ impl Engine {
     /// Under classic rules a finished game has no best moves.
     ///
     /// # Errors
-    /// When `time_limit` runs out first, or a weak solve is asked of
-    /// rules that do not solve weakly ([`solves_weakly`](Engine::solves_weakly)).
+    /// When `time_limit` runs out first ([`SolveError::OutOfTime`]).
     pub fn solve(
         &mut self,
         board: &Board,
         strength: Strength,
         time_limit: Option<Duration>,
     ) -> Result<Solution, SolveError> {
-        match self.solving(strength)? {
-            Kind::Max(engine) => Ok(engine.solve(board, time_limit)?),
+        match &mut self.kind {
+            Kind::Max(engine) => Ok(engine.solve(board, strength, time_limit)?),
             Kind::Classic(engine) => Ok(engine.solve(board, strength, time_limit)?),
         }
     }
 
     /// The exact value of `board` alone, as [`solve`](Engine::solve) finds
-    /// it. Under classic rules this searches only for the value; the
-    /// Max-Connect4 solve finds the value by testing every move against the
-    /// best so far, so it costs the same as the whole solve.
+    /// it, searching only for the value: under classic rules without the
+    /// moves; under Max-Connect4 rules the solve's search without telling
+    /// the moves that tie with the best from the worse ones, which ends once
+    /// no move can do better (for a weak value, at the first winning move).
     ///
     /// # Errors
     /// As [`solve`](Engine::solve).
@@ -224,11 +216,8 @@ impl Engine {
         strength: Strength,
         time_limit: Option<Duration>,
     ) -> Result<ExactValue, SolveError> {
-        match self.solving(strength)? {
-            Kind::Max(engine) => {
-                let solution = engine.solve(board, time_limit)?;
-                Ok(ExactValue { value: solution.value, nodes: solution.nodes })
-            }
+        match &mut self.kind {
+            Kind::Max(engine) => Ok(engine.value(board, strength, time_limit)?),
             Kind::Classic(engine) => Ok(engine.exact_value(board, strength, time_limit)?),
         }
     }
@@ -238,14 +227,14 @@ impl Engine {
     /// positions; `None` when it needs more. A budget of nodes, unlike a
     /// time limit, gives the same answer on any machine for the same calls
     /// on a new engine (the table carries over from one call to the next),
-    /// which is what adjudicating a game needs. Classic rules only, as every
-    /// weak solve.
+    /// which is what adjudicating a game needs. Classic rules only: the
+    /// Max-Connect4 solver counts time, not nodes.
     ///
     /// # Errors
-    /// [`SolveError::WeakUnsupported`] under Max-Connect4 rules.
+    /// [`SolveError::NodeBudgetUnsupported`] under Max-Connect4 rules.
     pub fn proven_result(&mut self, board: &Board, nodes: u64) -> Result<Option<i32>, SolveError> {
-        match self.solving(Strength::Weak)? {
-            Kind::Max(_) => Err(SolveError::WeakUnsupported),
+        match &mut self.kind {
+            Kind::Max(_) => Err(SolveError::NodeBudgetUnsupported),
             Kind::Classic(engine) => Ok(engine.exact_value_within(board, Strength::Weak, nodes).ok()),
         }
     }
@@ -264,8 +253,8 @@ impl Engine {
         strength: Strength,
         time_limit: Option<Duration>,
     ) -> Result<MoveValues, SolveError> {
-        match self.solving(strength)? {
-            Kind::Max(engine) => Ok(engine.move_values(board, time_limit)?),
+        match &mut self.kind {
+            Kind::Max(engine) => Ok(engine.move_values(board, strength, time_limit)?),
             Kind::Classic(engine) => Ok(engine.move_values(board, strength, time_limit)?),
         }
     }
@@ -325,15 +314,6 @@ impl Engine {
             Kind::Max(_) => crate::score::evaluate(board),
             Kind::Classic(_) => ClassicEngine::horizon_value(board),
         }
-    }
-
-    /// The searches to solve with at `strength`, if this engine's rules
-    /// solve so (see [`solves_weakly`](Engine::solves_weakly)).
-    fn solving(&mut self, strength: Strength) -> Result<&mut Kind, SolveError> {
-        if strength == Strength::Weak && !Engine::solves_weakly(self.rules()) {
-            return Err(SolveError::WeakUnsupported);
-        }
-        Ok(&mut self.kind)
     }
 }
 
@@ -398,17 +378,74 @@ mod tests {
         for _ in 0..2 {
             assert_eq!(fresh.proven_result(&Board::empty(), 100_000), Ok(None));
         }
-        assert_eq!(Engine::new(0).proven_result(&board, 100_000), Err(SolveError::WeakUnsupported));
+        assert_eq!(Engine::new(0).proven_result(&board, 100_000), Err(SolveError::NodeBudgetUnsupported));
     }
 
     #[test]
     fn what_a_rule_set_cannot_do_is_said() {
         let mut max = Engine::new(0);
         assert_eq!(max.set_threads(4), 4);
-        assert_eq!(max.solve(&Board::empty(), Strength::Weak, None), Err(SolveError::WeakUnsupported));
+        let error = max.proven_result(&Board::empty(), 1000).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "a budget of nodes is for classic rules only: the Max-Connect4 solver counts time, not nodes"
+        );
         let mut classic = Engine::for_rules(Rules::Classic, 0).unwrap();
         assert_eq!(classic.set_threads(4), 4);
         assert_eq!(classic.threads(), 4);
-        assert!(Engine::solves_weakly(Rules::Classic) && !Engine::solves_weakly(Rules::Max));
+    }
+
+    /// Max-Connect4 positions after random moves (from `seed`), with 14 to
+    /// 22 empty cells.
+    fn random_max_positions(mut seed: u64, count: u32) -> Vec<Board> {
+        (0..count)
+            .map(|index| {
+                let mut board = Board::empty();
+                while board.empty_cells() > 14 + index % 9 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let legal: Vec<Column> = board.legal_columns().collect();
+                    board.play(legal[(seed % legal.len() as u64) as usize]);
+                }
+                board
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_weak_max_solve_finds_the_sign_of_the_exact_one() {
+        let mut signs_seen = [0; 3];
+        for threads in [1, 2] {
+            let mut engine = Engine::new(1 << 20);
+            engine.set_threads(threads);
+            for board in random_max_positions(0x9E37_79B9_7F4A_7C15, 27) {
+                engine.clear();
+                let exact = engine.move_values(&board, Strength::Strong, None).unwrap().values;
+                let value = exact.iter().flatten().max().copied().unwrap();
+                let signs = exact.map(|value| value.map(i32::signum));
+                engine.clear();
+                let weak = engine.solve(&board, Strength::Weak, None).unwrap();
+                assert_eq!(weak.value, value.signum(), "{board:?}");
+                let best: Vec<_> =
+                    board.legal_columns().filter(|column| signs[column.index()] == Some(weak.value)).collect();
+                assert_eq!(weak.best, best, "{board:?}");
+                engine.clear();
+                assert_eq!(engine.move_values(&board, Strength::Weak, None).unwrap().values, signs, "{board:?}");
+                engine.clear();
+                assert_eq!(engine.exact_value(&board, Strength::Weak, None).unwrap().value, weak.value);
+                engine.clear();
+                assert_eq!(engine.exact_value(&board, Strength::Strong, None).unwrap().value, value);
+                signs_seen[usize::try_from(weak.value + 1).unwrap()] += 1;
+            }
+        }
+        // Losses, draws and wins all come up, so every way a move compares
+        // with the best sign so far is tried.
+        assert!(signs_seen.iter().all(|&seen| seen > 0), "{signs_seen:?}");
+        // A full board is its own sign.
+        let full = Moves::board(Rules::Max, &"1234567".repeat(6)).unwrap();
+        let mut engine = Engine::new(1 << 20);
+        let weak = engine.solve(&full, Strength::Weak, None).unwrap();
+        assert_eq!((weak.value, weak.best), (full.score_difference().signum(), vec![]));
     }
 }

@@ -64,8 +64,9 @@ pub struct OutOfTime {
 pub enum SolveError {
     #[error(transparent)]
     OutOfTime(#[from] OutOfTime),
-    /// A weak solve asked of an engine that solves only strongly (see
-    /// [`Engine::solves_weakly`](super::Engine::solves_weakly)).
-    #[error("weak solving is for classic rules only")]
-    WeakUnsupported,
+    /// A result proven within a budget of nodes asked of the Max-Connect4
+    /// engine, whose solver counts time, not nodes (see
+    /// [`Engine::proven_result`](super::Engine::proven_result)).
+    #[error("a budget of nodes is for classic rules only: the Max-Connect4 solver counts time, not nodes")]
+    NodeBudgetUnsupported,
 }

@@ -29,8 +29,19 @@ pub enum Strength {
     /// rules, the field's score under classic rules.
     #[default]
     Strong,
-    /// Only whether the player to move wins, draws or loses (1, 0, -1),
-    /// which takes far fewer positions. Classic rules only (see
-    /// [`Engine::solves_weakly`](super::Engine::solves_weakly)).
+    /// Only whether the player to move wins, draws or loses (1, 0, -1):
+    /// the sign of the score, which takes far fewer positions.
     Weak,
+}
+
+impl Strength {
+    /// What a solve at this strength finds of the exact value `value`: the
+    /// value itself, or its sign.
+    #[must_use]
+    pub const fn of(self, value: i32) -> i32 {
+        match self {
+            Strength::Strong => value,
+            Strength::Weak => value.signum(),
+        }
+    }
 }

@@ -62,7 +62,6 @@ fn bad_move_strings_name_the_move() {
     );
     check_error(&["match", "self", "self", "--start-moves", "88"], 2, "move 1 is '8', not a column 1-7");
     check_error(&["solve", "--rules", "chess", "--moves", "4"], 2, "unknown rules 'chess'");
-    check_error(&["solve", "--moves", "4", "--weak"], 2, "--weak needs --rules classic");
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! The engine: same values as the plain alpha-beta, the table never changing
 //! a result, and the commands built on it (perft, solve, bench, time limits).
 
+use maxconnect4::moves::Moves;
+use maxconnect4::rules::Rules;
 use maxconnect4::search::{alpha_beta, Engine, Limits};
 use predicates::prelude::*;
 
@@ -87,6 +89,54 @@ fn solve_prints_the_value_and_best_columns() {
         .stdout(predicate::str::is_match(r"^value -?\d+ best [1-7](,[1-7])*\n$").unwrap())
         .stderr(predicate::str::contains("Solved 4 empty cells"));
     maxconnect4(dir.path()).arg("solve").arg(shipped("full.txt")).assert().success().stdout("value -2 best none\n");
+}
+
+/// `solve ARGS` in `dir`: its value and best columns, parsed from the line
+/// it prints.
+fn solved(dir: &std::path::Path, args: &[&str]) -> (i32, Vec<u32>) {
+    let assert = maxconnect4(dir).arg("solve").args(args).assert().success();
+    let line = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!((words.len(), words[0], words[2]), (4, "value", "best"), "{line}");
+    let best = words[3].split(',').filter(|&best| best != "none").map(|best| best.parse().unwrap()).collect();
+    (words[1].parse().unwrap(), best)
+}
+
+/// `solve --weak` says whether the player to move wins (1), draws (0) or
+/// loses (-1), the sign of the exact solve's value, and its best columns
+/// are every column whose move keeps that result: each move's exact value
+/// is solved on its own here, as the position after it.
+#[test]
+fn a_weak_solve_says_win_draw_or_loss_as_the_exact_one_does() {
+    let dir = tempfile::tempdir().unwrap();
+    for (moves, weak, exact) in [
+        // A win by 2 points; columns 1, 2 and 3 win by less.
+        ("2663426115541265373464", "value 1 best 1,2,3,4\n", (2, vec![4])),
+        // A loss by 2 points; columns 1 and 2 lose by 3, column 3 is full.
+        ("4223133755156631337462", "value -1 best 1,2,4,5,6,7\n", (-2, vec![4, 5, 6, 7])),
+        // A draw.
+        ("33333355555444442222266117", "value 0 best 2,4,6\n", (0, vec![2, 4, 6])),
+    ] {
+        let args = ["--rules", "max", "--weak", "--moves", moves];
+        maxconnect4(dir.path()).arg("solve").args(args).assert().success().stdout(weak);
+        assert_eq!(solved(dir.path(), &["--moves", moves]), exact, "{moves}");
+        let (value, best) = solved(dir.path(), &args);
+        assert_eq!(value, exact.0.signum(), "{moves}");
+        let board = Moves::board(Rules::Max, moves).unwrap();
+        let keeps_the_result: Vec<u32> = board
+            .legal_columns()
+            .map(|column| column.to_string().parse().unwrap())
+            .filter(|column| -solved(dir.path(), &["--moves", &format!("{moves}{column}")]).0.signum() == value)
+            .collect();
+        assert_eq!(best, keeps_the_result, "{moves}");
+    }
+    // A batch prints each position's result.
+    maxconnect4(dir.path())
+        .args(["solve", "--weak", "--batch", "-"])
+        .write_stdin("2663426115541265373464\n4223133755156631337462\n33333355555444442222266117\n")
+        .assert()
+        .success()
+        .stdout("2663426115541265373464 1\n4223133755156631337462 -1\n33333355555444442222266117 0\n");
 }
 
 #[test]

@@ -38,7 +38,7 @@ use crate::board::{Board, Column};
 use crate::score::bounds;
 use crate::search::outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution};
 use crate::search::progress::Progress;
-use crate::search::request::Limits;
+use crate::search::request::{Limits, Strength};
 use crate::search::table::{Table, TableTooLarge};
 use crate::value::POINT;
 
@@ -176,15 +176,46 @@ impl MaxEngine {
         Some(SearchResult { nodes, ..result })
     }
 
-    /// Solves `board` exactly: its value with perfect play and every move
+    /// Solves `board` exactly: its value with perfect play (with
+    /// [`Strength::Weak`], only its sign: win, draw or loss) and every move
     /// that achieves it.
     ///
     /// # Errors
-    /// When `time_limit` runs out first.
-    pub fn solve(&mut self, board: &Board, time_limit: Option<Duration>) -> Result<Solution, OutOfTime> {
+    /// When the time limit, `limit`, runs out first.
+    pub fn solve(&mut self, board: &Board, strength: Strength, limit: Option<Duration>) -> Result<Solution, OutOfTime> {
+        self.solve_moves(board, strength, true, limit)
+    }
+
+    /// The exact value of `board` alone (with [`Strength::Weak`], its
+    /// sign), found as [`solve`](MaxEngine::solve) finds it but without
+    /// telling the moves that tie with the best from the worse ones, and
+    /// done once no move can do better: a weak value is settled by the first
+    /// winning move.
+    ///
+    /// # Errors
+    /// When the time limit, `limit`, runs out first.
+    pub fn value(
+        &mut self,
+        board: &Board,
+        strength: Strength,
+        limit: Option<Duration>,
+    ) -> Result<ExactValue, OutOfTime> {
+        let solution = self.solve_moves(board, strength, false, limit)?;
+        Ok(ExactValue { value: solution.value, nodes: solution.nodes })
+    }
+
+    /// [`solve`](MaxEngine::solve), or with `every_best` false
+    /// [`value`](MaxEngine::value) (the best moves are then some of them).
+    fn solve_moves(
+        &mut self,
+        board: &Board,
+        strength: Strength,
+        every_best: bool,
+        time_limit: Option<Duration>,
+    ) -> Result<Solution, OutOfTime> {
         let empty = board.empty_cells();
         if empty == 0 {
-            return Ok(Solution { value: board.score_difference(), best: Vec::new(), nodes: 0 });
+            return Ok(Solution { value: strength.of(board.score_difference()), best: Vec::new(), nodes: 0 });
         }
         self.progress.start();
         // The root is a node too.
@@ -198,25 +229,38 @@ impl MaxEngine {
         // 1.8 times on some, and up to 1.25 times slower on positions whose
         // first move is not a best one.
         let first = self.table.probe(board.key()).and_then(|entry| entry.best);
+        let most = strength.of(bounds(board).1);
         let mut value = 0;
         let mut best = Vec::new();
         for column in first.into_iter().chain(ordered_moves(board, empty, first, 0)) {
+            if !every_best && !best.is_empty() && value >= most {
+                break;
+            }
             let child = board.after(column);
             let (lower, upper) = bounds(&child);
             if best.is_empty() {
-                value = -self.exact_value(&mut solving, &child, lower, upper)?;
+                value = -self.exact_value(&mut solving, &child, lower, upper, strength)?;
                 best.push(column);
                 self.progress.finished(0, column);
                 continue;
             }
             // Does the move fall short of `value`, reach it or beat it? One
-            // search with a window of two points around it tells which.
-            let child_value = self.window(&mut solving, &child, -value - 1, -value + 1)?;
-            if child_value > -value {
+            // search with a window of two points around it tells which (a
+            // null window, whether it beats it, for the value alone). A weak
+            // solve compares signs: its window is the part of that one
+            // between -1 and 1, and the sign of the reply, a bound beyond the
+            // window or exact inside it, tells which as the reply itself does
+            // for the score.
+            let (mut alpha, mut beta) = (-value - 1, if every_best { -value + 1 } else { -value });
+            if strength == Strength::Weak {
+                (alpha, beta) = (alpha.max(-1), beta.min(1));
+            }
+            let reply = self.window(&mut solving, &child, alpha, beta)?;
+            if strength.of(reply) > -value {
                 continue;
             }
-            if child_value < -value {
-                value = -self.exact_value(&mut solving, &child, lower, child_value)?;
+            if strength.of(reply) < -value {
+                value = -self.exact_value(&mut solving, &child, lower, reply, strength)?;
                 best.clear();
                 self.progress.finished(0, column);
             }
@@ -226,17 +270,23 @@ impl MaxEngine {
         Ok(Solution { value, best, nodes: solving.nodes })
     }
 
-    /// The exact value of every move from `board`, each found as
-    /// [`solve`](MaxEngine::solve) finds the first move's.
+    /// The exact value of every move from `board` (with [`Strength::Weak`],
+    /// its sign), each found as [`solve`](MaxEngine::solve) finds the first
+    /// move's.
     ///
     /// # Errors
     /// When `time_limit` runs out first.
-    pub fn move_values(&mut self, board: &Board, time_limit: Option<Duration>) -> Result<MoveValues, OutOfTime> {
+    pub fn move_values(
+        &mut self,
+        board: &Board,
+        strength: Strength,
+        time_limit: Option<Duration>,
+    ) -> Result<MoveValues, OutOfTime> {
         self.progress.start();
         let mut solving = Solving { nodes: 1, deadline: deadline_after(time_limit) };
         let mut values = [None; WIDTH];
         for column in board.legal_columns() {
-            values[column.index()] = Some(self.solved_move(&mut solving, board, column)?);
+            values[column.index()] = Some(self.solved_move(&mut solving, board, column, strength)?);
         }
         Ok(MoveValues { values, nodes: solving.nodes })
     }
@@ -255,30 +305,43 @@ impl MaxEngine {
     ) -> Result<ExactValue, OutOfTime> {
         self.progress.start();
         let mut solving = Solving { nodes: 1, deadline: deadline_after(time_limit) };
-        let value = self.solved_move(&mut solving, board, column)?;
+        let value = self.solved_move(&mut solving, board, column, Strength::Strong)?;
         Ok(ExactValue { value, nodes: solving.nodes })
     }
 
-    /// The exact value of the move `column` from `board` for its mover.
-    fn solved_move(&mut self, solving: &mut Solving, board: &Board, column: Column) -> Result<i32, OutOfTime> {
+    /// The exact value of the move `column` from `board` for its mover (or
+    /// its sign).
+    fn solved_move(
+        &mut self,
+        solving: &mut Solving,
+        board: &Board,
+        column: Column,
+        strength: Strength,
+    ) -> Result<i32, OutOfTime> {
         let child = board.after(column);
         let (lower, upper) = bounds(&child);
-        Ok(-self.exact_value(solving, &child, lower, upper)?)
+        Ok(-self.exact_value(solving, &child, lower, upper, strength)?)
     }
 
-    /// The exact value of `board` in points, known to lie between `lower`
-    /// and `upper`: narrowed down with null-window searches, each asking
-    /// whether the value exceeds a guess. Most positions are close, so the
-    /// first guess is 0 and the next ones step outwards one point at a time
-    /// (a failed search often returns a tighter bound, which skips steps).
+    /// The exact value of `board` in points (with [`Strength::Weak`], its
+    /// sign), known to lie between `lower` and `upper`: narrowed down with
+    /// null-window searches, each asking whether the value exceeds a guess.
+    /// Most positions are close, so the first guess is 0 and the next ones
+    /// step outwards one point at a time (a failed search often returns a
+    /// tighter bound, which skips steps). The sign needs at most two: whether
+    /// the value exceeds 0 and, if not, whether it exceeds -1.
     fn exact_value(
         &mut self,
         solving: &mut Solving,
         board: &Board,
         mut lower: i32,
         mut upper: i32,
+        strength: Strength,
     ) -> Result<i32, OutOfTime> {
-        while lower < upper {
+        loop {
+            if let Some(value) = settled(lower, upper, strength) {
+                return Ok(value);
+            }
             let guess = if lower >= 0 {
                 lower
             } else if upper <= 0 {
@@ -293,7 +356,6 @@ impl MaxEngine {
                 upper = value;
             }
         }
-        Ok(lower)
     }
 
     /// A search to the end of the game of `board` with the window
@@ -374,6 +436,18 @@ impl MaxEngine {
 /// a limit too far off for the clock to hold, which is no limit either.
 fn deadline_after(time_limit: Option<Duration>) -> Option<Instant> {
     time_limit.and_then(|limit| Instant::now().checked_add(limit))
+}
+
+/// What a value known to lie between `lower` and `upper` (inclusive) is at
+/// `strength`, if they settle it: for the score, when they meet; for the
+/// sign, when both are on the same side of 0.
+fn settled(lower: i32, upper: i32, strength: Strength) -> Option<i32> {
+    match strength {
+        Strength::Strong => (lower >= upper).then_some(lower),
+        Strength::Weak if lower >= 1 => Some(1),
+        Strength::Weak if upper <= -1 => Some(-1),
+        Strength::Weak => (lower >= 0 && upper <= 0).then_some(0),
+    }
 }
 
 /// The running totals of one `solve`.
