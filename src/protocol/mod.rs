@@ -25,10 +25,11 @@ pub mod moderator;
 
 use crate::board::Board;
 use crate::rules::Rules;
-use crate::search::{Engine, Limits, SearchResult, TableTooLarge};
+use crate::search::{Engine, Limits, PerfectMove, SearchResult, TableTooLarge};
 
 /// The engine playing under one set of rules: what every bot front end asks
-/// for a move.
+/// for a move. It plays from the shipped opening book of its rules where
+/// the book holds the position, and by the search within its limits past it.
 pub struct Mover {
     rules: Rules,
     engine: Engine,
@@ -59,8 +60,9 @@ impl Mover {
         self.rules
     }
 
-    /// The move to play on `board` within `limits`, or `None` when the game
-    /// is over under the mover's rules.
+    /// The move to play on `board`: the book's best where the book holds
+    /// the position (see [`Engine::book_move`]), else the search's within
+    /// `limits`; `None` when the game is over under the mover's rules.
     ///
     /// # Panics
     /// When `limits.depth` is 0.
@@ -68,7 +70,16 @@ impl Mover {
         if self.rules.is_over(board) {
             return None;
         }
-        self.engine.search(board, limits)
+        self.engine.book_move(board).or_else(|| self.engine.search(board, limits))
+    }
+
+    /// The move to play on `board` played perfectly where the time allows
+    /// (see [`Engine::play_perfectly`]); `None` when the game is over.
+    ///
+    /// # Panics
+    /// When `limits.depth` is 0.
+    pub fn choose_perfectly(&mut self, board: &Board, limits: &Limits) -> Option<PerfectMove> {
+        self.engine.play_perfectly(board, limits)
     }
 
     /// Perft under the mover's rules: move sequences of length `depth`, a
