@@ -108,6 +108,19 @@ mod tests {
     }
 
     #[test]
+    fn max_plays_a_best_move_of_the_shipped_book_where_it_holds_the_position() {
+        use crate::search::book::Book;
+        use crate::search::Strength;
+        let book = Book::shipped_for(Rules::Max);
+        let root = after(book.root());
+        let best = book.solution(Rules::Max, &root, Strength::Strong).unwrap().best;
+        let mut mover = Mover::new(Rules::Max, 1 << 20).unwrap();
+        let result = mover.choose(&root, &Limits::depth(1)).unwrap();
+        assert!(best.contains(&result.column), "{} is not among {best:?}", result.column);
+        assert_eq!((result.nodes, result.depth), (0, root.empty_cells()), "read from the book, not searched");
+    }
+
+    #[test]
     fn classic_takes_a_win_and_blocks_a_loss() {
         let mut mover = Mover::new(Rules::Classic, 1 << 20).unwrap();
         // Player 1 has three in column 1: it wins there.
