@@ -53,6 +53,22 @@ fn one_move_perfect_plays_a_best_move_of_the_book_and_without_it_the_depth_limit
 }
 
 #[test]
+fn interactive_perfect_plays_the_computers_move_from_the_book() {
+    let (_, _, board, best) = shipped_root();
+    let dir = tempfile::tempdir().unwrap();
+    let text = maxconnect4::format::write(&board, maxconnect4::format::LineEnding::Lf);
+    std::fs::write(dir.path().join("in.txt"), text).unwrap();
+    let args = ["interactive", "in.txt", "computer-next", "2", "--rules", "max", "--perfect"];
+    let output = maxconnect4(dir.path()).args(args).write_stdin("quit\n").assert().success().get_output().clone();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("Perfect play from the opening book"), "{stdout}");
+    let saved = std::fs::read(dir.path().join("computer.txt")).unwrap();
+    let after = maxconnect4::format::parse(&saved).unwrap().board;
+    let column = board.legal_columns().find(|&column| board.after(column) == after).expect("one move was played");
+    assert!(best.contains(&column), "column {column} is not among the book's best {best:?}\n{stdout}");
+}
+
+#[test]
 fn a_classic_book_with_max_rules_is_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let classic = concat!(env!("CARGO_MANIFEST_DIR"), "/data/classic.book");
