@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use maxconnect4::modes::{self, bot, BookChoice, EngineSettings};
+use maxconnect4::modes::{self, bot, BookChoice, EngineSettings, Play};
 use maxconnect4::moves::Moves;
 use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::fixtures;
@@ -317,12 +317,29 @@ pub(crate) struct PlayOptions {
     pub(crate) engine: EngineOptions,
     #[command(flatten)]
     pub(crate) book: BookOptions,
+    /// Play perfectly where it can: the opening book's best move where the book holds the position,
+    /// else a best move of a solve within half of --time-limit (if given), else the depth-limited
+    /// search to DEPTH; says which. It reads the book built into the program for the rules, or
+    /// --book FILE; with --no-book it solves without one. Without --perfect, max rules play the
+    /// depth-limited search alone (no book).
+    #[arg(long)]
+    pub(crate) perfect: bool,
+    /// Play the opening book's best move where the book holds the position, else the
+    /// depth-limited search to DEPTH (what classic rules always do; the referee's `self` player
+    /// asks for it).
+    #[arg(long, conflicts_with = "perfect")]
+    pub(crate) book_moves: bool,
 }
 
 impl PlayOptions {
-    /// The engine's settings: the table, the threads and the book.
+    /// The engine's settings: the table, the threads, the book and whether to play perfectly.
     pub(crate) fn settings(&self) -> EngineSettings {
-        self.engine.table.with_book(&self.book)
+        let play = match (self.perfect, self.book_moves) {
+            (true, _) => Play::Perfect,
+            (false, true) => Play::BookThenSearch,
+            (false, false) => Play::Search,
+        };
+        EngineSettings { play, ..self.engine.table.with_book(&self.book) }
     }
 }
 
@@ -360,6 +377,7 @@ impl TableOptions {
             hash_bytes: megabytes(self.hash),
             threads: self.threads.map_or_else(modes::default_threads, usize::from),
             book: BookChoice::Shipped,
+            play: Play::Search,
         }
     }
 
@@ -405,10 +423,10 @@ impl BudgetArgs {
 /// The opening book options of the commands that play or solve.
 #[derive(Args)]
 pub(crate) struct BookOptions {
-    /// Play and solve from this opening book file instead of the one built into the program (classic rules; under max rules, solve only).
+    /// Solve from this opening book file instead of the one built into the program for the rules (and play from it: classic rules, or max rules with --perfect or --book-moves).
     #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
     pub(crate) book: Option<PathBuf>,
-    /// Classic rules: use no opening book (search every position).
+    /// Use no opening book (search every position).
     #[arg(long)]
     pub(crate) no_book: bool,
 }
@@ -630,24 +648,23 @@ impl Cli {
             }
             _ => {}
         }
-        let book = match &self.command {
-            Command::OneMove { play, .. } => Some(("one-move", &play.book, play.rules.rules)),
-            Command::Interactive { play, .. } => Some(("interactive", &play.book, play.rules.rules)),
-            Command::Solve { book, rules, .. } => Some(("solve", book, rules.rules)),
-            Command::Analyse { book, rules, .. } => Some(("analyse", book, rules.rules)),
+        let play = match &self.command {
+            Command::OneMove { play, .. } => Some(("one-move", play)),
+            Command::Interactive { play, .. } => Some(("interactive", play)),
             _ => None,
         };
-        if let Some((subcommand, book, _)) = book.filter(|&(_, _, rules)| !Engine::reads_books(rules)) {
-            let option = match (&book.book, book.no_book) {
-                // `solve` reads a Max-Connect4 book itself.
-                (Some(_), false) if subcommand == "solve" => None,
+        // Max-Connect4's depth-limited search reads no book: only --perfect
+        // and --book-moves play from one.
+        let searches_alone = |play: &PlayOptions| play.rules.rules == Rules::Max && !play.perfect && !play.book_moves;
+        if let Some((subcommand, play)) = play.filter(|(_, play)| searches_alone(play)) {
+            let option = match (&play.book.book, play.book.no_book) {
                 (Some(_), _) => Some("--book"),
                 (None, true) => Some("--no-book"),
                 (None, false) => None,
             };
             if let Some(option) = option {
                 let message = format!(
-                    "{option} needs --rules classic: the Max-Connect4 engine plays from no book (solve --book FILE reads one)"
+                    "{option} needs --perfect or --book-moves under --rules max: the depth-limited search plays from no book"
                 );
                 return Err(Cli::usage_error(subcommand, ArgumentConflict, message));
             }

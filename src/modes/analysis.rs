@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
-use super::book::{read_book_for, BookChoice};
 use super::position::Source;
 use super::progress;
 use super::settings::EngineSettings;
@@ -15,7 +14,7 @@ use super::thinking::{cpu_and_rate, threads_phrase};
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::{self, Analysis, Budget, ColumnValue, Reach, Solution, Strength};
+use crate::search::{self, Analysis, Budget, ColumnValue, Reach, Strength};
 
 /// Prints `perft DEPTH N`: the number of move sequences of length `depth`
 /// under `rules` from the position of `source` (the empty board when there
@@ -57,37 +56,18 @@ pub fn solve(source: &Source, options: &SolveOptions, out: &mut dyn Write, err: 
     let start = cpu_time::ProcessTime::now();
     let wall = Instant::now();
     let progress = engine.progress();
-    let solution = match max_book_solution(options, &board)? {
-        Some(solution) => solution,
-        None => progress::while_searching(&progress, || engine.solve(&board, options.strength, options.time_limit))
-            .with_context(|| {
-                format!(
-                    "gave up solving {} ({} empty cells); positions with fewer empty cells solve much faster",
-                    source.describe(),
-                    board.empty_cells()
-                )
-            })?,
-    };
+    // The engine answers from its book at once where the book holds the position.
+    let solution = progress::while_searching(&progress, || engine.solve(&board, options.strength, options.time_limit))
+        .with_context(|| {
+            format!(
+                "gave up solving {} ({} empty cells); positions with fewer empty cells solve much faster",
+                source.describe(),
+                board.empty_cells()
+            )
+        })?;
     let cpu = start.elapsed();
     writeln!(out, "value {} best {}", solution.value, best_columns(&solution.best))?;
     figures(err, "Solved", &board, solution.nodes, (cpu, wall.elapsed()), engine.threads())
-}
-
-/// Under Max-Connect4 rules, the solution of `board` that a book file
-/// (`--book FILE`, a book `book --rules max` built) gives at once, when it
-/// holds the position and its children. The Max-Connect4 engine reads no
-/// book itself (yet); the classic engine reads its own, so under classic
-/// rules this is always `None`.
-///
-/// # Errors
-/// When the book cannot be read or is for classic rules.
-fn max_book_solution(options: &SolveOptions, board: &Board) -> anyhow::Result<Option<Solution>> {
-    match (&options.engine.book, options.rules) {
-        (BookChoice::File(path), Rules::Max) => {
-            Ok(read_book_for(path, Rules::Max)?.solution(Rules::Max, board, options.strength))
-        }
-        _ => Ok(None),
-    }
 }
 
 /// `VERB N empty cells: NODES nodes in CPU TIME (RATE), WALL s elapsed,

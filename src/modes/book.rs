@@ -9,14 +9,13 @@ use anyhow::{bail, Context as _};
 
 use crate::rules::Rules;
 use crate::search::book::{self, Book};
-use crate::search::Engine;
 
 /// The largest book file read: a book of every position up to 12 moves
 /// from the empty board (about 4 million positions after symmetry) takes
 /// some 32 MB; this leaves room while refusing a device or runaway file.
 const BOOK_FILE_LIMIT: u64 = 1 << 30;
 
-/// Which opening book a classic engine uses.
+/// Which opening book an engine uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BookChoice {
     /// The book shipped in the program.
@@ -28,16 +27,15 @@ pub enum BookChoice {
 }
 
 impl BookChoice {
-    /// The book the engine plays and solves from under `rules` (none under
-    /// Max-Connect4 rules, whose engine reads no book yet).
+    /// The book the engine plays and solves from under `rules`: the
+    /// shipped one of those rules, the file's, or none.
     ///
     /// # Errors
     /// When the file cannot be read, is not a book, or is one for other rules.
     pub fn load(&self, rules: Rules) -> anyhow::Result<Option<Arc<Book>>> {
         Ok(match self {
-            _ if !Engine::reads_books(rules) => None,
             BookChoice::Off => None,
-            BookChoice::Shipped => Some(Book::shipped()),
+            BookChoice::Shipped => Some(Book::shipped_for(rules)),
             BookChoice::File(path) => Some(Arc::new(read_book_for(path, rules)?)),
         })
     }

@@ -81,7 +81,7 @@ pub fn interactive(
             return Ok(());
         }
         if board.to_move() == computer {
-            let thought = think(&mut engine, &board, limits);
+            let thought = think(&mut engine, &board, limits, settings.play);
             let column = thought.result.column;
             board.play(column);
             writeln!(

@@ -20,4 +20,4 @@ pub use book_build::{build_book, list_book, merge_books, BookBuild};
 pub use interactive::{interactive, FirstMove};
 pub use one_move::one_move;
 pub use position::{save_board, Source};
-pub use settings::{default_threads, EngineSettings};
+pub use settings::{default_threads, EngineSettings, Play};

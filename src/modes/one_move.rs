@@ -44,7 +44,7 @@ pub fn one_move(
         return out.finish().map_or(Ok(()), |error| bail!("standard output failed ({error})"));
     }
     let mover = board.to_move();
-    let thought = think(&mut engine, &board, limits);
+    let thought = think(&mut engine, &board, limits, settings.play);
     board.play(thought.result.column);
     let _ = writeln!(out, "\nPlayer {} plays column {}.", mover.number(), thought.result.column);
     let _ = thought.report(&mut out);

@@ -5,16 +5,33 @@ use super::book::BookChoice;
 use crate::rules::Rules;
 use crate::search::Engine;
 
-/// How the engine of a mode is set up: `--hash`, `--threads` and the
-/// opening book (`--book`, `--no-book`).
+/// How the engine of a mode is set up: `--hash`, `--threads`, the
+/// opening book (`--book`, `--no-book`) and, for the modes that play,
+/// how they choose a move (`--perfect`, `--book-moves`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSettings {
     /// The most memory the transposition table may use.
     pub hash_bytes: usize,
     /// Threads searching together.
     pub threads: usize,
-    /// The book classic rules play and solve from.
+    /// The book the engine solves (and under classic rules, or playing
+    /// perfectly, plays) from.
     pub book: BookChoice,
+    /// How the modes that play choose a move.
+    pub play: Play,
+}
+
+/// How a mode that plays chooses its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// The depth-limited search ([`Engine::search`]), the assignment's;
+    /// under classic rules it plays from the book itself.
+    Search,
+    /// The book's move where it holds the position ([`Engine::book_move`]),
+    /// else the depth-limited search.
+    BookThenSearch,
+    /// Perfectly where it can ([`Engine::play_perfectly`]).
+    Perfect,
 }
 
 impl EngineSettings {

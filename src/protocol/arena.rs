@@ -12,8 +12,9 @@
 //! `player-index` and `players` may be missing (another arena omits zero
 //! fields); fields this program does not use are ignored. Besides what the
 //! arena sends, a play-turn may name `rules` (`classic`, the arena's game, by
-//! default, or `max`), `depth` and `time-limit` (seconds): the web page asks
-//! for moves this way.
+//! default, or `max`), `depth`, `time-limit` (seconds) and `perfect` (true to
+//! play perfectly: from the opening book, else by solving within the time):
+//! the web page asks for moves this way.
 //!
 //! The host side reads `{"play":3}` and also the seed's `{"play":"3"}`.
 
@@ -136,6 +137,10 @@ pub struct PlayTurn {
     /// Seconds to search at most.
     #[serde(rename = "time-limit", default, skip_serializing_if = "Option::is_none")]
     pub time_limit: Option<f64>,
+    /// Play perfectly where the time allows (the book's move, else a
+    /// solve's), the depth-limited search only past that.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub perfect: bool,
 }
 
 /// A column as the arena's bots send it: a number, or the seed's string.
@@ -290,6 +295,7 @@ impl PlayTurn {
             rules: Some(rules),
             depth: None,
             time_limit: None,
+            perfect: false,
         }
     }
 

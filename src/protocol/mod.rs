@@ -25,10 +25,11 @@ pub mod moderator;
 
 use crate::board::Board;
 use crate::rules::Rules;
-use crate::search::{Engine, Limits, SearchResult, TableTooLarge};
+use crate::search::{Engine, Limits, PerfectMove, SearchResult, TableTooLarge};
 
 /// The engine playing under one set of rules: what every bot front end asks
-/// for a move.
+/// for a move. It plays from the shipped opening book of its rules where
+/// the book holds the position, and by the search within its limits past it.
 pub struct Mover {
     rules: Rules,
     engine: Engine,
@@ -59,8 +60,9 @@ impl Mover {
         self.rules
     }
 
-    /// The move to play on `board` within `limits`, or `None` when the game
-    /// is over under the mover's rules.
+    /// The move to play on `board`: the book's best where the book holds
+    /// the position (see [`Engine::book_move`]), else the search's within
+    /// `limits`; `None` when the game is over under the mover's rules.
     ///
     /// # Panics
     /// When `limits.depth` is 0.
@@ -68,7 +70,16 @@ impl Mover {
         if self.rules.is_over(board) {
             return None;
         }
-        self.engine.search(board, limits)
+        self.engine.book_move(board).or_else(|| self.engine.search(board, limits))
+    }
+
+    /// The move to play on `board` played perfectly where the time allows
+    /// (see [`Engine::play_perfectly`]); `None` when the game is over.
+    ///
+    /// # Panics
+    /// When `limits.depth` is 0.
+    pub fn choose_perfectly(&mut self, board: &Board, limits: &Limits) -> Option<PerfectMove> {
+        self.engine.play_perfectly(board, limits)
     }
 
     /// Perft under the mover's rules: move sequences of length `depth`, a
@@ -94,6 +105,19 @@ mod tests {
         let mover = Mover::new(Rules::Classic, 0).unwrap();
         let counts: Vec<u64> = (0..=8).map(|depth| mover.perft(&Board::empty(), depth)).collect();
         assert_eq!(counts, [1, 7, 49, 343, 2401, 16807, 117_649, 823_536, 5_673_234]);
+    }
+
+    #[test]
+    fn max_plays_a_best_move_of_the_shipped_book_where_it_holds_the_position() {
+        use crate::search::book::Book;
+        use crate::search::Strength;
+        let book = Book::shipped_for(Rules::Max);
+        let root = after(book.root());
+        let best = book.solution(Rules::Max, &root, Strength::Strong).unwrap().best;
+        let mut mover = Mover::new(Rules::Max, 1 << 20).unwrap();
+        let result = mover.choose(&root, &Limits::depth(1)).unwrap();
+        assert!(best.contains(&result.column), "{} is not among {best:?}", result.column);
+        assert_eq!((result.nodes, result.depth), (0, root.empty_cells()), "read from the book, not searched");
     }
 
     #[test]

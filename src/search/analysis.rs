@@ -22,7 +22,9 @@
 //! also when a depth-limited search proves the result (a win or loss within
 //! its horizon, or a position of the opening book) or when, without a time
 //! limit, the classic solver proves it within [`SOLVE_NODES`] positions (a
-//! budget that gives the same answer on any machine). With a time limit the
+//! budget that gives the same answer on any machine). Where the engine's
+//! opening book holds the position and its children, under either rules,
+//! every column is read from it, exact, at once. With a time limit the
 //! columns are first each given a share of half the time to be solved
 //! exactly, and then searched deeper and deeper together until the time or
 //! the depth runs out.
@@ -32,7 +34,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::classic::WIN_UNIT;
-use super::{Engine, Limits};
+use super::{Engine, Limits, Strength};
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::rules::Rules;
@@ -242,6 +244,14 @@ pub fn analyse(engine: &mut Engine, board: &Board, budget: &Budget) -> Analysis 
     let rules = engine.rules();
     let mut analysis = Analysis { rules, columns: [None; WIDTH], nodes: 0 };
     if rules.is_over(board) {
+        return analysis;
+    }
+    // Where the engine's book holds the position and its children, every
+    // column is exact at once, whatever the budget.
+    if let Some(values) = engine.book().and_then(|book| book.move_values(rules, board, Strength::Strong)) {
+        let unit = Analysis::unit(rules);
+        analysis.columns =
+            values.map(|value| value.map(|value| ColumnValue { value: value * unit, unit, reach: Reach::Exact }));
         return analysis;
     }
     let deadline = budget.time_limit.and_then(|limit| Instant::now().checked_add(limit));

@@ -74,10 +74,14 @@ const KEY_MASK: u64 = (1 << 56) - 1;
 /// Cells on the board, as positions count their moves.
 const CELL_COUNT: u32 = CELLS as u32;
 
-/// The book shipped with the program: classic rules, the empty board and
-/// every position one move from it (see `docs/solver.md`, "Opening book",
-/// for how it was built and why no deeper).
-const SHIPPED: &[u8] = include_bytes!("../../data/classic.book");
+/// The classic book shipped with the program: the empty board and every
+/// position one move from it (see `docs/solver.md`, "Opening book", for how
+/// it was built and why no deeper).
+const SHIPPED_CLASSIC: &[u8] = include_bytes!("../../data/classic.book");
+
+/// The Max-Connect4 book shipped with the program (see `docs/solver.md`,
+/// "Opening book", for its root, depth and build).
+const SHIPPED_MAX: &[u8] = include_bytes!("../../data/max.book");
 
 /// Why bytes are not a book.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -195,14 +199,19 @@ pub struct Book {
 }
 
 impl Book {
-    /// The classic book shipped with the program, parsed once.
+    /// The book shipped with the program for `rules`, parsed once.
     ///
     /// # Panics
     /// Never: the shipped bytes are checked by the tests.
     #[must_use]
-    pub fn shipped() -> Arc<Book> {
-        static BOOK: OnceLock<Arc<Book>> = OnceLock::new();
-        BOOK.get_or_init(|| Arc::new(Book::parse(SHIPPED).expect("the shipped book is valid (tested)"))).clone()
+    pub fn shipped_for(rules: Rules) -> Arc<Book> {
+        static CLASSIC: OnceLock<Arc<Book>> = OnceLock::new();
+        static MAX: OnceLock<Arc<Book>> = OnceLock::new();
+        let (book, bytes) = match rules {
+            Rules::Classic => (&CLASSIC, SHIPPED_CLASSIC),
+            Rules::Max => (&MAX, SHIPPED_MAX),
+        };
+        book.get_or_init(|| Arc::new(Book::parse(bytes).expect("the shipped books are valid (tested)"))).clone()
     }
 
     /// The book in `bytes`.
@@ -361,6 +370,34 @@ impl Book {
         let value = sign(self.value(&position)?);
         let best = Column::ALL.into_iter().filter(|column| children[column.index()].map(sign) == Some(value)).collect();
         Some(Solution { value, best, nodes: 0 })
+    }
+
+    /// The value of `board` read from the book (with [`Strength::Weak`],
+    /// its sign), when the book holds it and is for `rules`.
+    #[must_use]
+    pub fn board_value(&self, rules: Rules, board: &Board, strength: Strength) -> Option<i32> {
+        let value = (rules == self.spec.rules).then(|| self.value(&Position::of(board)))??;
+        Some(if strength == Strength::Weak { value.signum() } else { value })
+    }
+
+    /// The value of every column's move from `board` for its mover (with
+    /// [`Strength::Weak`], its sign; `None` for a full column), when the
+    /// book holds the position and all its children (see
+    /// [`children`](Book::children)) and is for `rules`.
+    #[must_use]
+    pub fn move_values(&self, rules: Rules, board: &Board, strength: Strength) -> Option<[Option<i32>; WIDTH]> {
+        let children = (rules == self.spec.rules).then(|| self.children(&Position::of(board)))??;
+        Some(children.map(|value| value.map(|value| if strength == Strength::Weak { value.signum() } else { value })))
+    }
+
+    /// The value of the move `column` (which must be playable) from `board`
+    /// for the player who makes it, read from the book: what the move ends
+    /// the game with, or minus the book's value of the position it leaves;
+    /// `None` when the book does not hold that position or is not for `rules`.
+    #[must_use]
+    pub fn move_value(&self, rules: Rules, board: &Board, column: Column) -> Option<i32> {
+        let child = Position::of(&board.after(column));
+        (rules == self.spec.rules).then(|| child_value(rules, &child, |child| self.value(child)))?
     }
 
     /// The value of every column's move from `position` for its mover
@@ -727,11 +764,18 @@ mod tests {
 
     #[test]
     fn the_shipped_book_is_whole() {
-        let book = Book::shipped();
+        let book = Book::shipped_for(Rules::Classic);
         assert_eq!(book.rules(), Rules::Classic);
         assert_eq!(book.root(), "");
         assert_eq!(book.depth(), 1);
         assert_eq!(book.len(), 5);
         assert_eq!(book.value(&Position::of(&Board::empty())), Some(1));
+        // The Max book's contents are the build's (the lead's, at merge):
+        // only that it is whole, for Max rules, and holds its root's moves.
+        let max = Book::shipped_for(Rules::Max);
+        assert_eq!(max.rules(), Rules::Max);
+        assert!(max.depth() >= 1);
+        let root = Moves::board(Rules::Max, max.root()).unwrap();
+        assert!(max.solution(Rules::Max, &root, Strength::Strong).is_some_and(|solution| !solution.best.is_empty()));
     }
 }

@@ -8,6 +8,17 @@
 //! Where the rules' searches differ, the difference is in this interface
 //! rather than ignored: only the classic solver counts a budget of nodes
 //! ([`Engine::proven_result`], [`SolveError::NodeBudgetUnsupported`]).
+//!
+//! Under either rules the engine may hold an opening book
+//! ([`Engine::with_book`]; [`Engine::for_rules`] takes the shipped one):
+//! the solves ([`Engine::solve`], [`Engine::exact_value`],
+//! [`Engine::move_values`], [`Engine::move_value`]) answer from it at once,
+//! with no node visited, wherever it holds what they are asked, and search
+//! as before past it. The depth-limited [`Engine::search`] is the rules'
+//! own: under Max-Connect4 rules it never reads the book (it is the
+//! assignment's search, which agrees with plain alpha-beta), under classic
+//! rules the player reads it itself. Playing from the book, or perfectly,
+//! is `search::perfect`.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -25,6 +36,8 @@ use crate::value::Value;
 /// from one search to the next.
 pub struct Engine {
     kind: Kind,
+    /// The opening book the solves answer from, where it holds the position.
+    book: Option<Arc<Book>>,
 }
 
 /// The searches of each rule set.
@@ -54,40 +67,45 @@ impl Engine {
     /// # Errors
     /// When the memory cannot be had.
     pub fn try_new(hash_bytes: usize) -> Result<Engine, TableTooLarge> {
-        Ok(Engine { kind: Kind::Max(MaxEngine::new(hash_bytes)?) })
+        Ok(Engine { kind: Kind::Max(MaxEngine::new(hash_bytes)?), book: None })
     }
 
     /// An engine for games played by `rules`, whose tables use at most
-    /// `hash_bytes` each, searching with one thread. Under classic rules it
-    /// plays and solves from the shipped opening book ([`Book::shipped`])
-    /// where the book holds the position.
+    /// `hash_bytes` each, searching with one thread. It solves from the
+    /// shipped opening book of its rules ([`Book::shipped_for`]) where the
+    /// book holds the position (and under classic rules plays from it too).
     ///
     /// # Errors
     /// When the memory cannot be had.
     pub fn for_rules(rules: Rules, hash_bytes: usize) -> Result<Engine, TableTooLarge> {
-        Engine::with_book(rules, hash_bytes, Engine::reads_books(rules).then(Book::shipped))
+        Engine::with_book(rules, hash_bytes, Engine::reads_books(rules).then(|| Book::shipped_for(rules)))
     }
 
-    /// As [`for_rules`](Engine::for_rules), with `book` (classic rules
-    /// only, see [`reads_books`](Engine::reads_books); `None` for no book)
-    /// in place of the shipped one.
+    /// As [`for_rules`](Engine::for_rules), with `book` (`None` for no
+    /// book) in place of the shipped one. A book for other rules than
+    /// `rules` answers nothing.
     ///
     /// # Errors
     /// When the memory cannot be had.
     pub fn with_book(rules: Rules, hash_bytes: usize, book: Option<Arc<Book>>) -> Result<Engine, TableTooLarge> {
-        Ok(Engine {
-            kind: match rules {
-                Rules::Max => Kind::Max(MaxEngine::new(hash_bytes)?),
-                Rules::Classic => Kind::Classic(Box::new(ClassicEngine::new(hash_bytes, book)?)),
-            },
-        })
+        let kind = match rules {
+            Rules::Max => Kind::Max(MaxEngine::new(hash_bytes)?),
+            Rules::Classic => Kind::Classic(Box::new(ClassicEngine::new(hash_bytes, book.clone())?)),
+        };
+        Ok(Engine { kind, book })
     }
 
-    /// Whether engines for `rules` play and solve from an opening book:
-    /// classic rules only, the only ones books are built for.
+    /// The opening book this engine solves from, if any.
+    #[must_use]
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+
+    /// Whether engines for `rules` solve from an opening book (and play
+    /// from one, see `search::perfect`): under both rules.
     #[must_use]
     pub const fn reads_books(rules: Rules) -> bool {
-        matches!(rules, Rules::Classic)
+        matches!(rules, Rules::Classic | Rules::Max)
     }
 
     /// The rules this engine plays by.
@@ -196,6 +214,9 @@ impl Engine {
         strength: Strength,
         time_limit: Option<Duration>,
     ) -> Result<Solution, SolveError> {
+        if let Some(solution) = self.read_book(|book, rules| book.solution(rules, board, strength)) {
+            return Ok(solution);
+        }
         match &mut self.kind {
             Kind::Max(engine) => Ok(engine.solve(board, strength, time_limit)?),
             Kind::Classic(engine) => Ok(engine.solve(board, strength, time_limit)?),
@@ -216,6 +237,9 @@ impl Engine {
         strength: Strength,
         time_limit: Option<Duration>,
     ) -> Result<ExactValue, SolveError> {
+        if let Some(value) = self.read_book(|book, rules| book.board_value(rules, board, strength)) {
+            return Ok(ExactValue { value, nodes: 0 });
+        }
         match &mut self.kind {
             Kind::Max(engine) => Ok(engine.value(board, strength, time_limit)?),
             Kind::Classic(engine) => Ok(engine.exact_value(board, strength, time_limit)?),
@@ -253,6 +277,9 @@ impl Engine {
         strength: Strength,
         time_limit: Option<Duration>,
     ) -> Result<MoveValues, SolveError> {
+        if let Some(values) = self.read_book(|book, rules| book.move_values(rules, board, strength)) {
+            return Ok(MoveValues { values, nodes: 0 });
+        }
         match &mut self.kind {
             Kind::Max(engine) => Ok(engine.move_values(board, strength, time_limit)?),
             Kind::Classic(engine) => Ok(engine.move_values(board, strength, time_limit)?),
@@ -277,6 +304,9 @@ impl Engine {
         time_limit: Option<Duration>,
     ) -> Result<ExactValue, SolveError> {
         assert!(board.can_play(column), "column {column} is full");
+        if let Some(value) = self.read_book(|book, rules| book.move_value(rules, board, column)) {
+            return Ok(ExactValue { value, nodes: 0 });
+        }
         match &mut self.kind {
             Kind::Max(engine) => Ok(engine.move_value(board, column, time_limit)?),
             Kind::Classic(engine) => Ok(engine.move_value(board, column, Strength::Strong, time_limit)?),
@@ -314,6 +344,12 @@ impl Engine {
             Kind::Max(_) => crate::score::evaluate(board),
             Kind::Classic(_) => ClassicEngine::horizon_value(board),
         }
+    }
+
+    /// What `read` finds in the engine's book under its rules (`None`
+    /// without a book): the solves ask the book before they search.
+    fn read_book<T>(&self, read: impl FnOnce(&Book, Rules) -> Option<T>) -> Option<T> {
+        self.book.as_deref().and_then(|book| read(book, self.rules()))
     }
 }
 
@@ -379,6 +415,77 @@ mod tests {
             assert_eq!(fresh.proven_result(&Board::empty(), 100_000), Ok(None));
         }
         assert_eq!(Engine::new(0).proven_result(&board, 100_000), Err(SolveError::NodeBudgetUnsupported));
+    }
+
+    /// A Max-Connect4 book two moves deep from a root of 23 empty cells,
+    /// its deepest layer solved here.
+    fn max_book(root: &str) -> Arc<Book> {
+        use crate::search::book::{BookSpec, Layers};
+        let layers = Layers::new(&BookSpec { rules: Rules::Max, root: root.to_owned(), depth: 2 }).unwrap();
+        let mut solver = Engine::new(1 << 20);
+        let values = layers
+            .deepest_keys()
+            .enumerate()
+            .map(|(place, key)| (key, solver.exact_value(&layers.board(place), Strength::Strong, None).unwrap().value))
+            .collect();
+        Arc::new(layers.book(&values).unwrap())
+    }
+
+    #[test]
+    fn a_max_engine_answers_from_its_book_at_once_as_a_fresh_solve_does() {
+        let root = "4444443333335555552";
+        let mut engine = Engine::with_book(Rules::Max, 1 << 20, Some(max_book(root))).unwrap();
+        assert!(Engine::reads_books(Rules::Max));
+        // The root and one move from it: the book holds them and their children.
+        for moves in [root.to_owned(), format!("{root}1"), format!("{root}7")] {
+            let board = Moves::board(Rules::Max, &moves).unwrap();
+            let mut fresh = Engine::new(1 << 20);
+            let solution = engine.solve(&board, Strength::Strong, None).unwrap();
+            assert_eq!(solution.nodes, 0, "{moves}: read, not searched");
+            assert_eq!(solution, Solution { nodes: 0, ..fresh.solve(&board, Strength::Strong, None).unwrap() });
+            assert_eq!(
+                engine.exact_value(&board, Strength::Strong, None).unwrap(),
+                ExactValue { value: solution.value, nodes: 0 }
+            );
+            let values = engine.move_values(&board, Strength::Strong, None).unwrap();
+            assert_eq!(values, MoveValues { nodes: 0, ..fresh.move_values(&board, Strength::Strong, None).unwrap() });
+            for column in board.legal_columns() {
+                let value = engine.move_value(&board, column, None).unwrap();
+                assert_eq!(value, ExactValue { value: values.values[column.index()].unwrap(), nodes: 0 });
+            }
+            // The book's move, and perfect play, are a best move at once.
+            let played = engine.play_perfectly(&board, &Limits::depth(1)).unwrap();
+            assert_eq!(played.chosen, crate::search::Chosen::Book);
+            assert!(solution.best.contains(&played.result.column), "{moves}");
+            assert_eq!((played.result.value, played.result.nodes), (solution.value * crate::value::POINT, 0));
+            // The depth-limited search is the assignment's, book or not.
+            let limits = Limits::depth(3);
+            assert_eq!(
+                engine.search(&board, &limits).map(|r| (r.column, r.value)),
+                fresh.search(&board, &limits).map(|r| (r.column, r.value))
+            );
+        }
+        // Two moves from the root: the book has the value but not the children's.
+        let deepest = Moves::board(Rules::Max, &format!("{root}17")).unwrap();
+        let mut fresh = Engine::new(1 << 20);
+        let solution = fresh.solve(&deepest, Strength::Strong, None).unwrap();
+        assert_eq!(
+            engine.exact_value(&deepest, Strength::Strong, None).unwrap(),
+            ExactValue { value: solution.value, nodes: 0 }
+        );
+        let searched = engine.solve(&deepest, Strength::Strong, None).unwrap();
+        assert!(searched.nodes > 0, "the best moves are searched for");
+        assert_eq!((searched.value, searched.best), (solution.value, solution.best.clone()));
+        // Past the book, perfect play solves within the time, or without
+        // one searches to the depth.
+        let played =
+            engine.play_perfectly(&deepest, &Limits { depth: 2, time_limit: Some(Duration::from_secs(3600)) }).unwrap();
+        assert_eq!(played.chosen, crate::search::Chosen::Solved);
+        assert!(solution.best.contains(&played.result.column));
+        let played = engine.play_perfectly(&deepest, &Limits::depth(2)).unwrap();
+        assert_eq!(played.chosen, crate::search::Chosen::Searched);
+        assert_eq!(Some(played.result.column), fresh.search(&deepest, &Limits::depth(2)).map(|r| r.column));
+        assert_eq!(engine.book_move(&deepest), None);
     }
 
     #[test]

@@ -19,7 +19,9 @@
 //!   exact where it can be had, for people and bots.
 //!
 //! - [`book`] and [`book_build`]: opening books under either rules, their
-//!   layers and file format, and the solve of their deepest layer.
+//!   layers and file format, and the solve of their deepest layer;
+//!   [`Engine::play_perfectly`] and [`Engine::book_move`] (`perfect`):
+//!   playing from a book, and solving past it.
 //!
 //! [`perft`] counts move sequences, to test move generation and measure its speed.
 //!
@@ -36,6 +38,7 @@ mod engine;
 mod max;
 mod minimax;
 mod outcome;
+mod perfect;
 mod perft;
 mod progress;
 mod request;
@@ -46,6 +49,7 @@ pub use analysis::{analyse, Analysis, Budget, ColumnValue, Judgement, Reach, SOL
 pub use engine::{perft, Engine};
 pub use minimax::minimax;
 pub use outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution, SolveError};
+pub use perfect::{Chosen, PerfectMove};
 pub use progress::Progress;
 pub use request::{Limits, Strength};
 pub use table::TableTooLarge;

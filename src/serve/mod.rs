@@ -288,7 +288,11 @@ async fn play(State(shared): State<Arc<Shared>>, request: axum::extract::Request
     let _cancel = CancelOnDrop(mover.canceller());
     let search = tokio::task::spawn_blocking(move || {
         let started = std::time::Instant::now();
-        let result = mover.choose(&board, &limits);
+        let result = if turn.perfect {
+            mover.choose_perfectly(&board, &limits).map(|played| played.result)
+        } else {
+            mover.choose(&board, &limits)
+        };
         // The search's place is given back when it ends, not when its
         // client goes; and before the server says it stopped, so that
         // whoever reads that finds the place free.

@@ -166,7 +166,12 @@ fn bad_input_is_one_clear_error() {
     check(&["analyse"], 2, "<FILE>");
     check(&["analyse", "--moves", "44", "--depth", "0"], 2, "--depth");
     check(&["analyse", "--moves", "44", "--rules", "chess"], 2, "--rules");
-    check(&["analyse", "--moves", "44", "--no-book"], 2, "--no-book needs --rules classic");
+    let classic = concat!(env!("CARGO_MANIFEST_DIR"), "/data/classic.book");
+    check(
+        &["analyse", "--moves", "44", "--book", classic],
+        1,
+        "classic.book is a classic book; --rules max needs a Max-Connect4 one",
+    );
     check(&["analyse", "/no/such/board.txt"], 1, "cannot read /no/such/board.txt");
     let dir = tempfile::tempdir().unwrap();
     let bad = write(dir.path(), "bad.txt", "not a board\n");

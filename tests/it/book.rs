@@ -238,10 +238,11 @@ fn damaged_or_foreign_books_are_refused_with_one_line() {
 #[test]
 fn bad_book_options_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 18] = [
-        (&["analyse", "--moves", "44", "--book", "x.book"], "--book needs --rules classic"),
-        (&["solve", "--moves", "44", "--no-book"], "--no-book needs --rules classic"),
-        (&["one-move", "--moves", "44", "out.txt", "3", "--no-book"], "--no-book needs --rules classic"),
+    let cases: [(&[&str], &str); 19] = [
+        (&["one-move", "--moves", "44", "out.txt", "3", "--book", "x.book"], "--book needs --perfect or --book-moves"),
+        (&["interactive", "in.txt", "human-next", "3", "--no-book"], "--no-book needs --perfect or --book-moves"),
+        (&["one-move", "--moves", "44", "out.txt", "3", "--no-book"], "--no-book needs --perfect or --book-moves"),
+        (&["one-move", "--moves", "44", "out.txt", "3", "--perfect", "--book-moves"], "cannot be used with"),
         (
             &["solve", "--rules", "classic", "--moves", "44", "--book", "x.book", "--no-book"],
             "the argument '--book <FILE>' cannot be used with '--no-book'",

@@ -31,6 +31,8 @@ mod one_move;
 #[cfg(unix)]
 mod page;
 #[cfg(unix)]
+mod perfect;
+#[cfg(unix)]
 mod progress;
 mod properties;
 mod readme;

@@ -63,7 +63,7 @@ fn a_long_search_shows_its_progress_on_a_terminal() {
     let seen = check_on_a_terminal(&["one-move", "--moves", "", "out.txt", "42", "--time-limit", "1000"], " nodes  ");
     assert!(seen.contains(REDRAW), "{seen:?}");
     // Solving the empty board takes minutes on any machine.
-    let seen = check_on_a_terminal(&["solve", "--moves", ""], " nodes  ");
+    let seen = check_on_a_terminal(&["solve", "--moves", "", "--no-book"], " nodes  ");
     assert!(seen.contains(REDRAW), "{seen:?}");
 }
 

@@ -273,10 +273,11 @@ fn sixteen_clients_at_once_are_all_answered() {
     });
 }
 
-/// A play-turn on the empty board asking for a search to `depth` of at
-/// most `seconds`.
+/// A play-turn on a position early in the game that the opening book does
+/// not hold, asking for a search to `depth` of at most `seconds`.
 fn search(depth: u32, seconds: f64) -> String {
-    let mut turn = PlayTurn::new(&Board::empty(), Rules::Max);
+    let board = maxconnect4::moves::Moves::board(Rules::Max, &super::util::beyond_the_max_book()).unwrap();
+    let mut turn = PlayTurn::new(&board, Rules::Max);
     turn.depth = Some(depth);
     turn.time_limit = Some(seconds);
     Request::PlayTurn(turn).to_string()

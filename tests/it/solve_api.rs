@@ -78,7 +78,8 @@ fn max_rules_give_the_final_score_differences() {
 #[test]
 fn a_value_the_server_cannot_solve_says_its_depth() {
     let server = Server::start(&["--depth", "3", "--max-time", "1"]);
-    let (status, answer) = get(&server, "/solve?pos=4&rules=max");
+    let pos = super::util::beyond_the_max_book();
+    let (status, answer) = get(&server, &format!("/solve?pos={pos}&rules=max"));
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["exact"], json!([false, false, false, false, false, false, false]));
     assert_eq!(answer["depth"], json!([3, 3, 3, 3, 3, 3, 3]));

@@ -74,6 +74,25 @@ impl Rng {
     }
 }
 
+/// The move string of the first position along one line of play from the
+/// empty board that the shipped Max-Connect4 book does not hold, whatever
+/// the book: a position the engine searches rather than reads, for tests of
+/// searches. At least 30 empty cells, so that it is no quick solve.
+pub fn beyond_the_max_book() -> String {
+    use maxconnect4::rules::Rules;
+    use maxconnect4::search::{book::Book, Strength};
+    let book = Book::shipped_for(Rules::Max);
+    let line = "444433335555";
+    let moves = (0..=line.len())
+        .map(|length| &line[..length])
+        .find(|moves| {
+            let board = maxconnect4::moves::Moves::board(Rules::Max, moves).unwrap();
+            book.board_value(Rules::Max, &board, Strength::Strong).is_none()
+        })
+        .expect("the shipped book holds fewer than 12 moves of this line");
+    moves.to_owned()
+}
+
 /// Asserts two texts are equal, printing both in full when they differ.
 #[track_caller]
 pub fn assert_text(actual: &str, expected: &str) {

@@ -224,9 +224,23 @@ impl Template {
         let mut words = vec![executable.to_string_lossy().into_owned()];
         // One thread: the CPU time of a move counts against it as its wall
         // time does, and at a fixed depth the move is the same on any number.
+        // The book's move where the shipped book holds the position, under
+        // either rules (classic rules' search reads it anyway), and the
+        // search to the depth past it: the same move every time.
         words.extend(
-            ["one-move", "{in}", "{out}", "{depth}", "--rules", rules.name(), "--threads", "1", "--time-limit"]
-                .map(str::to_owned),
+            [
+                "one-move",
+                "{in}",
+                "{out}",
+                "{depth}",
+                "--rules",
+                rules.name(),
+                "--book-moves",
+                "--threads",
+                "1",
+                "--time-limit",
+            ]
+            .map(str::to_owned),
         );
         words.push(time_limit.as_secs_f64().to_string());
         Template { words, names_files: false }
@@ -340,7 +354,10 @@ mod tests {
         let values = Substitution { input: Some(Path::new("/i")), output: Some(Path::new("/o")), depth: 1 };
         let engine = Template::engine(Path::new("/bin/maxconnect4"), Rules::Classic, Duration::from_secs(1));
         let (_, args) = engine.command_line(&values, base.path());
-        assert_eq!(args, ["one-move", "/i", "/o", "1", "--rules", "classic", "--threads", "1", "--time-limit", "1"]);
+        assert_eq!(
+            args,
+            ["one-move", "/i", "/o", "1", "--rules", "classic", "--book-moves", "--threads", "1", "--time-limit", "1"]
+        );
         let user = Template::parse("prog {in} {out} classic").unwrap();
         let (_, args) = user.command_line(&values, base.path());
         assert_eq!(

@@ -1,0 +1,136 @@
+//! Perfect play from the shipped Max-Connect4 opening book: `one-move
+//! --perfect`, the server's "perfect" strength, and the depth-limited
+//! search left as it was without them. The positions come from the
+//! shipped book's own API (its root and the moves from it), so the tests
+//! hold whichever positions the shipped book holds.
+
+use maxconnect4::board::{Board, Column};
+use maxconnect4::moves::Moves;
+use maxconnect4::protocol::arena::{PlayTurn, Request};
+use maxconnect4::rules::Rules;
+use maxconnect4::search::book::{Book, BookSpec, Layers};
+use maxconnect4::search::{Engine, Limits, Strength};
+
+use super::util::{maxconnect4, Rng};
+
+/// The shipped Max book, its root's move string and board, and the root's
+/// best columns read from the book.
+fn shipped_root() -> (std::sync::Arc<Book>, String, Board, Vec<Column>) {
+    let book = Book::shipped_for(Rules::Max);
+    let root = book.root().to_owned();
+    let board = Moves::board(Rules::Max, &root).unwrap();
+    let best = book.solution(Rules::Max, &board, Strength::Strong).unwrap().best;
+    (book, root, board, best)
+}
+
+/// Runs one-move from the position after `moves` with `args` added; the
+/// column played and the standard output.
+fn one_move(moves: &str, args: &[&str]) -> (Column, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let assert =
+        maxconnect4(dir.path()).args(["one-move", "--rules", "max", "--moves", moves, "out.txt"]).args(args).assert();
+    let output = assert.success().get_output().clone();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let written = std::fs::read(dir.path().join("out.txt")).unwrap();
+    let after = maxconnect4::format::parse(&written).unwrap().board;
+    let before = Moves::board(Rules::Max, moves).unwrap();
+    let column = before.legal_columns().find(|&column| before.after(column) == after).expect("one move was played");
+    (column, stdout)
+}
+
+#[test]
+fn one_move_perfect_plays_a_best_move_of_the_book_and_without_it_the_depth_limited_one() {
+    let (_, root, board, best) = shipped_root();
+    let (column, stdout) = one_move(&root, &["3", "--perfect"]);
+    assert!(best.contains(&column), "column {column} is not among the book's best {best:?}\n{stdout}");
+    assert!(stdout.contains("Perfect play from the opening book"), "{stdout}");
+    // Without --perfect: the assignment's depth-limited search, whatever the book holds.
+    let expected = Engine::new(1 << 20).search(&board, &Limits::depth(3)).unwrap().column;
+    let (column, stdout) = one_move(&root, &["3"]);
+    assert_eq!(column, expected, "{stdout}");
+    assert!(!stdout.contains("Perfect play"), "{stdout}");
+    assert!(stdout.contains("to depth 3"), "{stdout}");
+}
+
+#[test]
+fn interactive_perfect_plays_the_computers_move_from_the_book() {
+    let (_, _, board, best) = shipped_root();
+    let dir = tempfile::tempdir().unwrap();
+    let text = maxconnect4::format::write(&board, maxconnect4::format::LineEnding::Lf);
+    std::fs::write(dir.path().join("in.txt"), text).unwrap();
+    let args = ["interactive", "in.txt", "computer-next", "2", "--rules", "max", "--perfect"];
+    let output = maxconnect4(dir.path()).args(args).write_stdin("quit\n").assert().success().get_output().clone();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("Perfect play from the opening book"), "{stdout}");
+    let saved = std::fs::read(dir.path().join("computer.txt")).unwrap();
+    let after = maxconnect4::format::parse(&saved).unwrap().board;
+    let column = board.legal_columns().find(|&column| board.after(column) == after).expect("one move was played");
+    assert!(best.contains(&column), "column {column} is not among the book's best {best:?}\n{stdout}");
+}
+
+#[test]
+fn a_classic_book_with_max_rules_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let classic = concat!(env!("CARGO_MANIFEST_DIR"), "/data/classic.book");
+    for args in [
+        &["one-move", "--rules", "max", "--moves", "44", "out.txt", "3", "--perfect", "--book", classic][..],
+        &["solve", "--rules", "max", "--moves", "44", "--book", classic],
+    ] {
+        let output = maxconnect4(dir.path()).args(args).assert().code(1).get_output().clone();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr, format!("error: {classic} is a classic book; --rules max needs a Max-Connect4 one\n"));
+    }
+    assert!(!dir.path().join("out.txt").exists());
+}
+
+#[test]
+fn the_servers_perfect_strength_plays_a_best_move_of_the_book() {
+    let (_, _, board, best) = shipped_root();
+    let server = super::serve::Server::start(&["--depth", "1"]);
+    let mut turn = PlayTurn::new(&board, Rules::Max);
+    turn.perfect = true;
+    turn.time_limit = Some(1.0);
+    let (status, body) = server.post(&Request::PlayTurn(turn).to_string());
+    assert_eq!(status, 200, "{body}");
+    let value: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let column = Column::from_index(value["play"].as_u64().unwrap() as usize).unwrap();
+    assert!(best.contains(&column), "column {column} is not among the book's best {best:?}");
+}
+
+/// The shipped Max book against fresh solves without it: the root's best
+/// moves, and positions of its deepest layer picked at random (seeded).
+/// Opt-in (`cargo test --release --test it -- --ignored shipped_max_book`):
+/// each deepest position of a book from the empty board has 40 empty cells
+/// or fewer, a solve of minutes on two threads.
+#[test]
+#[ignore = "solves positions of the shipped book afresh: minutes per position"]
+fn the_shipped_max_book_agrees_with_fresh_solves() {
+    const SAMPLE: usize = 3;
+    let book = Book::shipped_for(Rules::Max);
+    let spec = BookSpec { rules: Rules::Max, root: book.root().to_owned(), depth: book.depth() };
+    let layers = Layers::new(&spec).unwrap();
+    let deepest: Vec<u64> = layers.deepest_keys().collect();
+    let fresh = || {
+        let mut engine = Engine::with_book(Rules::Max, 1 << 30, None).unwrap();
+        engine.set_threads(std::thread::available_parallelism().map_or(1, usize::from));
+        engine
+    };
+    let root = Moves::board(Rules::Max, book.root()).unwrap();
+    if book.depth() <= 6 && root.empty_cells() <= 26 {
+        // A small book's root solves quickly too: its best moves.
+        let solution = fresh().solve(&root, Strength::Strong, None).unwrap();
+        assert_eq!(
+            book.solution(Rules::Max, &root, Strength::Strong).map(|s| (s.value, s.best)),
+            Some((solution.value, solution.best))
+        );
+    }
+    let mut rng = Rng::new(24);
+    for _ in 0..SAMPLE.min(deepest.len()) {
+        let place = rng.below(deepest.len());
+        let board = layers.board(place);
+        let solved = fresh().exact_value(&board, Strength::Strong, None).unwrap().value;
+        let moves = layers.moves(place);
+        assert_eq!(book.board_value(Rules::Max, &board, Strength::Strong), Some(solved), "'{moves}'");
+        eprintln!("'{moves}': {solved}, as the book says");
+    }
+}
