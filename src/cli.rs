@@ -366,7 +366,7 @@ pub(crate) struct TableOptions {
     /// Transposition table size in MB (0 for none) [default: 64].
     #[arg(long, value_name = "MB", value_parser = parse_hash)]
     pub(crate) hash: Option<usize>,
-    /// Threads searching together (classic rules use one) [default: one per core].
+    /// Threads searching together (classic rules: the solver's; its depth-limited player uses one) [default: one per core].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub(crate) threads: Option<u16>,
 }

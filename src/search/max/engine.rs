@@ -145,7 +145,7 @@ impl MaxEngine {
         for depth in 1..=depth_limit {
             self.grow_table(nodes);
             let (found, searched) =
-                self.parallel(deadline, nodes >= HELPERS_MIN_NODES, None, |searcher| searcher.root(board, depth));
+                self.parallel(deadline, nodes >= HELPERS_MIN_NODES, false, |searcher| searcher.root(board, depth));
             nodes += searched;
             let Some((column, value)) = found else { break };
             self.progress.finished(depth, column);
@@ -163,7 +163,7 @@ impl MaxEngine {
                 }
                 let child = board.after(column);
                 let (depth, value) = (result.depth, result.value);
-                let (reply, searched) = self.parallel(None, nodes >= HELPERS_MIN_NODES, None, |searcher| {
+                let (reply, searched) = self.parallel(None, nodes >= HELPERS_MIN_NODES, false, |searcher| {
                     Some(searcher.negamax(&child, depth - 1, -value, -value + 1))
                 });
                 nodes += searched;
@@ -363,7 +363,7 @@ impl MaxEngine {
     fn window(&mut self, solving: &mut Solving, board: &Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
         self.grow_table(solving.nodes);
         let helped = solving.nodes >= HELPERS_MIN_NODES || board.empty_cells() >= HELPERS_MIN_EMPTY;
-        let (value, searched) = self.parallel(solving.deadline, helped, Some(board.empty_cells()), |searcher| {
+        let (value, searched) = self.parallel(solving.deadline, helped, true, |searcher| {
             Some(searcher.negamax(board, board.empty_cells(), alpha * POINT, beta * POINT))
         });
         solving.nodes += searched;
@@ -380,27 +380,21 @@ impl MaxEngine {
 
     /// Runs `work` on this thread and, if `helped` (a search worth starting
     /// threads for), with the engine's other threads helping at the
-    /// positions it splits. Returns its result (`None` if the time ran out
-    /// first) and the nodes all threads visited.
+    /// positions it splits, `solving` if it is a solve's search to the end
+    /// of the game with a narrow window. Returns its result (`None` if the
+    /// time ran out first) and the nodes all threads visited.
     fn parallel<T>(
         &self,
         deadline: Option<Instant>,
         helped: bool,
-        window_root: Option<u32>,
+        solving: bool,
         work: impl FnOnce(&mut Searcher) -> Option<T>,
     ) -> (Option<T>, u64) {
         let done = AtomicBool::new(false);
         let pool = Pool::default();
         let alone = self.threads == 1 || !helped;
         let searcher = || {
-            Searcher::new(
-                &self.table,
-                (!alone).then_some(&pool),
-                deadline,
-                &self.progress,
-                &self.cancelled,
-                window_root,
-            )
+            Searcher::new(&self.table, (!alone).then_some(&pool), deadline, &self.progress, &self.cancelled, solving)
         };
         let run = || {
             let mut searcher = searcher();

@@ -69,23 +69,23 @@ pub(super) struct Searcher<'a> {
     /// The time ran out, or the split this thread is searching under was
     /// cut: the search's results are meaningless from then on.
     stopped: bool,
-    /// When solving, the empty cells of the position the window search
-    /// started from (see [`interior`](Searcher::interior)'s ordering).
-    window_root: Option<u32>,
+    /// Whether this is a solve's search to the end of the game with a
+    /// narrow window (see [`interior`](Searcher::interior)'s ordering).
+    solving: bool,
 }
 
 impl<'a> Searcher<'a> {
     /// A thread's search of `table`, offering splits to `pool` if given
     /// (with other threads) and stopping at `deadline` or once `cancelled`
     /// is set (a search with a deadline only), counting its nodes in
-    /// `progress`; `window_root` as the field says.
+    /// `progress`; `solving` as the field says.
     pub(super) fn new(
         table: &'a Table,
         pool: Option<&'a Pool>,
         deadline: Option<Instant>,
         progress: &'a Progress,
         cancelled: &'a AtomicBool,
-        window_root: Option<u32>,
+        solving: bool,
     ) -> Searcher<'a> {
         Searcher {
             table,
@@ -98,7 +98,7 @@ impl<'a> Searcher<'a> {
             progress,
             cancelled,
             stopped: false,
-            window_root,
+            solving,
         }
     }
 
@@ -398,16 +398,20 @@ impl<'a> Searcher<'a> {
                 }
                 alpha = alpha.max(best);
             }
-            // In a solve's search with a narrow window, positions an odd
-            // number of moves from its start are expected to fail low (in
-            // principal variation search they alternate with the ones that
-            // cut): all their moves will be searched, so their order
-            // matters little, and they are searched centre first without
-            // the cost of ordering. On `input_files/input2.txt` 21.6 M nodes
-            // against 33.8 M and half the time; over the 15 positions of
-            // `input_files/solve` the same time in all (slower at 24 and 26
-            // empty cells, faster at 28).
-            let expected_all = self.window_root.is_some_and(|root| (root - board.empty_cells()) % 2 == 1);
+            // In a solve's search with a narrow window, positions with the
+            // first player to move (an even number of empty cells) are
+            // expected to fail low, and those with the second player to
+            // move to cut: the second player holds the first to about the
+            // value the windows test, so it is the first player's moves
+            // that all get searched. Their order then matters little, and
+            // they are searched centre first without the cost of ordering.
+            // The parity counted from the window search's start instead
+            // (the other half of the positions centre first when it starts
+            // with the second player to move) took 2.3 to 3.2 times the
+            // nodes there (35 empty cells) and the same elsewhere; see
+            // reports/solving.md. Ordering every position took 1.6 times
+            // the nodes on `input_files/input2.txt`.
+            let expected_all = self.solving && board.empty_cells() % 2 == 0;
             let mut moves = if expected_all {
                 centre_first(board, first, settled)
             } else {
