@@ -411,7 +411,7 @@ impl<'a> Searcher<'a> {
             // nodes there (35 empty cells) and the same elsewhere; see
             // reports/solving.md. Ordering every position took 1.6 times
             // the nodes on `input_files/input2.txt`.
-            let expected_all = self.solving && board.empty_cells() % 2 == 0;
+            let expected_all = self.solving && board.empty_cells().is_multiple_of(2);
             let mut moves = if expected_all {
                 centre_first(board, first, settled)
             } else {
