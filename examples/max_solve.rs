@@ -2,10 +2,13 @@
 //! each on a new engine with one thread: for comparing changes to the
 //! solver side by side (node counts on one thread are the same every run).
 //!
-//! Run: `cargo run --release --example max_solve -- [--value] MOVES...`:
-//! each MOVES is a position given as its moves from the empty board;
-//! `--value` finds the value alone (`Engine::exact_value`, what a book
-//! build asks), else the value and every best move (`Engine::solve`).
+//! Run: `cargo run --release --example max_solve -- [--value] [--carry]
+//! [--threads N] MOVES...`: each MOVES is a position given as its moves from
+//! the empty board; `--value` finds the value alone (`Engine::exact_value`,
+//! what a book build asks), else the value and every best move
+//! (`Engine::solve`); `--carry` solves them all on one engine, whose table
+//! carries over from one to the next as a book build's does; `--threads N`
+//! searches each with N threads (default 1).
 
 use std::time::Instant;
 
@@ -19,7 +22,25 @@ const HASH_BYTES: usize = 1 << 30;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value_only = args.iter().any(|arg| arg == "--value");
-    for moves in args.iter().filter(|arg| !arg.starts_with("--")) {
+    let carry = args.iter().any(|arg| arg == "--carry");
+    let threads_at = args.iter().position(|arg| arg == "--threads");
+    let threads = match threads_at.map(|at| args.get(at + 1).map(|n| n.parse::<usize>())) {
+        None => 1,
+        Some(Some(Ok(threads))) if threads > 0 => threads,
+        Some(_) => {
+            eprintln!("max_solve: --threads takes a number of threads, 1 or more");
+            std::process::exit(2);
+        }
+    };
+    let new_engine = || {
+        let mut engine = Engine::with_book(Rules::Max, HASH_BYTES, None).expect("a table of 1 GiB");
+        engine.set_threads(threads);
+        engine
+    };
+    let mut carried = new_engine();
+    let positions =
+        args.iter().enumerate().filter(|&(at, arg)| !arg.starts_with("--") && Some(at) != threads_at.map(|t| t + 1));
+    for (_, moves) in positions {
         let board = match Moves::board(Rules::Max, moves) {
             Ok(board) => board,
             Err(error) => {
@@ -27,7 +48,13 @@ fn main() {
                 std::process::exit(2);
             }
         };
-        let mut engine = Engine::with_book(Rules::Max, HASH_BYTES, None).expect("a table of 1 GiB");
+        let mut fresh;
+        let engine = if carry {
+            &mut carried
+        } else {
+            fresh = new_engine();
+            &mut fresh
+        };
         let start = Instant::now();
         let (value, best, nodes) = if value_only {
             let exact = engine.exact_value(&board, Strength::Strong, None).expect("no time limit");

@@ -537,6 +537,14 @@ impl Layers {
         self.deepest().iter().map(|node| canonical_key(&node.position))
     }
 
+    /// The place in the layer above of the parent of the position at
+    /// `place` in the deepest layer (as it was first reached): positions
+    /// with the same one are siblings, neighbours in the list.
+    #[must_use]
+    pub fn parent(&self, place: usize) -> usize {
+        self.deepest()[place].parent as usize
+    }
+
     /// The columns played from the root to the position at `place` in the
     /// deepest layer.
     fn path(&self, place: usize) -> Vec<Column> {
