@@ -151,7 +151,7 @@ pub(crate) enum Command {
         /// Print the positions DEPTH moves deep, in the order a build solves them (KEY MOVES, one a line), and solve nothing.
         #[arg(long, conflicts_with_all = ["shard", "merge", "out", "threads", "hash"])]
         list: bool,
-        /// Solve only part I of N (I from 0 to N-1): the positions whose place in --list, counted from 0, is I modulo N, into FILE.shard-I-of-N.progress; no book is written.
+        /// Solve only part I of N (I from 0 to N-1): the families of siblings (neighbours in --list whose MOVES differ in the last move alone) whose place among them, counted from 0, is I modulo N, into FILE.shard-I-of-N.progress; no book is written.
         #[arg(long, value_name = "I/N", value_parser = parse_shard)]
         shard: Option<Shard>,
         /// Write the book --out FILE from these progress files (the shards' of one build, which name its rules, root and depth).

@@ -3,8 +3,8 @@
 //! on but the list: `--shard I/N` takes the items whose place in the list,
 //! counted from 0, is I modulo N. Interleaved rather than in blocks, so that
 //! every shard gets a mix: of players and openings in a tournament
-//! (`referee::fixtures`), of easy and hard positions in an opening book's
-//! build (`modes::book_build`).
+//! (`referee::fixtures`), of easy and hard families of positions in an
+//! opening book's build (`modes::book_build`).
 
 use std::fmt;
 use std::str::FromStr;

@@ -3,8 +3,9 @@
 //! (`search::book::Layers`), always in the same order, so a build can be
 //! shared out with nothing to agree on but the list:
 //! - `book --list` prints it, `KEY MOVES` a line;
-//! - `book --shard I/N` solves only the positions whose place in it is I
-//!   modulo N ([`Shard`]) into a progress file of its own
+//! - `book --shard I/N` solves only the families (siblings, neighbours in
+//!   the list: [`Layers::families`]) whose place among them is I modulo N
+//!   ([`Shard`]) into a progress file of its own
 //!   (`OUT.shard-I-of-N.progress`), and stops;
 //! - `book --merge FILES...` reads the shards' progress files, refuses
 //!   files of another build, values that disagree and a list with holes,
@@ -121,8 +122,11 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
     let header = header(spec, build.shard);
     let (file, known) = open_progress(&progress_path, &header)?;
     let keys: Vec<u64> = layers.deepest_keys().collect();
+    // A shard takes whole families: siblings solved one after another on
+    // one table share much of their trees (see `book_build::solve`).
+    let families = layers.families();
     let part: Vec<usize> =
-        (0..keys.len()).filter(|&place| build.shard.is_none_or(|shard| shard.holds(place))).collect();
+        (0..keys.len()).filter(|&place| build.shard.is_none_or(|shard| shard.holds(families[place]))).collect();
     let todo: Vec<usize> = part.iter().copied().filter(|&place| !known.contains_key(&keys[place])).collect();
     let before = part.len() - todo.len();
 
@@ -255,6 +259,8 @@ pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> 
     }
     let deepest: HashMap<u64, i32> = values.iter().map(|(&key, &(value, _))| (key, value)).collect();
     let book = layers.book(&deepest).map_err(|missing| {
+        let families = layers.families();
+        let missing: Vec<usize> = missing.iter().map(|&place| families[place]).collect();
         anyhow!(
             "cannot write {}: {} of the {} positions {} moves from the root are in none of the files{}",
             book_path.display(),
@@ -269,17 +275,18 @@ pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> 
     wrote(out, book_path, &spec, book.len(), bytes.len())
 }
 
-/// Which shards the positions at `missing` places belong to, when every file
-/// given was a shard of one count N: `; no file of shards 3/8, 5/8; shard
-/// 2/8's lacks 5 (run it again: it resumes)`. Empty otherwise.
+/// Which shards the positions missing belong to, given by their families'
+/// places (one for each position), when every file given was a shard of
+/// one count N: `; no file of shards 3/8, 5/8; shard 2/8's lacks 5 (run it
+/// again: it resumes)`. Empty otherwise.
 fn absent_shards(given: &[Option<Shard>], missing: &[usize]) -> String {
     let Some(Some(count)) = given.first().map(|shard| shard.map(Shard::count)) else { return String::new() };
     if !given.iter().all(|shard| shard.is_some_and(|shard| shard.count() == count)) {
         return String::new();
     }
     let mut lacking: Vec<(Shard, usize)> = Vec::new();
-    for &place in missing {
-        let shard = Shard::of_place(place, count);
+    for &family in missing {
+        let shard = Shard::of_place(family, count);
         match lacking.iter_mut().find(|(seen, _)| *seen == shard) {
             Some((_, lacks)) => *lacks += 1,
             None => lacking.push((shard, 1)),
@@ -493,7 +500,8 @@ mod tests {
     fn missing_positions_name_the_shards_that_lack_them() {
         let shard = |text: &str| Some(text.parse::<Shard>().unwrap());
         let given = [shard("0/4"), shard("2/4")];
-        // Places 1, 5 (shard 1/4), 3 (3/4) and 6 (2/4, whose file is short).
+        // Positions of families 1, 5 (shard 1/4), 3 (3/4) and 6 (2/4, whose
+        // file is short).
         assert_eq!(
             absent_shards(&given, &[1, 3, 5, 6]),
             "; no file of shards 1/4, 3/4; shard 2/4's file lacks 1 (run it again: it resumes)"

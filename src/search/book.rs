@@ -537,12 +537,22 @@ impl Layers {
         self.deepest().iter().map(|node| canonical_key(&node.position))
     }
 
-    /// The place in the layer above of the parent of the position at
-    /// `place` in the deepest layer (as it was first reached): positions
-    /// with the same one are siblings, neighbours in the list.
+    /// The family of each position of the deepest layer, by place: its
+    /// siblings (positions first reached from the same parent, neighbours
+    /// in the list, whose move strings differ in the last move alone)
+    /// share it, and families are numbered from 0 in the list's order.
     #[must_use]
-    pub fn parent(&self, place: usize) -> usize {
-        self.deepest()[place].parent as usize
+    pub fn families(&self) -> Vec<usize> {
+        let deepest = self.deepest();
+        let mut family = 0;
+        (0..deepest.len())
+            .map(|place| {
+                if place > 0 && deepest[place].parent != deepest[place - 1].parent {
+                    family += 1;
+                }
+                family
+            })
+            .collect()
     }
 
     /// The columns played from the root to the position at `place` in the

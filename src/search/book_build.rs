@@ -50,7 +50,8 @@ pub fn solve(
     let engines: Vec<Engine> = (0..threads.clamp(1, places.len().max(1)))
         .map(|_| Engine::with_book(layers.spec().rules, hash_bytes, None))
         .collect::<Result<_, _>>()?;
-    let families: Vec<&[usize]> = places.chunk_by(|&one, &next| layers.parent(one) == layers.parent(next)).collect();
+    let family = layers.families();
+    let families: Vec<&[usize]> = places.chunk_by(|&one, &next| family[one] == family[next]).collect();
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for mut engine in engines {
