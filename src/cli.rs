@@ -99,6 +99,9 @@ pub(crate) enum Command {
         /// Only win, draw or loss (1, 0, -1) and the columns that keep it; the value alone (--batch) much faster.
         #[arg(long)]
         weak: bool,
+        /// Only whether the value is at least V: one search, which prints `value >= B` (B at least V) or `value <= B` (B below V), the tightest bound it proved.
+        #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with_all = ["weak", "batch"])]
+        bound: Option<i32>,
         /// Give up after this many seconds.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         time_limit: Option<Duration>,

@@ -75,10 +75,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let source = moves.map(Source::Moves).or(file.map(Source::File));
             modes::perft(rules.rules, depth, source.as_ref(), &mut out)?;
         }
-        Command::Solve { file, moves, batch, weak, rules, table, time_limit, book } => {
+        Command::Solve { file, moves, batch, weak, bound, rules, table, time_limit, book } => {
             let engine = table.with_book(&book);
             let strength = if weak { Strength::Weak } else { Strength::Strong };
-            let options = SolveOptions { rules: rules.rules, engine, time_limit, strength };
+            let options = SolveOptions { rules: rules.rules, engine, time_limit, strength, bound };
             let mut err = anstream::stderr();
             if let Some(batch) = batch {
                 let bad = if batch.as_os_str() == "-" {

@@ -14,7 +14,7 @@ use super::thinking::{cpu_and_rate, threads_phrase};
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::{self, Analysis, Budget, ColumnValue, Reach, Strength};
+use crate::search::{self, Analysis, Budget, ColumnValue, Reach, Strength, ValueBound};
 
 /// Prints `perft DEPTH N`: the number of move sequences of length `depth`
 /// under `rules` from the position of `source` (the empty board when there
@@ -40,12 +40,16 @@ pub struct SolveOptions {
     pub time_limit: Option<Duration>,
     /// Weak is win, draw or loss (1, 0, -1) rather than the score.
     pub strength: Strength,
+    /// Only whether the value is at least this (`--bound V`).
+    pub bound: Option<i32>,
 }
 
 /// Prints `value V best C1,C2,...`: the value with perfect play (under Max
 /// rules the final score difference, player to move minus opponent; under
 /// classic rules the score described in [`crate::search::classic`]) and
-/// every column achieving it. Search figures go to `err`; on a terminal, a
+/// every column achieving it; with a bound to test (`--bound V`), only
+/// `value >= B` or `value <= B`, the bound proved on V's side. Search
+/// figures go to `err`; on a terminal, a
 /// long search shows its progress there.
 ///
 /// # Errors
@@ -56,18 +60,31 @@ pub fn solve(source: &Source, options: &SolveOptions, out: &mut dyn Write, err: 
     let start = cpu_time::ProcessTime::now();
     let wall = Instant::now();
     let progress = engine.progress();
+    if let Some(at_least) = options.bound {
+        let bounded = progress::while_searching(&progress, || engine.bound(&board, at_least, options.time_limit))
+            .with_context(|| gave_up(source, &board))?;
+        let cpu = start.elapsed();
+        match bounded.bound {
+            ValueBound::AtLeast(bound) => writeln!(out, "value >= {bound}")?,
+            ValueBound::AtMost(bound) => writeln!(out, "value <= {bound}")?,
+        }
+        return figures(err, "Bounded", &board, bounded.nodes, (cpu, wall.elapsed()), engine.threads());
+    }
     // The engine answers from its book at once where the book holds the position.
     let solution = progress::while_searching(&progress, || engine.solve(&board, options.strength, options.time_limit))
-        .with_context(|| {
-            format!(
-                "gave up solving {} ({} empty cells); positions with fewer empty cells solve much faster",
-                source.describe(),
-                board.empty_cells()
-            )
-        })?;
+        .with_context(|| gave_up(source, &board))?;
     let cpu = start.elapsed();
     writeln!(out, "value {} best {}", solution.value, best_columns(&solution.best))?;
     figures(err, "Solved", &board, solution.nodes, (cpu, wall.elapsed()), engine.threads())
+}
+
+/// Why a solve of `board` from `source` stopped without an answer.
+fn gave_up(source: &Source, board: &Board) -> String {
+    format!(
+        "gave up solving {} ({} empty cells); positions with fewer empty cells solve much faster",
+        source.describe(),
+        board.empty_cells()
+    )
 }
 
 /// `VERB N empty cells: NODES nodes in CPU TIME (RATE), WALL s elapsed,

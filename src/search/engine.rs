@@ -27,7 +27,10 @@ use std::time::Duration;
 use super::classic::{self, Book, ClassicEngine};
 use super::max::MaxEngine;
 use super::table::TableTooLarge;
-use super::{ExactValue, Limits, MoveValues, OutOfTime, Progress, SearchResult, Solution, SolveError, Strength};
+use super::{
+    Bounded, ExactValue, Limits, MoveValues, OutOfTime, Progress, SearchResult, Solution, SolveError, Strength,
+    ValueBound,
+};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
 use crate::value::Value;
@@ -246,6 +249,24 @@ impl Engine {
         }
     }
 
+    /// Whether the exact value of `board` (as [`solve`](Engine::solve)
+    /// finds it) is at least `at_least`, and the tightest bound one
+    /// null-window search proves: the cheapest question about a value, for
+    /// checking a claim such as "the first player at least draws". The
+    /// book's value, where it holds the position, is the bound.
+    ///
+    /// # Errors
+    /// As [`solve`](Engine::solve).
+    pub fn bound(&mut self, board: &Board, at_least: i32, time_limit: Option<Duration>) -> Result<Bounded, SolveError> {
+        if let Some(value) = self.read_book(|book, rules| book.board_value(rules, board, Strength::Strong)) {
+            return Ok(Bounded { bound: ValueBound::of_exact(value, at_least), nodes: 0 });
+        }
+        match &mut self.kind {
+            Kind::Max(engine) => Ok(engine.bound(board, at_least, time_limit)?),
+            Kind::Classic(engine) => Ok(engine.bound(board, at_least, time_limit)?),
+        }
+    }
+
     /// Whether the player to move wins, draws or loses `board` with
     /// perfect play (1, 0 or -1), if a weak solve proves it within `nodes`
     /// positions; `None` when it needs more. A budget of nodes, unlike a
@@ -400,6 +421,39 @@ mod tests {
         // A finished classic game has no moves.
         let won = Moves::board(Rules::Classic, "1212121").unwrap();
         assert_eq!(classic.move_values(&won, Strength::Strong, None).unwrap().values, [None; 7]);
+    }
+
+    #[test]
+    fn a_bound_is_on_the_right_side_of_the_exact_value_under_either_rules() {
+        let mut seed: u64 = 0x5DEE_CE66_D1CE_4E5B;
+        for (rules, empty) in [(Rules::Max, 12..18), (Rules::Classic, 14..24)] {
+            let mut engine = Engine::with_book(rules, 1 << 20, None).unwrap();
+            let mut checked = 0;
+            while checked < 12 {
+                let mut board = Board::empty();
+                let cells = empty.start + (seed % (empty.end - empty.start) as u64) as u32;
+                while board.empty_cells() > cells && !rules.is_over(&board) {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let legal: Vec<Column> = board.legal_columns().collect();
+                    board.play(legal[(seed % legal.len() as u64) as usize]);
+                }
+                checked += 1;
+                let value = engine.exact_value(&board, Strength::Strong, None).unwrap().value;
+                for at_least in [-100, value - 2, value - 1, value, value + 1, value + 2, 100] {
+                    engine.clear();
+                    match engine.bound(&board, at_least, None).unwrap().bound {
+                        ValueBound::AtLeast(bound) => {
+                            assert!(at_least <= bound && bound <= value, "{rules} {board:?} >= {at_least}: {bound}");
+                        }
+                        ValueBound::AtMost(bound) => {
+                            assert!(value <= bound && bound < at_least, "{rules} {board:?} >= {at_least}: {bound}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

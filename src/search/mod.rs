@@ -48,7 +48,7 @@ pub use alpha_beta::alpha_beta;
 pub use analysis::{analyse, Analysis, Budget, ColumnValue, Judgement, Reach, SOLVE_NODES};
 pub use engine::{perft, Engine};
 pub use minimax::minimax;
-pub use outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution, SolveError};
+pub use outcome::{Bounded, ExactValue, MoveValues, OutOfTime, SearchResult, Solution, SolveError, ValueBound};
 pub use perfect::{Chosen, PerfectMove};
 pub use progress::Progress;
 pub use request::{Limits, Strength};

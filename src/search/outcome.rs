@@ -1,6 +1,6 @@
 //! What the searches answer, under either rules: the move chosen
 //! ([`SearchResult`]), a position solved ([`Solution`], [`ExactValue`],
-//! [`MoveValues`]), and
+//! [`MoveValues`]) or bounded ([`ValueBound`], [`Bounded`]), and
 //! why a solve gave up ([`OutOfTime`], [`SolveError`]).
 
 use crate::bitboard::WIDTH;
@@ -48,6 +48,38 @@ pub struct MoveValues {
     /// as [`Solution::value`]; `None` for a column that cannot be played
     /// (every column, when the game is over).
     pub values: [Option<i32>; WIDTH],
+    /// Positions visited, by all threads.
+    pub nodes: u64,
+}
+
+/// Which side of a bound a position's exact value lies on (`solve --bound
+/// V`: is it at least V?), with the tightest bound one search proved: at
+/// least V or more, or below V.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueBound {
+    /// The value is this or more.
+    AtLeast(i32),
+    /// The value is this or less.
+    AtMost(i32),
+}
+
+impl ValueBound {
+    /// The answer for an exact `value` asked whether it is at least
+    /// `at_least`: the value itself as the bound.
+    #[must_use]
+    pub const fn of_exact(value: i32, at_least: i32) -> ValueBound {
+        if value >= at_least {
+            ValueBound::AtLeast(value)
+        } else {
+            ValueBound::AtMost(value)
+        }
+    }
+}
+
+/// A position's value bounded, and the search's cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounded {
+    pub bound: ValueBound,
     /// Positions visited, by all threads.
     pub nodes: u64,
 }

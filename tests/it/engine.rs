@@ -139,6 +139,40 @@ fn a_weak_solve_says_win_draw_or_loss_as_the_exact_one_does() {
         .stdout("2663426115541265373464 1\n4223133755156631337462 -1\n33333355555444442222266117 0\n");
 }
 
+/// `solve --bound V` says whether the value is at least V, with the bound
+/// its one search proved, under either rules; it is no weak solve and no
+/// batch.
+#[test]
+fn a_bound_says_whether_the_value_reaches_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bound = |args: &[&str]| {
+        let assert = maxconnect4(dir.path()).arg("solve").args(args).assert().success();
+        String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+    };
+    // Worth -2 to the player to move: at least -2, not at least -1. The
+    // search's bound is the value itself on both sides here (an upper bound
+    // below -1 that is at least the value).
+    let max = ["--rules", "max", "--moves", "4223133755156631337462", "--bound"];
+    assert_eq!(solved(dir.path(), &max[..4]).0, -2);
+    assert_eq!(bound(&[&max[..], &["-2"]].concat()), "value >= -2\n");
+    assert_eq!(bound(&[&max[..], &["-1"]].concat()), "value <= -2\n");
+    assert_eq!(bound(&[&["--threads", "2"][..], &max[..], &["-1"]].concat()), "value <= -2\n");
+    // Beyond the points still possible: the score bounds answer, between
+    // the bound asked and the value.
+    let far = bound(&[&max[..], &["-40"]].concat());
+    let lower: i32 = far.strip_prefix("value >= ").unwrap().trim_end().parse().unwrap();
+    assert!((-40..=-2).contains(&lower), "{far}");
+    // Classic: 4455 is worth 18, in the field's scores.
+    let classic = ["--rules", "classic", "--moves", "4455", "--no-book", "--bound"];
+    assert_eq!(bound(&[&classic[..], &["18"]].concat()), "value >= 18\n");
+    assert_eq!(bound(&[&classic[..], &["19"]].concat()), "value <= 18\n");
+    for (flags, wrong) in [(&["--weak"][..], "--weak"), (&["--batch", "-"][..], "--batch")] {
+        let assert = maxconnect4(dir.path()).args(["solve", "--bound", "0"]).args(flags).assert().code(2);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(stderr.contains("cannot be used with") && stderr.contains(wrong), "{stderr}");
+    }
+}
+
 #[test]
 fn solve_gives_up_when_time_runs_out() {
     let dir = tempfile::tempdir().unwrap();

@@ -18,7 +18,7 @@ use super::solver::Solver;
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution};
+use crate::search::outcome::{Bounded, ExactValue, MoveValues, OutOfTime, SearchResult, Solution};
 use crate::search::progress::Progress;
 use crate::search::request::{Limits, Strength};
 use crate::search::table::TableTooLarge;
@@ -106,6 +106,16 @@ impl ClassicEngine {
         let solver = self.solver();
         let value = solver.board_value(board, strength == Strength::Weak, time_limit)?;
         Ok(ExactValue { value, nodes: solver.nodes() })
+    }
+
+    /// See [`Solver::bound`].
+    ///
+    /// # Errors
+    /// When the time limit runs out first.
+    pub fn bound(&mut self, board: &Board, at_least: i32, time_limit: Option<Duration>) -> Result<Bounded, OutOfTime> {
+        let solver = self.solver();
+        let bound = solver.bound(board, at_least, time_limit)?;
+        Ok(Bounded { bound, nodes: solver.nodes() })
     }
 
     /// See [`Solver::board_value_within`].

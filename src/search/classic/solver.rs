@@ -31,7 +31,7 @@ use super::ordering::MoveList;
 use super::position::{column_of, win_now, Position, CELL_COUNT};
 use super::work::Work;
 use crate::board::{Board, Column};
-use crate::search::outcome::{OutOfTime, Solution};
+use crate::search::outcome::{OutOfTime, Solution, ValueBound};
 use crate::search::progress::Progress;
 use crate::search::table::{Bound, Entry, TableTooLarge};
 
@@ -288,6 +288,50 @@ impl Solver {
         }
         self.work.nodes = 1;
         self.value(&position, weak)
+    }
+
+    /// Whether the value of `board` is at least `at_least`, within
+    /// `time_limit`: one null-window search, whose fail-soft result is the
+    /// bound given. A finished game, a win on the next move, a bound beyond
+    /// the scores possible and a position of the book take no search.
+    ///
+    /// # Errors
+    /// When the time limit runs out first.
+    pub fn bound(
+        &mut self,
+        board: &Board,
+        at_least: i32,
+        time_limit: Option<Duration>,
+    ) -> Result<ValueBound, OutOfTime> {
+        self.start(time_limit.map(|limit| Instant::now() + limit));
+        let position = Position::of(board);
+        let moves = position.moves();
+        let exact = if position.last_mover_won() {
+            Some(-win_now(moves - 1))
+        } else if moves == CELL_COUNT {
+            Some(0)
+        } else if position.can_win_next() {
+            Some(win_now(moves))
+        } else {
+            self.book.as_ref().and_then(|book| book.value(&position))
+        };
+        if let Some(value) = exact {
+            return Ok(ValueBound::of_exact(value, at_least));
+        }
+        // The scores `value` searches between.
+        let (min, max) = (-win_now(moves + 1), win_now(moves + 2));
+        if at_least <= min {
+            return Ok(ValueBound::AtLeast(min));
+        }
+        if at_least > max {
+            return Ok(ValueBound::AtMost(max));
+        }
+        self.work.nodes = 1;
+        let found = self.null_window(&position, at_least - 1);
+        if self.work.stopped {
+            return Err(OutOfTime { nodes: self.work.all_nodes() });
+        }
+        Ok(if found >= at_least { ValueBound::AtLeast(found) } else { ValueBound::AtMost(found) })
     }
 
     /// Whether playing `column` from `position` reaches `value` (the value

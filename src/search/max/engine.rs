@@ -36,7 +36,7 @@ use super::split::Pool;
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::score::bounds;
-use crate::search::outcome::{ExactValue, MoveValues, OutOfTime, SearchResult, Solution};
+use crate::search::outcome::{Bounded, ExactValue, MoveValues, OutOfTime, SearchResult, Solution, ValueBound};
 use crate::search::progress::Progress;
 use crate::search::request::{Limits, Strength};
 use crate::search::table::{Table, TableTooLarge};
@@ -268,6 +268,28 @@ impl MaxEngine {
         }
         best.sort_unstable();
         Ok(Solution { value, best, nodes: solving.nodes })
+    }
+
+    /// Whether the exact value of `board` is at least `at_least` points:
+    /// one null-window search, whose fail-soft result is the bound given
+    /// (at least `at_least` or more, or less). A value the score bounds
+    /// settle takes no search.
+    ///
+    /// # Errors
+    /// When the time limit, `limit`, runs out first.
+    pub fn bound(&mut self, board: &Board, at_least: i32, limit: Option<Duration>) -> Result<Bounded, OutOfTime> {
+        let (lower, upper) = bounds(board);
+        if at_least <= lower {
+            return Ok(Bounded { bound: ValueBound::AtLeast(lower), nodes: 0 });
+        }
+        if at_least > upper {
+            return Ok(Bounded { bound: ValueBound::AtMost(upper), nodes: 0 });
+        }
+        self.progress.start();
+        let mut solving = Solving { nodes: 0, deadline: deadline_after(limit) };
+        let value = self.window(&mut solving, board, at_least - 1, at_least)?;
+        let bound = if value >= at_least { ValueBound::AtLeast(value) } else { ValueBound::AtMost(value) };
+        Ok(Bounded { bound, nodes: solving.nodes })
     }
 
     /// The exact value of every move from `board` (with [`Strength::Weak`],
