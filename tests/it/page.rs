@@ -470,3 +470,47 @@ fn the_replay_of_a_logged_game_marks_a_blunder() {
         client.close().await.unwrap();
     });
 }
+
+/// The best columns of the Max-Connect4 position after `pos`, as `solve`
+/// gives them (at once from the opening book built in, near the empty
+/// board).
+fn best_by_the_command_line(pos: &str) -> Vec<String> {
+    let output = Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
+        .args(["solve", "--rules", "max", "--moves", pos])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let best = text.split_whitespace().nth(3).unwrap_or_else(|| panic!("no best columns in {text:?}"));
+    best.split(',').map(str::to_owned).collect()
+}
+
+/// "perfect, seconds" plays the opening book's moves at once: its first
+/// move as red is one of the best from the empty board, and as green its
+/// reply to the person's first move is one of the best there.
+#[test]
+fn the_perfect_strength_plays_the_books_best_moves() {
+    with_page(&[], |client, url| async move {
+        client.goto(&url).await.unwrap();
+        choose(&client, "rules", "max").await;
+        choose(&client, "limit", "perfect").await;
+        type_into(&client, "amount", "5").await;
+
+        choose(&client, "first", "computer").await;
+        click(&client, "new-game").await;
+        state(&client, &["your-turn"]).await;
+        let opening = query(&client).await.strip_prefix("rules=max&pos=").unwrap().to_owned();
+        assert_eq!(opening.len(), 1, "{opening}");
+        assert!(best_by_the_command_line("").contains(&opening), "{opening}");
+
+        choose(&client, "first", "human").await;
+        click(&client, "new-game").await;
+        state(&client, &["your-turn"]).await;
+        // Column 2, a first move that loses a point, and only if green
+        // replies in column 5.
+        assert_eq!(best_by_the_command_line("2"), ["5"]);
+        click(&client, "cell-1-0").await;
+        state(&client, &["your-turn"]).await;
+        assert_eq!(query(&client).await, "rules=max&pos=25");
+        client.close().await.unwrap();
+    });
+}
