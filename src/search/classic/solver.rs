@@ -472,6 +472,24 @@ impl Solver {
                 return beta;
             }
         }
+        // A move after which every reply loses at once wins with the
+        // mover's next stone: the most the position can be worth. With
+        // none, the mover's next stone wins nothing either.
+        let mut cells = candidates;
+        while cells != 0 {
+            let cell = cells & cells.wrapping_neg();
+            cells &= cells - 1;
+            if position.after(cell).non_losing_moves() == 0 {
+                return upper;
+            }
+        }
+        let upper = win_now(moves + 4);
+        if beta > upper {
+            beta = upper;
+            if alpha >= beta {
+                return beta;
+            }
+        }
 
         let (table_key, mirrored) = table_key_of(position);
         let mut first = None;
