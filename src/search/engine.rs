@@ -26,11 +26,9 @@ use std::time::Duration;
 
 use super::classic::{self, Book, ClassicEngine};
 use super::max::MaxEngine;
+use super::outcome::{Bounded, ValueBound};
 use super::table::TableTooLarge;
-use super::{
-    Bounded, ExactValue, Limits, MoveValues, OutOfTime, Progress, SearchResult, Solution, SolveError, Strength,
-    ValueBound,
-};
+use super::{ExactValue, Limits, MoveValues, OutOfTime, Progress, SearchResult, Solution, SolveError, Strength};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
 use crate::value::Value;
