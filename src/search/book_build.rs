@@ -32,9 +32,9 @@ pub struct Solved {
 /// order given, a thread all the siblings next to each other in `places`:
 /// siblings share much of their trees, and a sibling solved after another
 /// on the same table took half the nodes and 1.8 times less time (the
-/// seven positions `111x` of the Max book 4 moves deep on one thread took
-/// 315 s each on a new table, 175 s one after another on one, measured with
-/// `examples/max_solve.rs`). Each is reported to `on_solved` from the
+/// seven positions `111x` of the Max book 4 moves deep, on one thread, took
+/// 315 s in all each on a new table and 175 s one after another on one,
+/// measured with `examples/max_solve.rs`). Each is reported to `on_solved` from the
 /// thread that solved it, as soon as it is.
 ///
 /// # Errors
