@@ -6,9 +6,11 @@
 //! - the mover never considers a move that loses at once ([`Position::non_losing_moves`]),
 //!   and a position where every move does is scored without searching it;
 //! - the score's bounds from the moves played narrow the window before any move;
-//! - a child with the first player to move is bounded by the second
-//!   player's claimeven (Allis; [`Position::claimeven_bound`]) before any
-//!   child is searched;
+//! - before any move is searched, each move's forced line is followed (a
+//!   player with one move that does not lose at once plays it, counted as
+//!   no node), and where it ends the bounds known without a search (the
+//!   second player's claimeven, Allis: [`Position::claimeven_bound`]; the
+//!   table) may settle the move, as in Christophe Steininger's c4;
 //! - moves are tried in order of the threats they create (cells where the mover
 //!   would then complete a four), the centre first among equals, after the
 //!   move the table remembers;
@@ -30,6 +32,7 @@ use super::book::Book;
 use super::ordering::MoveList;
 use super::position::{column_of, win_now, Position, CELL_COUNT};
 use super::work::Work;
+use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::search::outcome::{OutOfTime, Solution, ValueBound};
 use crate::search::progress::Progress;
@@ -42,13 +45,17 @@ use crate::search::table::{Bound, Entry, TableTooLarge};
 /// within the noise.
 const NODES_PER_SLOT: usize = 1;
 
-/// Children are probed for a cutoff before any is searched only in
-/// positions with fewer stones than this. Measured (table cleared before
-/// each position): on the first 30 Begin-Medium positions 1.26 times fewer
-/// nodes (840 K against 1.06 M a position) and 1.1 to 1.25 times less time;
-/// on the first 300 Middle-Medium positions 1.2 times fewer nodes and 1.1
-/// to 1.15 times less time; probing in every position saved no more.
-const CUTOFF_PROBE_MOVES: u32 = 36;
+/// The end of a move's forced line is looked up in the table (an enhanced
+/// transposition cutoff, [`Solver::forced_line`]) only in positions with
+/// fewer stones than this: deeper, the lookup costs more time than the
+/// nodes it saves. Measured side by side, one thread, on the first 10
+/// Begin-Hard positions: 6.01 M nodes and 1.56 s a position with lookups
+/// below 36 stones, 5.97 M and 1.61 s in every position, 6.83 M and
+/// 1.34 s below 30, 7.63 M and 1.28 s below 26, 8.17 M and 1.31 s below
+/// 22; on the first 100 Begin-Medium 55 ms below 36 and 52 ms below 26,
+/// and the first 300 Middle-Medium the same within the noise (c4 looks up
+/// below 27).
+const CUTOFF_PROBE_MOVES: u32 = 26;
 
 /// A helper thread orders its moves with noise in positions fewer than
 /// this many moves from the root of its search, so that it does not search
@@ -472,15 +479,34 @@ impl Solver {
                 return beta;
             }
         }
-        // A move after which every reply loses at once wins with the
-        // mover's next stone: the most the position can be worth. With
-        // none, the mover's next stone wins nothing either.
+        // Each move's forced line first, no move searched yet: a move it
+        // settles is not searched at all, and one it bounds raises `alpha`.
+        // A move after which every reply loses at once settles as the most
+        // the position can be worth, and cuts here, so when the pass is
+        // over the mover's next stone wins nothing either.
+        let mut best = None;
+        let mut open = 0;
+        let mut ends = [Forced::Settled(0); WIDTH];
         let mut cells = candidates;
         while cells != 0 {
             let cell = cells & cells.wrapping_neg();
             cells &= cells - 1;
-            if position.after(cell).non_losing_moves() == 0 {
-                return upper;
+            let forced = self.forced_line(position.after(cell), alpha, beta);
+            match forced {
+                Forced::Settled(value) if value >= beta => return value,
+                Forced::Settled(value) if value > alpha => {
+                    alpha = value;
+                    best = Some(column_of(cell));
+                }
+                Forced::Settled(_) => {}
+                Forced::Open { at_least, .. } => {
+                    if at_least > alpha {
+                        alpha = at_least;
+                        best = Some(column_of(cell));
+                    }
+                    open |= cell;
+                    ends[column_of(cell).index()] = forced;
+                }
             }
         }
         let upper = win_now(moves + 4);
@@ -489,6 +515,11 @@ impl Solver {
             if alpha >= beta {
                 return beta;
             }
+        }
+        if open == 0 {
+            // Every move settled below `beta`: `alpha` is the best of them,
+            // or a bound on the position no move reaches past.
+            return alpha;
         }
 
         let (table_key, mirrored) = table_key_of(position);
@@ -499,39 +530,9 @@ impl Solver {
                 return value;
             }
         }
-        if moves % 2 == 1 && beta <= 1 {
-            // A child whose first player to move cannot win against
-            // claimeven refutes this position without a search.
-            let mut cells = candidates;
-            while cells != 0 {
-                let cell = cells & cells.wrapping_neg();
-                cells &= cells - 1;
-                if let Some(bound) = position.after(cell).claimeven_bound() {
-                    if -bound >= beta {
-                        return -bound;
-                    }
-                }
-            }
-        }
-        if moves < CUTOFF_PROBE_MOVES {
-            // Enhanced transposition cutoff: a child the table already
-            // bounds low enough refutes this position without a search.
-            let mut cells = candidates;
-            while cells != 0 {
-                let cell = cells & cells.wrapping_neg();
-                cells &= cells - 1;
-                let child = position.after(cell);
-                if let Some(entry) = self.work.table.probe(table_key_of(&child).0) {
-                    if entry.bound != Bound::Lower && -entry.value >= beta {
-                        return -entry.value;
-                    }
-                }
-            }
-        }
         let nodes_before = self.work.nodes;
-        let mut best = None;
         let mut ordered = MoveList::new();
-        ordered.order(position, candidates, first);
+        ordered.order(position, open, first);
         if moves < self.jitter_until {
             ordered.shuffle(&mut self.jitter);
         }
@@ -545,17 +546,19 @@ impl Solver {
                 if pass == 1 && deferred & cell == 0 {
                     continue;
                 }
-                let child = position.after(cell);
+                let Forced::Open { end, ours, .. } = ends[column_of(cell).index()] else {
+                    unreachable!("only open moves are searched")
+                };
                 if let Some(busy) = &busy {
-                    if pass == 0 && index > 0 && busy.holds(child.key()) {
+                    if pass == 0 && index > 0 && busy.holds(end.key()) {
                         deferred |= cell;
                         continue;
                     }
-                    busy.enter(child.key());
+                    busy.enter(end.key());
                 }
-                let value = -self.negamax(&child, -beta, -alpha);
+                let value = if ours { self.negamax(&end, alpha, beta) } else { -self.negamax(&end, -beta, -alpha) };
                 if let Some(busy) = &busy {
-                    busy.leave(child.key());
+                    busy.leave(end.key());
                 }
                 if self.work.stopped {
                     return 0;
@@ -585,11 +588,91 @@ impl Solver {
         alpha
     }
 
+    /// What the forced moves after a move tell of its value (for the
+    /// player who made it, `child` being the position it leads to) within
+    /// the window `(alpha, beta)`, before any search: while the player to
+    /// move has only one move that does not lose at once, it is played,
+    /// counted as no node and stored nowhere, for the value of such a
+    /// position is the value after its one move. Where the line ends, the
+    /// bounds known without a search (neither side wins with its next
+    /// stone, claimeven, the table) may settle the move.
+    #[inline]
+    fn forced_line(&self, child: Position, alpha: i32, beta: i32) -> Forced {
+        let mut position = child;
+        // The window and the bounds proven so far, for the player to move in
+        // `position`, and whether that is the player who made the move.
+        let (mut alpha, mut beta) = (-beta, -alpha);
+        let (mut lower, mut upper) = (i32::MIN + 1, i32::MAX);
+        let mut ours = false;
+        let settled = |value: i32, ours: bool| Forced::Settled(if ours { value } else { -value });
+        loop {
+            let moves = position.moves();
+            let candidates = position.non_losing_moves();
+            if candidates == 0 {
+                return settled(-win_now(moves + 1), ours);
+            }
+            if moves >= CELL_COUNT - 2 {
+                return settled(0, ours);
+            }
+            // The mover cannot win with this stone, nor the opponent with the next.
+            lower = lower.max(-win_now(moves + 3));
+            upper = upper.min(win_now(moves + 2));
+            if lower >= beta || lower == upper {
+                return settled(lower, ours);
+            }
+            if upper <= alpha {
+                return settled(upper, ours);
+            }
+            if candidates & (candidates - 1) != 0 {
+                break;
+            }
+            position = position.after(candidates);
+            ours = !ours;
+            (alpha, beta) = (-beta, -alpha);
+            (lower, upper) = (-upper, -lower);
+        }
+        let moves = position.moves();
+        if moves.is_multiple_of(2) && alpha >= -1 {
+            // The first player to move cannot beat the second's claimeven.
+            if let Some(bound) = position.claimeven_bound() {
+                upper = upper.min(bound);
+            }
+        }
+        if moves < CUTOFF_PROBE_MOVES {
+            // Enhanced transposition cutoff: the table may know the line's end.
+            if let Some(entry) = self.work.table.probe(table_key_of(&position).0) {
+                match entry.bound {
+                    Bound::Exact => return settled(entry.value, ours),
+                    Bound::Lower => lower = lower.max(entry.value),
+                    Bound::Upper => upper = upper.min(entry.value),
+                }
+            }
+        }
+        if lower >= beta || lower == upper {
+            return settled(lower, ours);
+        }
+        if upper <= alpha {
+            return settled(upper, ours);
+        }
+        Forced::Open { end: position, ours, at_least: if ours { lower } else { -upper } }
+    }
+
     fn store(&mut self, key: u64, mirrored: bool, entry: Entry, nodes: u64) {
         let best = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
         // The table keeps the entries that cost the most nodes to find.
         self.work.table.store(key, Entry { depth: u64::BITS - nodes.leading_zeros(), best, ..entry });
     }
+}
+
+/// A move's value as its forced line tells it ([`Solver::forced_line`]).
+#[derive(Clone, Copy)]
+enum Forced {
+    /// Settled within the window, as a search's result would be.
+    Settled(i32),
+    /// To be searched: the position where the forced moves end, whether its
+    /// mover is the player to move before the move (an even number of
+    /// forced replies), and a lower bound on the move's value.
+    Open { end: Position, ours: bool, at_least: i32 },
 }
 
 /// The key a position's entry is stored under: its own key or its mirror
