@@ -46,16 +46,16 @@ use crate::search::table::{Bound, Entry, TableTooLarge};
 const NODES_PER_SLOT: usize = 1;
 
 /// The end of a move's forced line is looked up in the table (an enhanced
-/// transposition cutoff, [`Solver::forced_line`]) only in positions with
+/// transposition cutoff, [`Solver::bound_line_end`]) only in positions with
 /// fewer stones than this: deeper, the lookup costs more time than the
 /// nodes it saves. Measured side by side, one thread, on the first 10
-/// Begin-Hard positions: 6.01 M nodes and 1.56 s a position with lookups
-/// below 36 stones, 5.97 M and 1.61 s in every position, 6.83 M and
-/// 1.34 s below 30, 7.63 M and 1.28 s below 26, 8.17 M and 1.31 s below
-/// 22; on the first 100 Begin-Medium 55 ms below 36 and 52 ms below 26,
-/// and the first 300 Middle-Medium the same within the noise (c4 looks up
-/// below 27).
-const CUTOFF_PROBE_MOVES: u32 = 26;
+/// Begin-Hard positions, with lookups one at a time: 6.01 M nodes and
+/// 1.56 s a position with lookups below 36 stones, 5.97 M and 1.61 s in
+/// every position, 6.83 M and 1.34 s below 30, 7.63 M and 1.28 s below
+/// 26, 8.17 M and 1.31 s below 22 (c4 looks up below 27). With every
+/// move's slot prefetched before the first lookup: 7.63 M and 1.10 s below
+/// 26, 6.83 M and 1.06 s below 30, 6.13 M and 1.08 s below 34.
+const CUTOFF_PROBE_MOVES: u32 = 30;
 
 /// A helper thread orders its moves with noise in positions fewer than
 /// this many moves from the root of its search, so that it does not search
@@ -486,39 +486,56 @@ impl Solver {
         self.work.table.prefetch(table_key);
         // Each move's forced line first, no move searched yet: a move it
         // settles is not searched at all, and one it bounds raises `alpha`.
-        // A move after which every reply loses at once settles as the most
-        // the position can be worth, and cuts here, so when the pass is
-        // over the mover's next stone wins nothing either.
-        let mut best = None;
-        let mut open = 0;
-        let mut ends = [Forced::Settled(0); WIDTH];
+        // A move after which every reply loses at once is worth the most
+        // the position can be, and cuts here, so once every line is
+        // followed the mover's next stone wins nothing either.
+        let mut lines = [None; WIDTH];
         let mut cells = candidates;
         while cells != 0 {
             let cell = cells & cells.wrapping_neg();
             cells &= cells - 1;
-            let forced = self.forced_line(position.after(cell), alpha, beta);
-            match forced {
-                Forced::Settled(value) if value >= beta => return value,
-                Forced::Settled(value) if value > alpha => {
-                    alpha = value;
-                    best = Some(column_of(cell));
-                }
-                Forced::Settled(_) => {}
-                Forced::Open { at_least, .. } => {
-                    if at_least > alpha {
-                        alpha = at_least;
-                        best = Some(column_of(cell));
-                    }
-                    open |= cell;
-                    ends[column_of(cell).index()] = forced;
-                }
+            let line = forced_line(position.after(cell));
+            if line.is_exact() && line.lower >= beta {
+                return line.lower;
             }
+            if !line.is_exact() && line.end.moves() < CUTOFF_PROBE_MOVES {
+                // Looked up below, when every line's slot is on its way.
+                self.work.table.prefetch(table_key_of(&line.end).0);
+            }
+            lines[column_of(cell).index()] = Some(line);
         }
         let upper = win_now(moves + 4);
         if beta > upper {
             beta = upper;
             if alpha >= beta {
                 return beta;
+            }
+        }
+        let mut best = None;
+        let mut open = 0;
+        let mut cells = candidates;
+        while cells != 0 {
+            let cell = cells & cells.wrapping_neg();
+            cells &= cells - 1;
+            let column = column_of(cell);
+            let Some(line) = &mut lines[column.index()] else { unreachable!("every move has its line") };
+            if !line.is_exact() {
+                self.bound_line_end(line, alpha, beta);
+            }
+            match line.settled(alpha, beta) {
+                Some(value) if value >= beta => return value,
+                Some(value) if value > alpha => {
+                    alpha = value;
+                    best = Some(column);
+                }
+                Some(_) => {}
+                None => {
+                    if line.lower > alpha {
+                        alpha = line.lower;
+                        best = Some(column);
+                    }
+                    open |= cell;
+                }
             }
         }
         if open == 0 {
@@ -550,8 +567,8 @@ impl Solver {
                 if pass == 1 && deferred & cell == 0 {
                     continue;
                 }
-                let Forced::Open { end, ours, .. } = ends[column_of(cell).index()] else {
-                    unreachable!("only open moves are searched")
+                let Some(Line { end, ours, .. }) = lines[column_of(cell).index()] else {
+                    unreachable!("every move has its line")
                 };
                 if let Some(busy) = &busy {
                     if pass == 0 && index > 0 && busy.holds(end.key()) {
@@ -592,73 +609,32 @@ impl Solver {
         alpha
     }
 
-    /// What the forced moves after a move tell of its value (for the
-    /// player who made it, `child` being the position it leads to) within
-    /// the window `(alpha, beta)`, before any search: while the player to
-    /// move has only one move that does not lose at once, it is played,
-    /// counted as no node and stored nowhere, for the value of such a
-    /// position is the value after its one move. Where the line ends, the
-    /// bounds known without a search (neither side wins with its next
-    /// stone, claimeven, the table) may settle the move.
+    /// Narrows what `line` knows of its move's value with the bounds on
+    /// the position where it ends that cost no search: the second player's
+    /// claimeven if the first is to move there, and the table's entry (an
+    /// enhanced transposition cutoff) in positions with fewer stones than
+    /// [`CUTOFF_PROBE_MOVES`]. Claimeven (at most 0) is only tried where
+    /// it can settle the move within `(alpha, beta)`.
     #[inline]
-    fn forced_line(&self, child: Position, alpha: i32, beta: i32) -> Forced {
-        let mut position = child;
-        // The window and the bounds proven so far, for the player to move in
-        // `position`, and whether that is the player who made the move.
-        let (mut alpha, mut beta) = (-beta, -alpha);
-        let (mut lower, mut upper) = (i32::MIN + 1, i32::MAX);
-        let mut ours = false;
-        let settled = |value: i32, ours: bool| Forced::Settled(if ours { value } else { -value });
-        loop {
-            let moves = position.moves();
-            let candidates = position.non_losing_moves();
-            if candidates == 0 {
-                return settled(-win_now(moves + 1), ours);
-            }
-            if moves >= CELL_COUNT - 2 {
-                return settled(0, ours);
-            }
-            // The mover cannot win with this stone, nor the opponent with the next.
-            lower = lower.max(-win_now(moves + 3));
-            upper = upper.min(win_now(moves + 2));
-            if lower >= beta || lower == upper {
-                return settled(lower, ours);
-            }
-            if upper <= alpha {
-                return settled(upper, ours);
-            }
-            if candidates & (candidates - 1) != 0 {
-                break;
-            }
-            position = position.after(candidates);
-            ours = !ours;
-            (alpha, beta) = (-beta, -alpha);
-            (lower, upper) = (-upper, -lower);
-        }
-        let moves = position.moves();
-        if moves.is_multiple_of(2) && alpha >= -1 {
-            // The first player to move cannot beat the second's claimeven.
-            if let Some(bound) = position.claimeven_bound() {
-                upper = upper.min(bound);
+    fn bound_line_end(&self, line: &mut Line, alpha: i32, beta: i32) {
+        let moves = line.end.moves();
+        if moves.is_multiple_of(2) && (if line.ours { alpha >= -1 } else { beta <= 1 }) {
+            if let Some(bound) = line.end.claimeven_bound() {
+                line.end_at_most(bound);
             }
         }
         if moves < CUTOFF_PROBE_MOVES {
-            // Enhanced transposition cutoff: the table may know the line's end.
-            if let Some(entry) = self.work.table.probe(table_key_of(&position).0) {
+            if let Some(entry) = self.work.table.probe(table_key_of(&line.end).0) {
                 match entry.bound {
-                    Bound::Exact => return settled(entry.value, ours),
-                    Bound::Lower => lower = lower.max(entry.value),
-                    Bound::Upper => upper = upper.min(entry.value),
+                    Bound::Exact => {
+                        line.end_at_most(entry.value);
+                        line.end_at_least(entry.value);
+                    }
+                    Bound::Lower => line.end_at_least(entry.value),
+                    Bound::Upper => line.end_at_most(entry.value),
                 }
             }
         }
-        if lower >= beta || lower == upper {
-            return settled(lower, ours);
-        }
-        if upper <= alpha {
-            return settled(upper, ours);
-        }
-        Forced::Open { end: position, ours, at_least: if ours { lower } else { -upper } }
     }
 
     fn store(&mut self, key: u64, mirrored: bool, entry: Entry, nodes: u64) {
@@ -668,15 +644,95 @@ impl Solver {
     }
 }
 
-/// A move's value as its forced line tells it ([`Solver::forced_line`]).
+/// The forced line after a move ([`forced_line`]): where it ends and the bounds on the
+/// move's value (for the player who made it) known so far.
 #[derive(Clone, Copy)]
-enum Forced {
-    /// Settled within the window, as a search's result would be.
-    Settled(i32),
-    /// To be searched: the position where the forced moves end, whether its
-    /// mover is the player to move before the move (an even number of
-    /// forced replies), and a lower bound on the move's value.
-    Open { end: Position, ours: bool, at_least: i32 },
+struct Line {
+    /// The position where the line ends: the player to move there has more
+    /// than one move that does not lose at once, or none, or the board is
+    /// all but full (the move's value is then known).
+    end: Position,
+    /// Whether the player to move at `end` is the player who made the move
+    /// (the line has an odd number of moves after it).
+    ours: bool,
+    lower: i32,
+    upper: i32,
+}
+
+impl Line {
+    /// Whether the move's value is known (nothing is left to search).
+    const fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The move's value within the window `(alpha, beta)` as a search
+    /// would give it (fail-soft), if the bounds tell it.
+    fn settled(&self, alpha: i32, beta: i32) -> Option<i32> {
+        if self.lower >= beta || self.lower == self.upper {
+            Some(self.lower)
+        } else if self.upper <= alpha {
+            Some(self.upper)
+        } else {
+            None
+        }
+    }
+
+    /// The value at the line's end (for its mover) is at most `value`.
+    fn end_at_most(&mut self, value: i32) {
+        if self.ours {
+            self.upper = self.upper.min(value);
+        } else {
+            self.lower = self.lower.max(-value);
+        }
+    }
+
+    /// The value at the line's end (for its mover) is at least `value`.
+    fn end_at_least(&mut self, value: i32) {
+        if self.ours {
+            self.lower = self.lower.max(value);
+        } else {
+            self.upper = self.upper.min(-value);
+        }
+    }
+}
+
+/// Follows the forced line after a move, `child` being the position it
+/// leads to: while the player to move has only one move that does not lose
+/// at once, it is played (counted as no node and stored nowhere: such a
+/// position is worth what its one move is), and every position on the way
+/// bounds the value: neither side wins with its next stone.
+#[inline]
+fn forced_line(child: Position) -> Line {
+    let mut position = child;
+    // Whether the player to move in `position` made the move, and the
+    // bounds on the value of `position` for that player.
+    let mut ours = false;
+    let (mut lower, mut upper) = (i32::MIN + 1, i32::MAX);
+    loop {
+        let moves = position.moves();
+        let candidates = position.non_losing_moves();
+        let exact = if candidates == 0 {
+            Some(-win_now(moves + 1))
+        } else if moves >= CELL_COUNT - 2 {
+            Some(0)
+        } else {
+            None
+        };
+        if let Some(value) = exact {
+            let value = if ours { value } else { -value };
+            return Line { end: position, ours, lower: value, upper: value };
+        }
+        lower = lower.max(-win_now(moves + 3));
+        upper = upper.min(win_now(moves + 2));
+        if candidates & (candidates - 1) != 0 {
+            break;
+        }
+        position = position.after(candidates);
+        ours = !ours;
+        (lower, upper) = (-upper, -lower);
+    }
+    let (lower, upper) = if ours { (lower, upper) } else { (-upper, -lower) };
+    Line { end: position, ours, lower, upper }
 }
 
 /// The key a position's entry is stored under: its own key or its mirror
