@@ -77,8 +77,6 @@ pub struct Solver {
     jitter: u64,
     /// Positions with fewer moves than this get noise in their move order.
     jitter_until: u32,
-    /// The positions the threads of a search on several are searching now.
-    busy: Option<Arc<Busy>>,
 }
 
 /// Only positions with fewer stones than this are marked busy: deeper
@@ -123,14 +121,7 @@ impl Solver {
     /// # Errors
     /// When the memory cannot be had.
     pub fn new(hash_bytes: usize) -> Result<Solver, TableTooLarge> {
-        Ok(Solver {
-            work: Work::new(hash_bytes, NODES_PER_SLOT)?,
-            book: None,
-            threads: 1,
-            jitter: 0,
-            jitter_until: 0,
-            busy: None,
-        })
+        Ok(Solver { work: Work::new(hash_bytes, NODES_PER_SLOT)?, book: None, threads: 1, jitter: 0, jitter_until: 0 })
     }
 
     /// The solver searching with `threads` threads from now on (at least
@@ -377,12 +368,12 @@ impl Solver {
     /// threads. After the deadline the result is meaningless and `stopped` is set.
     fn null_window(&mut self, position: &Position, guess: i32) -> i32 {
         if self.threads == 1 || self.work.limited_by_nodes() {
-            return self.negamax(position, guess, guess + 1);
+            return self.negamax(position, guess, guess + 1, None);
         }
         // A short search is over before threads would pay for themselves:
         // one thread tries first, and what it learned stays in the table.
         self.work.limit_nodes(self.work.nodes + SERIAL_NODES);
-        let found = self.negamax(position, guess, guess + 1);
+        let found = self.negamax(position, guess, guess + 1, None);
         self.work.unlimit_nodes();
         if !self.work.stopped || self.work.out_of_time() {
             return found;
@@ -392,8 +383,8 @@ impl Solver {
         self.work.table_mut().grow_to(usize::MAX);
         let finished = Arc::new(AtomicBool::new(false));
         self.work.finished = Some(Arc::clone(&finished));
-        let busy = Arc::new(Busy::new());
-        self.busy = Some(Arc::clone(&busy));
+        // The positions the threads are searching now.
+        let busy = Busy::new();
         let mut helpers: Vec<Solver> = (1..self.threads)
             .map(|thread| Solver {
                 work: self.work.helper(&finished),
@@ -401,16 +392,15 @@ impl Solver {
                 threads: 1,
                 jitter: (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(guess.unsigned_abs()) | 1,
                 jitter_until: position.moves() + JITTER_PLIES,
-                busy: Some(Arc::clone(&busy)),
             })
             .collect();
         let found = std::thread::scope(|scope| {
             let running: Vec<_> = helpers
                 .iter_mut()
                 .map(|helper| {
-                    let finished = &finished;
+                    let (finished, busy) = (&finished, &busy);
                     scope.spawn(move || {
-                        let found = helper.negamax(position, guess, guess + 1);
+                        let found = helper.negamax(position, guess, guess + 1, Some(busy));
                         (!helper.work.stopped).then(|| {
                             finished.store(true, Ordering::Relaxed);
                             found
@@ -418,7 +408,7 @@ impl Solver {
                     })
                 })
                 .collect();
-            let mine = self.negamax(position, guess, guess + 1);
+            let mine = self.negamax(position, guess, guess + 1, Some(&busy));
             let mine = (!self.work.stopped).then(|| {
                 finished.store(true, Ordering::Relaxed);
                 mine
@@ -431,7 +421,6 @@ impl Solver {
         });
         self.work.helper_nodes += helpers.iter().map(|helper| helper.work.nodes).sum::<u64>();
         self.work.finished = None;
-        self.busy = None;
         match found {
             Some(found) => {
                 self.work.stopped = false;
@@ -448,7 +437,11 @@ impl Solver {
     /// once. With `v` the position's value and `r` the result: `r <= alpha`
     /// means `v <= r`, `r >= beta` means `v >= r`, and in between `r == v`.
     /// After the deadline the result is meaningless and `stopped` is set.
-    fn negamax(&mut self, position: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+    /// `busy` holds the positions the threads of a search on several are
+    /// in. (A reference, not a shared pointer each node clones: a clone
+    /// writes the count the threads share, and one at every node cost two
+    /// threads 13% of their speed on the first 10 Begin-Hard positions.)
+    fn negamax(&mut self, position: &Position, mut alpha: i32, mut beta: i32, busy: Option<&Busy>) -> i32 {
         debug_assert!(alpha < beta && !position.can_win_next());
         if self.work.visit() {
             return 0;
@@ -560,7 +553,7 @@ impl Solver {
         // With other threads searching, a move after the first whose
         // position another thread is searching now waits for a second pass
         // (ABDADA): by then that thread has likely stored its value.
-        let busy = self.busy.clone().filter(|_| moves < BUSY_MOVES);
+        let marks = busy.filter(|_| moves < BUSY_MOVES);
         let mut deferred = 0;
         for pass in 0..2 {
             for (index, &cell) in ordered.cells().iter().enumerate() {
@@ -570,15 +563,16 @@ impl Solver {
                 let Some(Line { end, ours, .. }) = lines[column_of(cell).index()] else {
                     unreachable!("every move has its line")
                 };
-                if let Some(busy) = &busy {
+                if let Some(busy) = marks {
                     if pass == 0 && index > 0 && busy.holds(end.key()) {
                         deferred |= cell;
                         continue;
                     }
                     busy.enter(end.key());
                 }
-                let value = if ours { self.negamax(&end, alpha, beta) } else { -self.negamax(&end, -beta, -alpha) };
-                if let Some(busy) = &busy {
+                let value =
+                    if ours { self.negamax(&end, alpha, beta, busy) } else { -self.negamax(&end, -beta, -alpha, busy) };
+                if let Some(busy) = marks {
                     busy.leave(end.key());
                 }
                 if self.work.stopped {
