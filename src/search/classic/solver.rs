@@ -699,7 +699,7 @@ impl Line {
 fn forced_line(child: Position) -> Line {
     let mut position = child;
     // Whether the player to move in `position` made the move, and the
-    // bounds on the value of `position` for that player.
+    // bounds on the value of `position` for its player to move.
     let mut ours = false;
     let (mut lower, mut upper) = (i32::MIN + 1, i32::MAX);
     loop {
