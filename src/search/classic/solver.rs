@@ -77,6 +77,10 @@ pub struct Solver {
     jitter: u64,
     /// Positions with fewer moves than this get noise in their move order.
     jitter_until: u32,
+    /// Whether a search since [`start`](Solver::start) outlasted
+    /// [`SERIAL_NODES`]: the next ones, around the same position, start on
+    /// every thread at once.
+    searches_are_long: bool,
 }
 
 /// Only positions with fewer stones than this are marked busy: deeper
@@ -121,7 +125,14 @@ impl Solver {
     /// # Errors
     /// When the memory cannot be had.
     pub fn new(hash_bytes: usize) -> Result<Solver, TableTooLarge> {
-        Ok(Solver { work: Work::new(hash_bytes, NODES_PER_SLOT)?, book: None, threads: 1, jitter: 0, jitter_until: 0 })
+        Ok(Solver {
+            work: Work::new(hash_bytes, NODES_PER_SLOT)?,
+            book: None,
+            threads: 1,
+            jitter: 0,
+            jitter_until: 0,
+            searches_are_long: false,
+        })
     }
 
     /// The solver searching with `threads` threads from now on (at least
@@ -171,6 +182,7 @@ impl Solver {
     /// Starts counting nodes from zero, with a deadline for the searches to come.
     pub fn start(&mut self, deadline: Option<Instant>) {
         self.work.start(deadline);
+        self.searches_are_long = false;
     }
 
     /// The value of `position`, or with `weak` only its sign (1 win, 0 draw,
@@ -370,15 +382,19 @@ impl Solver {
         if self.threads == 1 || self.work.limited_by_nodes() {
             return self.negamax(position, guess, guess + 1, None);
         }
-        // A short search is over before threads would pay for themselves:
-        // one thread tries first, and what it learned stays in the table.
-        self.work.limit_nodes(self.work.nodes + SERIAL_NODES);
-        let found = self.negamax(position, guess, guess + 1, None);
-        self.work.unlimit_nodes();
-        if !self.work.stopped || self.work.out_of_time() {
-            return found;
+        if !self.searches_are_long {
+            // A short search is over before threads would pay for
+            // themselves: one thread tries first, and what it learned stays
+            // in the table.
+            self.work.limit_nodes(self.work.nodes + SERIAL_NODES);
+            let found = self.negamax(position, guess, guess + 1, None);
+            self.work.unlimit_nodes();
+            if !self.work.stopped || self.work.out_of_time() {
+                return found;
+            }
+            self.work.stopped = false;
+            self.searches_are_long = true;
         }
-        self.work.stopped = false;
         // The helpers cannot grow the shared table: it takes its full size now.
         self.work.table_mut().grow_to(usize::MAX);
         let finished = Arc::new(AtomicBool::new(false));
@@ -392,6 +408,7 @@ impl Solver {
                 threads: 1,
                 jitter: (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(guess.unsigned_abs()) | 1,
                 jitter_until: position.moves() + JITTER_PLIES,
+                searches_are_long: true,
             })
             .collect();
         let found = std::thread::scope(|scope| {
