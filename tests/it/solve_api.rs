@@ -116,12 +116,13 @@ fn other_pages_may_call_it() {
 #[test]
 fn its_searches_share_the_servers_budget_and_beyond_its_queue_it_is_refused() {
     // One search at a time and one request waiting: of four clients at once
-    // asking for an early Max-Connect4 position, which the server cannot
-    // solve and searches for its whole 4 seconds, two are served in turn
-    // and two refused at once.
+    // asking for an early Max-Connect4 position past the book, which the
+    // server cannot solve and searches for its whole 4 seconds, two are
+    // served in turn and two refused at once.
     let server = Server::start(&["--searches", "1", "--queue", "1", "--time-limit", "4"]);
+    let target = format!("/solve?pos={}&rules=max", super::util::beyond_the_max_book());
     let answers: Vec<(u16, Value)> = std::thread::scope(|scope| {
-        let clients: Vec<_> = (0..4).map(|_| scope.spawn(|| get(&server, "/solve?pos=44&rules=max"))).collect();
+        let clients: Vec<_> = (0..4).map(|_| scope.spawn(|| get(&server, &target))).collect();
         clients.into_iter().map(|client| client.join().unwrap()).collect()
     });
     let refused = json!({
