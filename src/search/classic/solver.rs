@@ -679,7 +679,7 @@ impl Line {
     /// The move's value within the window `(alpha, beta)` as a search
     /// would give it (fail-soft), if the bounds tell it.
     fn settled(&self, alpha: i32, beta: i32) -> Option<i32> {
-        if self.lower >= beta || self.lower == self.upper {
+        if self.lower >= beta || self.is_exact() {
             Some(self.lower)
         } else if self.upper <= alpha {
             Some(self.upper)
