@@ -135,12 +135,14 @@ impl Position {
         possible & !(threats >> 1)
     }
 
-    /// The number of empty cells where the mover would complete a four
-    /// after playing `cell`: how many threats the move makes.
+    /// The threats the mover has after playing `cell`: empty cells where
+    /// they would then complete a four, except those right above one of
+    /// the opponent's, `theirs` ([`opponent_winning_cells`](Position::opponent_winning_cells)):
+    /// if that column fills, the opponent wins first.
     #[inline]
     #[must_use]
-    pub const fn threats_after(&self, cell: u64) -> u32 {
-        (completing_cells(self.current | cell) & !(self.mask | cell)).count_ones()
+    pub const fn threats_after(&self, cell: u64, theirs: u64) -> u64 {
+        completing_cells(self.current | cell) & !(self.mask | cell) & !((theirs & !cell) << 1)
     }
 
     /// The position after the mover plays `cell` (a playable cell).

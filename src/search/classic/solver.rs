@@ -11,9 +11,10 @@
 //!   no node), and where it ends the bounds known without a search (the
 //!   second player's claimeven, Allis: [`Position::claimeven_bound`]; the
 //!   table) may settle the move, as in Christophe Steininger's c4;
-//! - moves are tried in order of the threats they create (cells where the mover
-//!   would then complete a four), the centre first among equals, after the
-//!   move the table remembers;
+//! - moves are tried in order of the threats they create (cells where the
+//!   mover would then complete a four), weighted by how soon each can be
+//!   reached as c4 weights them, the centre first among equals, after the
+//!   move the table remembers ([`super::ordering`]);
 //! - the shared transposition table ([`crate::search::table`]: one 8-byte
 //!   entry, keeping only the key bits its index does not tell) stores exact
 //!   values and bounds, keeping the entries that cost the most nodes, and a
@@ -29,7 +30,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::book::Book;
-use super::ordering::MoveList;
+use super::ordering::{MoveList, RACE};
 use super::position::{column_of, win_now, Position, CELL_COUNT};
 use super::work::Work;
 use crate::bitboard::WIDTH;
@@ -563,7 +564,7 @@ impl Solver {
         }
         let nodes_before = self.work.nodes;
         let mut ordered = MoveList::new();
-        ordered.order(position, open, first);
+        ordered.order(position, open, first, alpha >= RACE || beta <= -RACE);
         if moves < self.jitter_until {
             ordered.shuffle(&mut self.jitter);
         }
