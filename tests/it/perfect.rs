@@ -105,32 +105,49 @@ fn the_servers_perfect_strength_plays_a_best_move_of_the_book() {
 #[test]
 #[ignore = "solves positions of the shipped book afresh: minutes per position"]
 fn the_shipped_max_book_agrees_with_fresh_solves() {
-    const SAMPLE: usize = 3;
-    let book = Book::shipped_for(Rules::Max);
-    let spec = BookSpec { rules: Rules::Max, root: book.root().to_owned(), depth: book.depth() };
+    the_shipped_book_agrees_with_fresh_solves(Rules::Max, 3);
+}
+
+/// The shipped classic book against fresh solves without it, as the Max
+/// one above. Opt-in (`cargo test --release --test it -- --ignored
+/// shipped_classic_book`): each deepest position of the book, 8 moves
+/// deep, takes the classic solver up to a few seconds, and its root (the
+/// empty board) half a minute on two threads.
+#[test]
+#[ignore = "solves positions of the shipped book afresh: a minute or more"]
+fn the_shipped_classic_book_agrees_with_fresh_solves() {
+    the_shipped_book_agrees_with_fresh_solves(Rules::Classic, 40);
+}
+
+/// The shipped book of `rules` against fresh solves without it: its
+/// root's value and best moves when the root is small enough to solve in
+/// a test (a classic root always is), and `sample` positions of its
+/// deepest layer picked at random (seeded).
+fn the_shipped_book_agrees_with_fresh_solves(rules: Rules, sample: usize) {
+    let book = Book::shipped_for(rules);
+    let spec = BookSpec { rules, root: book.root().to_owned(), depth: book.depth() };
     let layers = Layers::new(&spec).unwrap();
     let deepest: Vec<u64> = layers.deepest_keys().collect();
     let fresh = || {
-        let mut engine = Engine::with_book(Rules::Max, 1 << 30, None).unwrap();
+        let mut engine = Engine::with_book(rules, 1 << 30, None).unwrap();
         engine.set_threads(std::thread::available_parallelism().map_or(1, usize::from));
         engine
     };
-    let root = Moves::board(Rules::Max, book.root()).unwrap();
-    if book.depth() <= 6 && root.empty_cells() <= 26 {
-        // A small book's root solves quickly too: its best moves.
+    let root = Moves::board(rules, book.root()).unwrap();
+    if rules == Rules::Classic || (book.depth() <= 6 && root.empty_cells() <= 26) {
         let solution = fresh().solve(&root, Strength::Strong, None).unwrap();
         assert_eq!(
-            book.solution(Rules::Max, &root, Strength::Strong).map(|s| (s.value, s.best)),
+            book.solution(rules, &root, Strength::Strong).map(|s| (s.value, s.best)),
             Some((solution.value, solution.best))
         );
     }
     let mut rng = Rng::new(24);
-    for _ in 0..SAMPLE.min(deepest.len()) {
+    for _ in 0..sample.min(deepest.len()) {
         let place = rng.below(deepest.len());
         let board = layers.board(place);
         let solved = fresh().exact_value(&board, Strength::Strong, None).unwrap().value;
         let moves = layers.moves(place);
-        assert_eq!(book.board_value(Rules::Max, &board, Strength::Strong), Some(solved), "'{moves}'");
+        assert_eq!(book.board_value(rules, &board, Strength::Strong), Some(solved), "'{moves}'");
         eprintln!("'{moves}': {solved}, as the book says");
     }
 }

@@ -173,21 +173,31 @@ impl Position {
     /// player gets every empty even cell but those playable now, which the
     /// bound grants to the first player with every other cell. If the first
     /// player's cells then hold no four, he cannot win (at most 0), and if
-    /// the second's hold one, he loses, at the latest with the last stone
-    /// (at most -1). `None` when the first player's cells hold a four.
+    /// the second's hold one, he loses, at the latest when the last empty
+    /// cell of that four is filled: with the last stone if it is on the top
+    /// row (at most -1), sooner if it is lower, since the cells above it
+    /// are filled after it (as Christophe Steininger's c4 bounds it).
+    /// `None` when the first player's cells hold a four.
     #[inline]
     #[must_use]
     pub const fn claimeven_bound(&self) -> Option<i32> {
         debug_assert!(self.moves.is_multiple_of(2));
         let opponent = self.current ^ self.mask;
-        let second = opponent | (EVEN_ROWS & !self.mask & !self.playable());
+        let claimed = EVEN_ROWS & !self.mask & !self.playable();
+        let second = opponent | claimed;
         let first = ALL_CELLS & !second;
         if has_four(first) {
             None
-        } else if has_four(second) {
-            Some(-1)
-        } else {
+        } else if !has_four(second) {
             Some(0)
+        } else if has_four(opponent | (claimed & ROWS_TO_2)) {
+            // A four whose empty cells are all at most 2 rows up: the last
+            // of them is filled by the 38th stone, with the 4 above it left.
+            Some(-win_now(CELL_COUNT - 5))
+        } else if has_four(opponent | (claimed & ROWS_TO_4)) {
+            Some(-win_now(CELL_COUNT - 3))
+        } else {
+            Some(-win_now(CELL_COUNT - 1))
         }
     }
 
@@ -201,6 +211,10 @@ impl Position {
 
 /// The cells of the even rows, counting from 1 at the bottom.
 const EVEN_ROWS: u64 = BOTTOM_ROW * 0b10_1010;
+
+/// The cells of the bottom two rows, and of the bottom four.
+const ROWS_TO_2: u64 = BOTTOM_ROW * 0b11;
+const ROWS_TO_4: u64 = BOTTOM_ROW * 0b1111;
 
 /// Whether `set` holds a four in any direction.
 #[inline]
