@@ -74,9 +74,9 @@ const KEY_MASK: u64 = (1 << 56) - 1;
 /// Cells on the board, as positions count their moves.
 const CELL_COUNT: u32 = CELLS as u32;
 
-/// The classic book shipped with the program: the empty board and every
-/// position one move from it (see `docs/solver.md`, "Opening book", for how
-/// it was built and why no deeper).
+/// The classic book shipped with the program: every position up to 8
+/// moves from the empty board (see `docs/solver.md`, "Opening book", for
+/// how it was built).
 const SHIPPED_CLASSIC: &[u8] = include_bytes!("../../data/classic.book");
 
 /// The Max-Connect4 book shipped with the program (see `docs/solver.md`,

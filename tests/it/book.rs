@@ -298,24 +298,3 @@ fn every_bot_plays_from_the_shipped_book() {
     let result = mover.choose(&Board::empty(), &limits).unwrap();
     assert_eq!((result.column.to_string().as_str(), result.nodes), ("4", 0));
 }
-
-/// Opt-in (`MAXCONNECT4_BOOK_CHECK=1`, minutes of CPU time per position):
-/// every position of the shipped book solved again without it.
-#[test]
-fn every_shipped_position_agrees_with_a_solve_without_the_book() {
-    if std::env::var_os("MAXCONNECT4_BOOK_CHECK").is_none() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let book = maxconnect4::modes::read_book(&shipped_book()).unwrap();
-    let covered = positions(book.root(), book.depth() as usize);
-    write(dir.path(), "all.txt", &covered.iter().map(|moves| format!("{moves}\n")).collect::<String>());
-    let batch = |book: &str| {
-        let (code, stdout, stderr) = run_in(dir.path(), &["solve", "--rules", "classic", "--batch", "all.txt", book]);
-        assert_eq!(code, 0, "{stderr}");
-        eprintln!("{book}: {stderr}");
-        stdout
-    };
-    let shipped = format!("--book={}", shipped_book().display());
-    assert_eq!(batch("--no-book"), batch(&shipped));
-}
