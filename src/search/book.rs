@@ -785,8 +785,9 @@ mod tests {
         let book = Book::shipped_for(Rules::Classic);
         assert_eq!(book.rules(), Rules::Classic);
         assert_eq!(book.root(), "");
-        assert_eq!(book.depth(), 1);
-        assert_eq!(book.len(), 5);
+        // Every position up to 8 moves, a position and its mirror image once.
+        assert_eq!(book.depth(), 8);
+        assert_eq!(book.len(), 4 + 25 + 121 + 568 + 2_144 + 8_231 + 27_109 + 91_295 + 1);
         assert_eq!(book.value(&Position::of(&Board::empty())), Some(1));
         // The Max book's contents are the build's (the lead's, at merge):
         // only that it is whole, for Max rules, and holds its root's moves.

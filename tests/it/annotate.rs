@@ -68,9 +68,10 @@ fn a_classic_blunder_is_marked_where_the_loss_is_proven() {
     let assert = maxconnect4(dir.path()).args(["annotate", "games.jsonl", "--depth", "8"]).assert().success();
     let text = stdout(&assert);
     assert!(text.starts_with("Game 1 of 1 in games.jsonl (logged as game 1): red ann against green bob.\n"), "{text}");
+    // The built-in book holds every position up to 8 moves: green's
+    // winning move is known exactly.
     assert!(
-        text.contains("Move 6, green (bob) plays 2: -18 exact; best 1: ")
-            && text.contains("Blunder (at depth 8, not proven): an open result thrown to a loss."),
+        text.contains("Move 6, green (bob) plays 2: -18 exact; best 1: +1 exact. Blunder: a win thrown to a loss.\n"),
         "{text}"
     );
     assert!(text.contains("Move 7, red (ann) plays 1: +18 exact, a best move.\n"), "{text}");
@@ -80,8 +81,18 @@ fn a_classic_blunder_is_marked_where_the_loss_is_proven() {
         text.contains("Move 1, red (ann) plays 1: -2 exact; best 4: +1 exact. Blunder: a win thrown to a loss.\n"),
         "{text}"
     );
-    assert!(text.contains("\nred (ann): 1 blunder;"), "{text}");
-    assert!(text.contains("\ngreen (bob): 1 blunder;"), "{text}");
+    assert!(text.contains("\nred (ann): 1 blunder"), "{text}");
+    assert!(text.contains("\ngreen (bob): 1 blunder"), "{text}");
+    // Without the book, a search to depth 8 proves the loss green's move
+    // makes, but not that green had a win.
+    let assert =
+        maxconnect4(dir.path()).args(["annotate", "games.jsonl", "--depth", "8", "--no-book"]).assert().success();
+    let text = stdout(&assert);
+    assert!(
+        text.contains("Move 6, green (bob) plays 2: -18 exact; best 1: ")
+            && text.contains("Blunder (at depth 8, not proven): an open result thrown to a loss."),
+        "{text}"
+    );
 
     let assert = maxconnect4(dir.path()).args(["annotate", "games.jsonl", "--depth", "8", "--json"]).assert().success();
     let json: serde_json::Value = serde_json::from_str(&stdout(&assert)).unwrap();

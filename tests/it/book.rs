@@ -197,16 +197,19 @@ fn damaged_or_foreign_books_are_refused_with_one_line() {
     std::fs::write(dir.path().join("flipped.book"), &flipped).unwrap();
     write(dir.path(), "board.txt", "0000000\n0000000\n0000000\n0000000\n0000000\n0000000\n1\n");
     std::fs::create_dir(dir.path().join("folder.book")).unwrap();
-    // A well-made file whose values are wrong: the root's value changed to
-    // a win, and the hash made to match.
+    // A well-made file whose values are wrong: every value changed to the
+    // same win, so the root's disagrees with its children's, and the hash
+    // made to match. The positions start after the header and the root's
+    // move string (its length is byte 11), and its count of positions.
     let mut lying = whole.clone();
     let records = lying.len() - 8;
+    let first = 16 + usize::from(lying[11]);
     let fnv1a = |bytes: &[u8]| {
         bytes
             .iter()
             .fold(0xcbf2_9ce4_8422_2325_u64, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
     };
-    for record in (records - 5 * 8..records).step_by(8) {
+    for record in (first..records).step_by(8) {
         lying[record + 7] = 17;
     }
     let hash = fnv1a(&lying[..records]).to_le_bytes();
