@@ -199,8 +199,8 @@ fn damaged_or_foreign_books_are_refused_with_one_line() {
     std::fs::create_dir(dir.path().join("folder.book")).unwrap();
     // A well-made file whose values are wrong: every value changed to the
     // same win, so the root's disagrees with its children's, and the hash
-    // made to match. The positions start after the header and the root's
-    // move string (its length is byte 11), and its count of positions.
+    // made to match. The positions start after the header, the root's
+    // move string (its length is byte 11) and the count of positions.
     let mut lying = whole.clone();
     let records = lying.len() - 8;
     let first = 16 + usize::from(lying[11]);

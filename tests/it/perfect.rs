@@ -2,7 +2,8 @@
 //! --perfect`, the server's "perfect" strength, and the depth-limited
 //! search left as it was without them. The positions come from the
 //! shipped book's own API (its root and the moves from it), so the tests
-//! hold whichever positions the shipped book holds.
+//! hold whichever positions the shipped book holds. Opt-in, both shipped
+//! books (classic and Max) against fresh solves.
 
 use maxconnect4::board::{Board, Column};
 use maxconnect4::moves::Moves;

@@ -129,8 +129,7 @@ const RACE_WEIGHTS: [u32; 4] = [30, 12, 5, 3];
 pub(super) const RACE: i32 = 6;
 
 /// The score the table's move gets on top of its threats': it comes first
-/// (a threat scores 30 at most in [`threat_score`], and a move that makes
-/// more than a few has won). As a
-/// bonus of 5, as in c4, it made no difference (0.04% more nodes on the
-/// first 10 Begin-Hard positions).
+/// (a threat scores 33 at most in [`threat_score`], and a move that makes
+/// more than a few has won). As a bonus of 5, as in c4, it made no
+/// difference (0.04% more nodes on the first 10 Begin-Hard positions).
 const FIRST_BONUS: u32 = 1 << 8;
