@@ -191,9 +191,7 @@ impl Position {
         } else if !has_four(second) {
             Some(0)
         } else if has_four(opponent | (claimed & ROWS_TO_2)) {
-            // A four whose empty cells are all at most 2 rows up: the last
-            // of them is filled by the 38th stone, with the 4 above it left.
-            Some(-win_now(CELL_COUNT - 5))
+            Some(-CLAIMEVEN_LOSS)
         } else if has_four(opponent | (claimed & ROWS_TO_4)) {
             Some(-win_now(CELL_COUNT - 3))
         } else {
@@ -211,6 +209,11 @@ impl Position {
 
 /// The cells of the even rows, counting from 1 at the bottom.
 const EVEN_ROWS: u64 = BOTTOM_ROW * 0b10_1010;
+
+/// The greatest loss [`Position::claimeven_bound`] shows: a four of the
+/// second player's whose empty cells are all at most 2 rows up, the last of
+/// them filled by the 38th stone at the latest, with the 4 above it left.
+pub const CLAIMEVEN_LOSS: i32 = win_now(CELL_COUNT - 5);
 
 /// The cells of the bottom two rows, and of the bottom four.
 const ROWS_TO_2: u64 = BOTTOM_ROW * 0b11;

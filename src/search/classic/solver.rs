@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use super::book::Book;
 use super::ordering::{MoveList, RACE};
-use super::position::{column_of, win_now, Position, CELL_COUNT};
+use super::position::{column_of, win_now, Position, CELL_COUNT, CLAIMEVEN_LOSS};
 use super::work::Work;
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
@@ -63,13 +63,6 @@ const CUTOFF_PROBE_MOVES: u32 = 30;
 /// the tree in the main thread's order but proves other parts of it into
 /// the shared table first.
 const JITTER_PLIES: u32 = 1;
-
-/// The greatest loss claimeven can show ([`Position::claimeven_bound`]):
-/// the second player's four completed by the 38th stone at the latest.
-/// Telling that loss from the last stone's cut 2.5% of the nodes on the
-/// first 10 Begin-Hard positions and 1.7% on the first 100 Begin-Medium
-/// (5.37 M against 5.50 M, 353,724 against 359,760), in the same time.
-const CLAIMEVEN_LOSS: i32 = win_now(CELL_COUNT - 5);
 
 /// A search on several threads is tried on one first for this many nodes.
 const SERIAL_NODES: u64 = 1 << 18;
@@ -634,7 +627,10 @@ impl Solver {
     /// enhanced transposition cutoff) in positions with fewer stones than
     /// [`CUTOFF_PROBE_MOVES`]. Claimeven (at most 0, or a loss of up to
     /// [`CLAIMEVEN_LOSS`]) is only tried where it can settle the move within
-    /// `(alpha, beta)`.
+    /// `(alpha, beta)`: telling losses before the last stone, and trying it
+    /// down to that greatest loss, cut 2.5% of the nodes on the first 10
+    /// Begin-Hard positions and 1.7% on the first 100 Begin-Medium (5.37 M
+    /// against 5.50 M, 353,724 against 359,760), in the same time.
     #[inline]
     fn bound_line_end(&self, line: &mut Line, alpha: i32, beta: i32) {
         let moves = line.end.moves();
