@@ -235,6 +235,8 @@ impl Solver {
         while min < max {
             let mut guess = min + (max - min) / 2;
             if self.work.all_nodes() > STEP_AFTER_NODES {
+                // Is the value above the least it can be, at least the
+                // most it can be, or else above a draw?
                 guess = if min >= 0 {
                     min
                 } else if max <= 0 {
