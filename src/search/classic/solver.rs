@@ -233,22 +233,26 @@ impl Solver {
         // are far from a draw.) A costly solve steps from a draw instead
         // (see [`STEP_AFTER_NODES`]).
         while min < max {
-            let mut guess = min + (max - min) / 2;
-            if self.work.all_nodes() > STEP_AFTER_NODES {
+            let guess = if self.work.all_nodes() > STEP_AFTER_NODES {
                 // Is the value above the least it can be, at least the
                 // most it can be, or else above a draw?
-                guess = if min >= 0 {
+                if min >= 0 {
                     min
                 } else if max <= 0 {
                     max - 1
                 } else {
                     0
-                };
-            } else if guess <= 0 && min / 2 < guess {
-                guess = min / 2;
-            } else if guess >= 0 && max / 2 > guess {
-                guess = max / 2;
-            }
+                }
+            } else {
+                let middle = min + (max - min) / 2;
+                if middle <= 0 && min / 2 < middle {
+                    min / 2
+                } else if middle >= 0 && max / 2 > middle {
+                    max / 2
+                } else {
+                    middle
+                }
+            };
             let found = self.null_window(position, guess);
             if self.work.stopped {
                 return Err(OutOfTime { nodes: self.work.all_nodes() });
