@@ -9,7 +9,8 @@
 //! cache line: with 16-byte entries, `solve` at 28 empty cells took 1.08
 //! times as long.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Condvar, Mutex, PoisonError};
 
 use crate::board::Column;
 use crate::value::Value;
@@ -120,15 +121,17 @@ pub struct TableTooLarge {
 
 /// A transposition table that starts small and grows, up to a fixed size,
 /// as searches grow: a short search then never pays for clearing memory it
-/// does not use.
+/// does not use, and the entries of a small one share fewer cache lines.
 pub struct Table {
     /// All the slots the table may grow to, allocated at once but mapped in
     /// by the operating system only as they are first touched.
     slots: Vec<AtomicU64>,
-    /// The slots in use: a prefix of `slots`.
-    len: usize,
+    /// The slots in use: a prefix of `slots`. (Atomic, so that one of the
+    /// threads sharing the table can grow it while the others wait: see
+    /// [`Pause`].)
+    len: AtomicUsize,
     /// How many low bits of a scrambled key a slot keeps.
-    check_bits: u32,
+    check_bits: AtomicU32,
 }
 
 /// A new entry replaces another position's entry unless that one was
@@ -153,7 +156,7 @@ impl Table {
         let wanted = bytes / Self::ENTRY_BYTES;
         let slots = allocate_zeroed(if wanted < MIN_LEN { 0 } else { wanted }).ok_or(TableTooLarge { bytes })?;
         advise_huge_pages(&slots);
-        let mut table = Table { slots, len: 0, check_bits: 0 };
+        let table = Table { slots, len: AtomicUsize::new(0), check_bits: AtomicU32::new(0) };
         table.set_len(table.slots.len().min(INITIAL_LEN));
         Ok(table)
     }
@@ -166,13 +169,20 @@ impl Table {
 
     /// Forgets everything, and shrinks back to the starting size.
     pub fn clear(&mut self) {
-        self.slots[..self.len].iter_mut().for_each(|slot| *slot.get_mut() = 0);
+        let len = self.len();
+        self.slots[..len].iter_mut().for_each(|slot| *slot.get_mut() = 0);
         self.set_len(self.slots.len().min(INITIAL_LEN));
     }
 
-    fn set_len(&mut self, len: usize) {
-        self.len = len;
-        self.check_bits = Self::check_bits(len);
+    /// The slots in use.
+    #[inline]
+    fn len(&self) -> usize {
+        self.len.load(Relaxed)
+    }
+
+    fn set_len(&self, len: usize) {
+        self.len.store(len, Relaxed);
+        self.check_bits.store(Self::check_bits(len), Relaxed);
     }
 
     /// How many low bits of the scrambled key a table of `len` slots keeps:
@@ -187,36 +197,82 @@ impl Table {
         }
     }
 
-    /// Grows the table, within its maximum, to at least `wanted` slots,
-    /// keeping the entries it holds (those that land on the same new slot
-    /// are lost but one). It grows only once `wanted` is twice its size or
-    /// its maximum, so that moving the entries costs in all at most twice
-    /// the final size.
+    /// The length the table would grow to for `wanted` slots (see
+    /// [`grow_to`](Table::grow_to)), if it would: a power of two, unless
+    /// its maximum is not one and it grows to that.
+    fn grown_len(&self, wanted: usize) -> Option<usize> {
+        let (max, now) = (self.slots.len(), self.len());
+        if wanted >= max {
+            return (max > now).then_some(max);
+        }
+        let len = if wanted == 0 { 0 } else { 1 << wanted.ilog2() };
+        (len >= 2 * now).then_some(len)
+    }
+
+    /// Grows the table, within its maximum, towards `wanted` slots (to the
+    /// greatest power of two not above it), keeping the entries it holds.
+    /// It grows only once that is twice its size or its maximum, so that
+    /// moving the entries costs in all at most twice the final size.
     pub fn grow_to(&mut self, wanted: usize) {
-        let len = wanted.min(self.slots.len());
-        if len <= self.len || (len < 2 * self.len && len < self.slots.len()) {
+        self.grow_shared(wanted);
+    }
+
+    /// [`grow_to`](Table::grow_to) on a table other threads may share:
+    /// each of them must wait meanwhile, neither probing nor storing, or
+    /// it could take an entry moved under the new size for another
+    /// position's ([`Pause`] sees to it).
+    fn grow_shared(&self, wanted: usize) {
+        let Some(len) = self.grown_len(wanted) else { return };
+        let now = self.len();
+        if now.is_power_of_two() && len.is_power_of_two() {
+            self.grow_in_place(now, len);
             return;
         }
-        let kept: Vec<(u64, Slot)> = (0..self.len)
-            .map(|index| (index, self.slots[index].load(Relaxed)))
+        // To a maximum that is not a power of two: every entry is placed
+        // again from its key (those that land on the same slot are lost
+        // but one).
+        let kept: Vec<(u64, Slot)> = (0..now)
+            .map(|index| (index, self.slots[index].swap(0, Relaxed)))
             .filter(|&(_, slot)| slot != 0)
-            .map(|(index, slot)| (self.key_at(index, slot), slot))
+            .map(|(index, slot)| (self.key_at(index, slot, now), slot))
             .collect();
-        self.slots[..self.len].iter_mut().for_each(|slot| *slot.get_mut() = 0);
         self.set_len(len);
         let data_mask = (1 << CHECK_SHIFT) - 1;
         for (key, slot) in kept {
             let (index, check) = self.place(key);
-            *self.slots[index].get_mut() = slot & data_mask | check << CHECK_SHIFT;
+            self.slots[index].store(slot & data_mask | check << CHECK_SHIFT, Relaxed);
         }
     }
 
-    /// The key of the entry `slot` held in the slot at `index`.
-    fn key_at(&self, index: usize, slot: Slot) -> u64 {
+    /// Grows the table from `now` slots to `len`, both powers of two, in
+    /// place and without losing an entry. The index is then the high bits
+    /// of the scrambled key and the check the rest, so an entry at `index`
+    /// moves to `index` times `len / now` plus its check's high bits, which
+    /// are no longer kept; taken from the last slot down, no entry lands on
+    /// one not yet moved.
+    fn grow_in_place(&self, now: usize, len: usize) {
+        let shift = len.ilog2() - now.ilog2();
+        let check_bits = Self::check_bits(len);
+        let data_mask = (1 << CHECK_SHIFT) - 1;
+        for index in (0..now).rev() {
+            let slot = self.slots[index].swap(0, Relaxed);
+            if slot != 0 {
+                let check = slot >> CHECK_SHIFT;
+                let moved = index << shift | (check >> check_bits) as usize;
+                let kept_check = check & ((1 << check_bits) - 1);
+                self.slots[moved].store(slot & data_mask | kept_check << CHECK_SHIFT, Relaxed);
+            }
+        }
+        self.set_len(len);
+    }
+
+    /// The key of the entry `slot` held in the slot at `index` of a table
+    /// of `len` slots.
+    fn key_at(&self, index: usize, slot: Slot, len: usize) -> u64 {
         // The scrambled keys whose index is `index` start at `first`; the
         // one stored agrees with the check in its low bits.
-        let first = ((index as u128) << KEY_BITS).div_ceil(self.len as u128) as u64;
-        let modulus = 1 << self.check_bits;
+        let first = ((index as u128) << KEY_BITS).div_ceil(len as u128) as u64;
+        let modulus = 1 << Self::check_bits(len);
         let check = slot >> CHECK_SHIFT;
         unscrambled(first + (check.wrapping_sub(first) & (modulus - 1)))
     }
@@ -227,8 +283,8 @@ impl Table {
         debug_assert!(key < 1 << KEY_BITS, "key {key:#x} out of range");
         let scrambled = scrambled(key);
         // A multiply-shift onto any table length.
-        let index = ((u128::from(scrambled) * self.len as u128) >> KEY_BITS) as usize;
-        (index, scrambled & ((1 << self.check_bits) - 1))
+        let index = ((u128::from(scrambled) * self.len() as u128) >> KEY_BITS) as usize;
+        (index, scrambled & ((1 << self.check_bits.load(Relaxed)) - 1))
     }
 
     /// Starts loading the slot for `key` into the cache, so that a probe soon
@@ -298,6 +354,90 @@ impl Table {
     }
 }
 
+/// The threads of one search over a shared table, which all wait while
+/// one of them grows it: a table may not change its size under a thread
+/// probing it. A thread asks for a pause when the nodes all have visited
+/// call for a larger table; each other one joins it at its next check of
+/// the clock, or by leaving the search.
+pub struct Pause {
+    /// Nodes the solve has visited, on every thread, as of their last checks.
+    nodes: AtomicU64,
+    nodes_per_slot: usize,
+    /// Whether a thread waits for the others to pause (set and cleared
+    /// only with `state` locked).
+    asked: AtomicBool,
+    state: Mutex<PauseState>,
+    resumed: Condvar,
+}
+
+struct PauseState {
+    /// Threads still searching.
+    searching: usize,
+    /// Of those, the threads waiting for the table to grow.
+    waiting: usize,
+    /// Pauses so far: a waiting thread resumes when this changes.
+    pauses: u64,
+}
+
+impl Pause {
+    /// A pause for `threads` threads of a search that has visited `nodes` nodes so far.
+    pub fn new(threads: usize, nodes: u64, nodes_per_slot: usize) -> Pause {
+        Pause {
+            nodes: AtomicU64::new(nodes),
+            nodes_per_slot,
+            asked: AtomicBool::new(false),
+            state: Mutex::new(PauseState { searching: threads, waiting: 0, pauses: 0 }),
+            resumed: Condvar::new(),
+        }
+    }
+
+    fn wanted_slots(&self) -> usize {
+        usize::try_from(self.nodes.load(Relaxed)).unwrap_or(usize::MAX) / self.nodes_per_slot
+    }
+
+    /// Counts `nodes` more visited, and waits for the table to grow if it
+    /// should or another thread waits for it to.
+    pub fn check(&self, table: &Table, nodes: u64) {
+        self.nodes.fetch_add(nodes, Relaxed);
+        if !self.asked.load(Relaxed) && table.grown_len(self.wanted_slots()).is_none() {
+            return;
+        }
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if !self.asked.load(Relaxed) && table.grown_len(self.wanted_slots()).is_none() {
+            // Grown meanwhile.
+            return;
+        }
+        self.asked.store(true, Relaxed);
+        state.waiting += 1;
+        if state.waiting == state.searching {
+            self.grow(table, &mut state);
+        } else {
+            let pauses = state.pauses;
+            while state.pauses == pauses {
+                state = self.resumed.wait(state).unwrap_or_else(PoisonError::into_inner);
+            }
+        }
+    }
+
+    /// Counts a thread out of the search: the others no longer wait for it.
+    pub fn leave(&self, table: &Table) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.searching -= 1;
+        if state.waiting > 0 && state.waiting == state.searching {
+            self.grow(table, &mut state);
+        }
+    }
+
+    /// Grows the table, every other thread waiting, and lets them go on.
+    fn grow(&self, table: &Table, state: &mut PauseState) {
+        table.grow_shared(self.wanted_slots());
+        state.waiting = 0;
+        state.pauses += 1;
+        self.asked.store(false, Relaxed);
+        self.resumed.notify_all();
+    }
+}
+
 /// `len` zeroed slots straight from the allocator, which leaves the
 /// operating system to map the pages in as they are first touched; `None`
 /// when the memory cannot be had.
@@ -356,38 +496,90 @@ mod tests {
         assert_eq!(table.probe(12345), None);
     }
 
+    /// An entry that tells which key it was stored for.
+    fn entry_for(key: u64) -> Entry {
+        Entry {
+            value: (key % 4000) as Value - 2000,
+            bound: Bound::Exact,
+            depth: (key % 43) as u32,
+            best: Column::from_index(key as usize % 7),
+        }
+    }
+
     #[test]
     fn growing_keeps_entries() {
         let mut table = Table::with_bytes(64 << 20).unwrap();
-        let entry = Entry { value: 3, bound: Bound::Lower, depth: 4, best: Column::from_number(2) };
         // Keys spread over the whole range, the largest included.
         let keys: Vec<u64> =
             (0..100).map(|i| i * 0x0000_51EB_851E_B851 % (1 << KEY_BITS)).chain([(1 << KEY_BITS) - 1]).collect();
         for &key in &keys {
-            table.store(key, entry);
+            table.store(key, entry_for(key));
         }
-        // To a length that is not a power of two, then to the maximum.
+        // Towards a length that is not a power of two, then to the maximum.
         table.grow_to(3 << 18);
-        assert_eq!(table.len, 3 << 18);
-        assert!(keys.iter().all(|&key| table.probe(key) == Some(entry)));
+        assert_eq!(table.len(), 1 << 19);
+        assert!(keys.iter().all(|&key| table.probe(key) == Some(entry_for(key))));
         table.grow_to(1 << 30);
-        assert_eq!(table.len, 8 << 20, "never beyond the size asked for");
-        assert!(keys.iter().all(|&key| table.probe(key) == Some(entry)));
+        assert_eq!(table.len(), 8 << 20, "never beyond the size asked for");
+        assert!(keys.iter().all(|&key| table.probe(key) == Some(entry_for(key))));
         table.clear();
-        assert_eq!(table.len, INITIAL_LEN);
+        assert_eq!(table.len(), INITIAL_LEN);
         assert!(keys.iter().all(|&key| table.probe(key).is_none()));
+
+        // To a maximum that is not a power of two.
+        let mut table = Table::with_bytes(3 << 20).unwrap();
+        for &key in &keys {
+            table.store(key, entry_for(key));
+        }
+        table.grow_to(usize::MAX);
+        assert_eq!(table.len(), 3 << 17);
+        assert!(keys.iter().all(|&key| table.probe(key) == Some(entry_for(key))));
+    }
+
+    #[test]
+    fn growing_in_place_loses_no_entry_and_mistakes_none() {
+        let mut table = Table::with_bytes(64 << 20).unwrap();
+        // More keys than slots: many slots are taken by the last of several.
+        let keys: Vec<u64> = (1..300_000u64).map(|i| i.wrapping_mul(0x2545_F491_4F6C_DD1D) % (1 << KEY_BITS)).collect();
+        for &key in &keys {
+            table.store(key, entry_for(key));
+        }
+        let found = |table: &Table| -> Vec<u64> {
+            keys.iter().copied().filter(|&key| table.probe(key).is_some_and(|entry| entry == entry_for(key))).collect()
+        };
+        let before = found(&table);
+        assert!(before.len() > INITIAL_LEN / 2, "{} entries found", before.len());
+        table.grow_to(INITIAL_LEN * 8);
+        assert_eq!(table.len(), INITIAL_LEN * 8);
+        assert_eq!(found(&table), before);
+        // No key stored over has come back, as another's entry or its own.
+        let lost: Vec<u64> = keys.iter().copied().filter(|key| !before.contains(key)).collect();
+        assert!(lost.iter().all(|&key| table.probe(key).is_none()));
+    }
+
+    #[test]
+    fn threads_sharing_a_table_grow_it_together() {
+        let table = Table::with_bytes(64 << 20).unwrap();
+        table.store(12345, entry_for(12345));
+        let pause = Pause::new(2, 0, 1);
+        std::thread::scope(|scope| {
+            // This thread's nodes call for a table of 2^20 slots: it waits
+            // for the other to pause or leave, whichever comes first.
+            let asking = scope.spawn(|| pause.check(&table, 1 << 20));
+            pause.leave(&table);
+            asking.join().unwrap();
+        });
+        assert_eq!(table.len(), 1 << 20);
+        assert_eq!(table.probe(12345), Some(entry_for(12345)));
+        // The one thread left grows it alone, without waiting.
+        pause.check(&table, 1 << 21);
+        assert_eq!(table.len(), 1 << 21);
     }
 
     #[test]
     fn a_small_table_never_mistakes_one_position_for_another() {
         let table = Table::with_bytes(MIN_LEN * Table::ENTRY_BYTES).unwrap();
-        assert_eq!(table.len, MIN_LEN);
-        let entry_for = |key: u64| Entry {
-            value: (key % 4000) as Value - 2000,
-            bound: Bound::Exact,
-            depth: (key % 43) as u32,
-            best: Column::from_index(key as usize % 7),
-        };
+        assert_eq!(table.len(), MIN_LEN);
         let keys: Vec<u64> = (1..20_000u64).map(|i| i.wrapping_mul(0x2545_F491_4F6C_DD1D) % (1 << KEY_BITS)).collect();
         for &key in &keys {
             table.store(key, entry_for(key));

@@ -433,15 +433,14 @@ impl Solver {
             self.work.stopped = false;
             self.searches_are_long = true;
         }
-        // The helpers cannot grow the shared table: it takes its full size now.
-        self.work.table_mut().grow_to(usize::MAX);
+        let pause = self.work.share_table(self.threads);
         let finished = Arc::new(AtomicBool::new(false));
         self.work.finished = Some(Arc::clone(&finished));
         // The positions the threads are searching now.
         let busy = Busy::new();
         let mut helpers: Vec<Solver> = (1..self.threads)
             .map(|thread| Solver {
-                work: self.work.helper(&finished),
+                work: self.work.helper(&finished, &pause),
                 book: None,
                 threads: 1,
                 jitter: (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(guess.unsigned_abs()) | 1,
@@ -456,6 +455,7 @@ impl Solver {
                     let (finished, busy) = (&finished, &busy);
                     scope.spawn(move || {
                         let found = helper.negamax(position, guess, guess + 1, Some(busy));
+                        helper.work.leave_pause();
                         (!helper.work.stopped).then(|| {
                             finished.store(true, Ordering::Relaxed);
                             found
@@ -464,6 +464,7 @@ impl Solver {
                 })
                 .collect();
             let mine = self.negamax(position, guess, guess + 1, Some(&busy));
+            self.work.leave_pause();
             let mine = (!self.work.stopped).then(|| {
                 finished.store(true, Ordering::Relaxed);
                 mine

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::search::progress::Progress;
-use crate::search::table::{Table, TableTooLarge};
+use crate::search::table::{Pause, Table, TableTooLarge};
 
 /// The clock is read, and the table grown, once every this many nodes.
 const CHECK_INTERVAL: u64 = 4096;
@@ -38,6 +38,10 @@ pub(super) struct Work {
     reported: u64,
     /// The table grows to one slot per this many nodes visited.
     nodes_per_slot: usize,
+    /// The threads sharing the table now, which pause together while it grows.
+    pause: Option<Arc<Pause>>,
+    /// The nodes already added to `pause`'s count.
+    paused_nodes: u64,
 }
 
 impl Work {
@@ -55,6 +59,8 @@ impl Work {
             progress: Arc::default(),
             reported: 0,
             nodes_per_slot,
+            pause: None,
+            paused_nodes: 0,
         })
     }
 
@@ -71,9 +77,9 @@ impl Work {
     }
 
     /// A `Work` for a thread helping with this one's search: the same
-    /// table, deadline, cancelling and display, its own count of nodes, and
-    /// stopping once `finished` is set.
-    pub fn helper(&self, finished: &Arc<AtomicBool>) -> Work {
+    /// table, grown with `pause`, deadline, cancelling and display, its own
+    /// count of nodes, and stopping once `finished` is set.
+    pub fn helper(&self, finished: &Arc<AtomicBool>, pause: &Arc<Pause>) -> Work {
         Work {
             table: Arc::clone(&self.table),
             nodes: 0,
@@ -87,6 +93,25 @@ impl Work {
             progress: Arc::clone(&self.progress),
             reported: 0,
             nodes_per_slot: self.nodes_per_slot,
+            pause: Some(Arc::clone(pause)),
+            paused_nodes: 0,
+        }
+    }
+
+    /// Shares the table with `threads - 1` helpers ([`helper`](Work::helper))
+    /// for one search, until each [`leave_pause`](Work::leave_pause)s: they
+    /// grow it together, every thread pausing meanwhile.
+    pub fn share_table(&mut self, threads: usize) -> Arc<Pause> {
+        let pause = Arc::new(Pause::new(threads, self.all_nodes(), self.nodes_per_slot));
+        self.pause = Some(Arc::clone(&pause));
+        self.paused_nodes = self.nodes;
+        pause
+    }
+
+    /// Leaves the threads sharing the table, at the end of a search.
+    pub fn leave_pause(&mut self) {
+        if let Some(pause) = self.pause.take() {
+            pause.leave(&self.table);
         }
     }
 
@@ -147,6 +172,9 @@ impl Work {
         self.reported = self.nodes;
         if let Some(table) = Arc::get_mut(&mut self.table) {
             table.grow_to(usize::try_from(self.nodes).unwrap_or(usize::MAX) / self.nodes_per_slot);
+        } else if let Some(pause) = &self.pause {
+            pause.check(&self.table, self.nodes - self.paused_nodes);
+            self.paused_nodes = self.nodes;
         }
         self.stopped |= self.out_of_time();
         self.stopped |= self.finished.as_ref().is_some_and(|finished| finished.load(Ordering::Relaxed));
