@@ -62,19 +62,20 @@ impl MoveList {
         }
     }
 
-    /// Reorders the moves at random (from the xorshift state `state`),
-    /// the table's move as much as any: a helper thread searches another part of the tree.
+    /// Reorders the moves after the first at random (from the xorshift
+    /// state `state`): a helper thread searches the first move with the
+    /// main thread, where a cut is likeliest, and the others in another
+    /// order than its.
     pub(super) fn shuffle(&mut self, state: &mut u64) {
-        for at in 0..self.len {
+        let moves = *self;
+        // The first move keeps its place, above any score with noise.
+        self.len = moves.len.min(1);
+        self.scores[0] = u32::MAX;
+        for at in 1..moves.len {
             *state ^= *state << 13;
             *state ^= *state >> 7;
             *state ^= *state << 17;
-            self.scores[at] += (*state % 4) as u32 * JITTER;
-        }
-        let moves = *self;
-        self.len = 0;
-        for at in 0..moves.len {
-            self.insert(moves.cells[at], moves.scores[at]);
+            self.insert(moves.cells[at], moves.scores[at] + (*state % 4) as u32 * JITTER);
         }
     }
 
@@ -86,7 +87,8 @@ impl MoveList {
 
 /// The noise a helper thread adds to move scores near its root, at most
 /// three times this: beyond the table's move ([`FIRST_BONUS`]) and the
-/// threats a move makes, it reorders the moves all but at random.
+/// threats a move makes, it reorders the moves after the first all but at
+/// random.
 const JITTER: u32 = 128;
 
 /// How much the threats `cell` makes ([`Position::threats_after`]) are

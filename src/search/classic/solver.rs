@@ -63,7 +63,14 @@ const CUTOFF_PROBE_MOVES: u32 = 30;
 /// A helper thread orders its moves with noise in positions fewer than
 /// this many moves from the root of its search, so that it does not search
 /// the tree in the main thread's order but proves other parts of it into
-/// the shared table first.
+/// the shared table first. The first move keeps its place: in a search
+/// that fails high at the root it is the move that cuts, and a helper that
+/// searched another first gained nothing there (the main thread then
+/// visited as many nodes as one thread alone). Measured side by side on
+/// the first 20 Begin-Hard positions, two threads, three runs each: 0.47
+/// to 0.49 s a position and 6.1 M to 6.2 M nodes, against 0.52 to 0.55 s
+/// and 6.4 M to 6.5 M with every move reordered, and 0.49 to 0.51 s with
+/// none (noise 2 or 3 plies deep, the first move kept: the same).
 const JITTER_PLIES: u32 = 1;
 
 /// A search on several threads is tried on one first for this many nodes.
