@@ -73,8 +73,17 @@ const CUTOFF_PROBE_MOVES: u32 = 30;
 /// none (noise 2 or 3 plies deep, the first move kept: the same).
 const JITTER_PLIES: u32 = 1;
 
-/// A search on several threads is tried on one first for this many nodes.
-const SERIAL_NODES: u64 = 1 << 18;
+/// A search on several threads is tried on one first for this many nodes
+/// (a few milliseconds), and if it lasts longer, searched again by all:
+/// starting threads costs more than a shorter search saves. Measured side
+/// by side on two threads, twice each, since the table grows while they
+/// run (before, they sized it whole at once and 2^18 was best): 2^14
+/// against 2^18, the first 20 Begin-Hard positions 0.48 and 0.49 s
+/// against 0.51 and 0.51 s, the first 300 Begin-Medium 30 and 32 ms
+/// against 38 and 39 ms, Middle-Medium 1.17 ms against 1.27 ms,
+/// Begin-Easy the same; 2^16 in between; 2^12 slower on Begin-Hard
+/// (0.50 s) and Begin-Easy (85 us against 75 us).
+const SERIAL_NODES: u64 = 1 << 14;
 
 /// Once a solve has visited this many nodes, its next null windows step
 /// one score at a time from a draw towards the value, as c4 does, rather
