@@ -395,15 +395,21 @@ impl Pause {
         usize::try_from(self.nodes.load(Relaxed)).unwrap_or(usize::MAX) / self.nodes_per_slot
     }
 
+    /// Whether a pause is due: another thread waits for one, or the
+    /// nodes call for a larger table.
+    fn due(&self, table: &Table) -> bool {
+        self.asked.load(Relaxed) || table.grown_len(self.wanted_slots()).is_some()
+    }
+
     /// Counts `nodes` more visited, and waits for the table to grow if it
     /// should or another thread waits for it to.
     pub fn check(&self, table: &Table, nodes: u64) {
         self.nodes.fetch_add(nodes, Relaxed);
-        if !self.asked.load(Relaxed) && table.grown_len(self.wanted_slots()).is_none() {
+        if !self.due(table) {
             return;
         }
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if !self.asked.load(Relaxed) && table.grown_len(self.wanted_slots()).is_none() {
+        if !self.due(table) {
             // Grown meanwhile.
             return;
         }
