@@ -832,6 +832,10 @@ pub(crate) struct IsolationArgs {
     /// Megabytes each player's folder may hold (kept across turns); also the largest file it may write.
     #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.disk >> 20, value_parser = parse_limit_mb)]
     pub(crate) disk: u64,
+    /// A variable of your environment that players get too (they get only PATH, the locale,
+    /// HOME, their folder, and TMPDIR otherwise); repeat for more.
+    #[arg(long = "env", value_name = "NAME", value_parser = parse_variable_name)]
+    pub(crate) env: Vec<String>,
 }
 
 impl IsolationArgs {
@@ -843,7 +847,19 @@ impl IsolationArgs {
             disk: self.disk << 20,
             cpu: self.cpu,
         };
-        Isolation { sandbox: !self.no_sandbox, network: self.network, limits }
+        Isolation { sandbox: !self.no_sandbox, network: self.network, limits, env: self.env.clone() }
+    }
+}
+
+/// The name of an environment variable: letters, digits and `_`, not
+/// starting with a digit.
+fn parse_variable_name(text: &str) -> Result<String, String> {
+    let mut characters = text.chars();
+    let first = characters.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if first && characters.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        Ok(text.to_owned())
+    } else {
+        Err(format!("'{text}' is not the name of an environment variable (letters, digits and _)"))
     }
 }
 

@@ -158,11 +158,7 @@ pub fn parse_grid(text: &[u8]) -> Result<Grid, ParseError> {
         Some(end) if end > 0 && text[end - 1] == b'\r' => LineEnding::CrLf,
         _ => LineEnding::Lf,
     };
-    let mut lines = text
-        .split_inclusive(|&b| b == b'\n')
-        .map(|line| line.trim_ascii_end())
-        .enumerate()
-        .map(|(index, line)| (index + 1, line));
+    let mut lines = lines(text).map(<[u8]>::trim_ascii_end).enumerate().map(|(index, line)| (index + 1, line));
     let error = |line, kind| ParseError { line, kind };
 
     let mut pieces = [0u64; 2];
@@ -191,6 +187,28 @@ pub fn parse_grid(text: &[u8]) -> Result<Grid, ParseError> {
         return Err(error(number, ParseErrorKind::TrailingText(describe(line))));
     }
     Ok(Grid { pieces, to_move, line_ending })
+}
+
+/// The lines of `text`, each ended by `\n`, `\r\n` or a bare `\r` (what a
+/// program that writes old Mac line endings, or `print(..., end="\r")`,
+/// leaves), or by the end of the text: Python's and Java's line readers
+/// take all three, so a board they read back is read here too.
+fn lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(rest.len());
+        let line = &rest[..end];
+        let skip = match rest.get(end..end + 2) {
+            Some(b"\r\n") => 2,
+            Some(_) | None if end < rest.len() => 1,
+            _ => 0,
+        };
+        rest = &rest[end + skip..];
+        Some(line)
+    })
 }
 
 /// The name of the UTF-16 or UTF-32 encoding `text` is in, if it is: a
@@ -273,6 +291,13 @@ mod tests {
         assert_eq!(parse(sloppy.as_bytes()).unwrap().board, file.board);
         let no_final_newline = INPUT2.trim_end();
         assert_eq!(parse(no_final_newline.as_bytes()).unwrap().board, file.board);
+        // Old Mac line endings, or `print(row, end="\r")`: read as lines.
+        let bare_cr = INPUT2.replace('\n', "\r");
+        assert_eq!(parse(bare_cr.as_bytes()).unwrap().board, file.board);
+        let mixed = "0000000\r\n0000000\r0200000\n0100002 \r0200111\r\n1100222\r1";
+        assert_eq!(parse(mixed.as_bytes()).unwrap().board, file.board);
+        // A CR inside a row ends it, and the row is short.
+        check_error(&INPUT2.replacen("0000000", "000\r0000", 1), "line 1: expected 7 digits in a board row, found 3");
     }
 
     #[test]

@@ -98,7 +98,7 @@ pub fn play_match(
     }
     let id = next_id(&records, &output_root);
     let private = [options.log.as_path(), &log::moves_file(&options.log), &output_root];
-    let containment = seat::containment(&seats, options.isolation, &private)?;
+    let containment = seat::containment(&seats, options.isolation.clone(), &private)?;
     let output_directory = output_root.join(&id);
     let opening = history.clone().filter(|moves| !moves.is_empty());
     let game = Game {

@@ -5,7 +5,9 @@
 //! referee survives all of it, gives the game to the other side with a
 //! reason, and leaves no process behind. [`game`] plays one game between
 //! [`seat`]s, each played by a [`player`] it runs through [`process`] (in a
-//! [`sandbox`], in folders of [`scratch`]) and judged with [`verdict`]; the
+//! [`sandbox`], in folders of [`scratch`] holding a copy of its [`home`],
+//! with an [`interpreter`] found as its user's shell would) and judged
+//! with [`verdict`]; the
 //! game's [`result`] becomes a record of the [`log`], which [`replay`]
 //! shows again. [`match_play`] plays one game for the `match` command,
 //! [`check`] asks each player for one move, and [`tournament`] plays the
@@ -26,6 +28,8 @@ pub mod error;
 pub mod figures;
 pub mod fixtures;
 pub mod game;
+pub mod home;
+pub mod interpreter;
 pub mod limits;
 pub mod log;
 pub mod manifest;

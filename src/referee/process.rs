@@ -40,6 +40,7 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Resource, Rlimit};
 
+use super::home::Home;
 use super::limits::{Group, Groups, Limits, Passed};
 use super::sandbox::{Isolation, Sandbox};
 use super::scratch::{Root, ScratchDir};
@@ -152,6 +153,11 @@ pub struct Containment {
     own_executable: Option<PathBuf>,
     limits: Limits,
     groups: Groups,
+    /// What a copy of a program's folder leaves out: what players must not
+    /// see, and the referee's own folder, canonical.
+    private: Vec<PathBuf>,
+    /// The variables of the referee's environment that players get too.
+    passed: Vec<String>,
 }
 
 impl Containment {
@@ -199,7 +205,17 @@ impl Containment {
             (None, Some(limits)) => Some(limits),
             (None, None) => None,
         };
-        Ok((Containment { root, sandbox, own_executable, limits: isolation.limits, groups }, warning))
+        let private = private.iter().chain([&root.path()]).filter_map(|path| path.canonicalize().ok()).collect();
+        let containment = Containment {
+            root,
+            sandbox,
+            own_executable,
+            limits: isolation.limits,
+            groups,
+            private,
+            passed: isolation.env,
+        };
+        Ok((containment, warning))
     }
 
     /// The copy of this program that plays `self`.
@@ -248,6 +264,27 @@ impl Containment {
         Ok(dir)
     }
 
+    /// Gives the player of `dir` its program's own folder `home`, if it has
+    /// one: a copy of it in `dir` (see [`home`](super::home)), or, when it
+    /// holds more than a player's folder may, the folder itself, shown
+    /// read-only. A folder that cannot be given costs the player its first
+    /// turn, not the referee its work.
+    pub fn furnish(&self, dir: &mut ScratchDir, home: Option<&Path>) {
+        let Some(home) = home else { return };
+        let furnished = match home.canonicalize() {
+            Err(error) => Home::Missing(format!("the program's folder {} cannot be used: {error}", home.display())),
+            Ok(home) => {
+                let owner = self.sandbox.as_ref().and_then(Sandbox::player_owner);
+                match super::home::copy(&home, dir.path(), self.limits.disk, &self.private, owner) {
+                    Ok(true) => Home::Copied(home),
+                    Ok(false) => Home::Shown(home),
+                    Err(error) => Home::Missing(format!("the program's folder cannot be copied: {error}")),
+                }
+            }
+        };
+        dir.set_home(furnished);
+    }
+
     /// Starts `program` with `args` in `dir`, contained, with its output
     /// streams piped to the referee and its standard input piped too if
     /// `stdin`, empty otherwise. `program` is looked up on the PATH first
@@ -257,7 +294,25 @@ impl Containment {
     /// Why the program could not be started, in words.
     pub fn spawn(&self, program: &Path, args: &[OsString], dir: &ScratchDir, stdin: bool) -> Result<Contained, String> {
         let cannot = |error: std::io::Error| format!("cannot run {}: {error}", program.display());
+        let shown_home = match dir.home() {
+            Home::Missing(reason) => return Err(reason.clone()),
+            Home::Shown(home) => Some(home.as_path()),
+            Home::None | Home::Copied(_) => None,
+        };
         let found = super::sandbox::find_program(program).map_err(cannot)?;
+        // A version manager's shim is asked, from the program's folder,
+        // which interpreter it stands for: the manager is not in the sandbox.
+        let folder = match dir.home() {
+            Home::Copied(home) | Home::Shown(home) => home.as_path(),
+            Home::None | Home::Missing(_) => dir.path(),
+        };
+        let name = found.file_name().unwrap_or(found.as_os_str()).to_owned();
+        let shim = super::interpreter::resolve_shim(&found, &name, folder)?;
+        let found = shim.clone().unwrap_or(found);
+        let tmp = if self.sandbox.is_some() { PathBuf::from("/tmp") } else { std::env::temp_dir() };
+        let environment =
+            super::interpreter::environment(dir.path(), &tmp, &self.passed, shim.as_deref().and_then(Path::parent));
+        let mut keep_open = Vec::new();
         let (mut command, status) = match &self.sandbox {
             Some(sandbox) => {
                 // The player sees the files its command names, wherever they
@@ -271,27 +326,41 @@ impl Containment {
                     .chain([found.as_path(), &program])
                     .chain(installations.iter().flatten().copied())
                     .chain(named)
+                    .chain(shown_home)
                     .collect();
                 // bwrap reports the sandbox's first process on this pipe.
                 let (report, write) = std::io::pipe().map_err(cannot)?;
+                // bwrap reads its arguments from a file rather than its
+                // command line, which the player could read in
+                // /proc/1/cmdline: they name the referee's folders.
+                let arguments = arguments_file(&sandbox.arguments(dir.path(), &shown)).map_err(cannot)?;
                 let mut command = std::process::Command::new(sandbox.bwrap());
                 command.arg("--json-status-fd").arg(write.as_raw_fd().to_string());
-                command.args(sandbox.arguments(dir.path(), &shown)).arg(&found);
+                command.arg("--args").arg(arguments.as_raw_fd().to_string());
+                command.args(sandbox.command_prefix()).arg(&found);
+                keep_open.push(std::os::fd::OwnedFd::from(arguments));
                 (command, Some((report, write)))
             }
             None => (std::process::Command::new(&found), None),
         };
-        command.args(args).current_dir(dir.path());
+        command.args(args).current_dir(dir.path()).env_clear().envs(environment);
         let limit = |error: std::io::Error| format!("cannot limit {}: {error}", program.display());
         let group = self.groups.make(&self.limits).map_err(limit)?;
         let procs = group.as_ref().map(Group::procs).transpose().map_err(limit)?.unwrap_or_default();
         let largest_file = Some(self.limits.disk);
         // SAFETY: between fork and exec only async-signal-safe calls are
-        // allowed: `join` and setrlimit are plain system calls through
-        // rustix, and nothing allocates. A closure run there is unsafe
+        // allowed: close_range, fcntl, `join` and setrlimit are plain system
+        // calls, and nothing allocates. A closure run there is unsafe
         // whatever it calls; no crate makes it safe.
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
+                // No descriptor the referee inherited or opened passes to
+                // the player (Linux 5.11 and later; an older kernel's refusal
+                // is ignored): only those kept open below, and the pipes.
+                libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, libc::CLOSE_RANGE_CLOEXEC);
+                for fd in &keep_open {
+                    rustix::io::fcntl_setfd(fd, rustix::io::FdFlags::empty())?;
+                }
                 super::limits::join(&procs)?;
                 let limit = Rlimit { current: largest_file, maximum: largest_file };
                 Ok(rustix::process::setrlimit(Resource::Fsize, limit)?)
@@ -370,6 +439,20 @@ impl Containment {
         let wall = if timed_out { timeout } else { stopped.wall };
         Run { ending, wall, cpu: stopped.cpu, stdout, stderr, passed: stopped.passed }
     }
+}
+
+/// A file holding `words`, each ended by a NUL byte, read from its start:
+/// bwrap's `--args`. Removed from the file system at once; open until the
+/// sandbox has read it.
+fn arguments_file(words: &[OsString]) -> std::io::Result<std::fs::File> {
+    use std::io::{Seek as _, Write as _};
+    let mut file = tempfile::tempfile()?;
+    for word in words {
+        file.write_all(word.as_encoded_bytes())?;
+        file.write_all(&[0])?;
+    }
+    file.rewind()?;
+    Ok(file)
 }
 
 /// Whether what a sandboxed program printed on stderr is bwrap saying it

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// How players are run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Isolation {
     /// Run each player in a sandbox when the system allows it.
     pub sandbox: bool,
@@ -37,6 +37,9 @@ pub struct Isolation {
     pub network: bool,
     /// What each player may use.
     pub limits: super::limits::Limits,
+    /// The variables of the referee's environment that players get too
+    /// (`--env NAME`).
+    pub env: Vec<String>,
 }
 
 /// The user and group a player runs as under a root referee: the overflow
@@ -166,6 +169,7 @@ impl Sandbox {
     fn probe(&self) -> Result<std::process::Output, String> {
         Command::new(&self.bwrap)
             .args(self.arguments(Path::new("/"), &[]))
+            .args(self.command_prefix())
             .arg("true")
             .current_dir("/")
             .stdin(Stdio::null())
@@ -313,17 +317,22 @@ impl Sandbox {
             }
         }
         words.extend(["--chdir".into(), dir.as_os_str().to_owned(), "--setenv".into(), "TMPDIR".into(), "/tmp".into()]);
-        if let Privileges::Root { setpriv } = &self.privileges {
-            let id = PLAYER_ID.to_string();
-            words.extend([
-                setpriv.as_os_str().to_owned(),
-                format!("--reuid={id}").into(),
-                format!("--regid={id}").into(),
-            ]);
-            words.extend(
-                ["--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"].map(Into::into),
-            );
-        }
+        words
+    }
+
+    /// What runs the player's program inside the sandbox, before it: under
+    /// a root referee, `setpriv` making it [`PLAYER_ID`] without
+    /// capabilities. These words follow bwrap's options on its command
+    /// line (bwrap reads only options from `--args`).
+    #[must_use]
+    pub fn command_prefix(&self) -> Vec<OsString> {
+        let Privileges::Root { setpriv } = &self.privileges else { return Vec::new() };
+        let id = PLAYER_ID.to_string();
+        let mut words =
+            vec![setpriv.as_os_str().to_owned(), format!("--reuid={id}").into(), format!("--regid={id}").into()];
+        words.extend(
+            ["--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"].map(Into::into),
+        );
         words
     }
 }
@@ -459,7 +468,9 @@ mod tests {
             private: Vec::new(),
             privileges: Privileges::Root { setpriv: PathBuf::from("/usr/bin/setpriv") },
         };
-        let words = sandbox.arguments(Path::new("/"), &[]).join(std::ffi::OsStr::new(" "));
+        let mut words = sandbox.arguments(Path::new("/"), &[]);
+        words.extend(sandbox.command_prefix());
+        let words = words.join(std::ffi::OsStr::new(" "));
         let words = words.to_string_lossy();
         assert!(words.contains("--cap-drop ALL --cap-add CAP_SETUID --cap-add CAP_SETGID --cap-add CAP_SETPCAP"));
         assert!(!words.contains("--unshare-user"), "{words}");

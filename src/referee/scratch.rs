@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{Mode, OFlags};
 
+use super::home::Home;
+
 /// What every referee's folder in the temporary directory is called, before
 /// its random part.
 const ROOT_PREFIX: &str = "maxconnect4-referee-";
@@ -87,7 +89,7 @@ impl Root {
     pub fn player_dir(&self, prefix: &str) -> io::Result<ScratchDir> {
         let path = tempfile::Builder::new().prefix(prefix).tempdir_in(&self.path)?.keep();
         let handle = open_at(None, &path, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW, 0)?;
-        Ok(ScratchDir { path, handle })
+        Ok(ScratchDir { path, handle, home: Home::None })
     }
 }
 
@@ -146,12 +148,33 @@ fn remove_all(path: &Path) {
 pub struct ScratchDir {
     path: PathBuf,
     handle: OwnedFd,
+    /// The program's own folder, copied into this one or shown beside it.
+    home: Home,
 }
 
 impl ScratchDir {
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The program's own folder, and how the player has it.
+    #[must_use]
+    pub const fn home(&self) -> &Home {
+        &self.home
+    }
+
+    pub fn set_home(&mut self, home: Home) {
+        self.home = home;
+    }
+
+    /// The program's own folder and this folder, when this one is its copy.
+    #[must_use]
+    pub fn copy_of_home(&self) -> Option<(&Path, &Path)> {
+        match &self.home {
+            Home::Copied(home) => Some((home, &self.path)),
+            _ => None,
+        }
     }
 
     /// Writes `contents` to a new file named `PREFIX-RANDOM.txt` and returns
@@ -254,7 +277,7 @@ mod tests {
     fn turn_files_ignore_what_the_player_left() {
         let root = tempfile::tempdir().unwrap();
         let handle = open_at(None, root.path(), OFlags::RDONLY | OFlags::DIRECTORY, 0).unwrap();
-        let dir = ScratchDir { path: root.path().join("gone-on-drop"), handle };
+        let dir = ScratchDir { path: root.path().join("gone-on-drop"), handle, home: Home::None };
         let name = dir.create("in-01", b"board").unwrap();
         assert!(name.starts_with("in-01-") && name.ends_with(".txt"), "{name}");
         assert_eq!(dir.read(&name, 3).unwrap(), Some(b"boa".to_vec()));

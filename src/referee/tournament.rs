@@ -215,7 +215,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     }
     let mut records = logged.games;
     check_settings(&records, &seats, options.settings)?;
-    let (containment, warning) = Containment::start(options.isolation, true, &[&options.directory, &log_path])?;
+    let (containment, warning) = Containment::start(options.isolation.clone(), true, &[&options.directory, &log_path])?;
     if let Some(warning) = warning {
         eprintln!("{warning}");
     }

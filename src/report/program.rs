@@ -139,7 +139,7 @@ pub fn measure(
         series.iter().map(|(algorithm, spec, _)| Seat::new(algorithm.name(), spec.clone())).collect();
     let captured =
         tempfile::tempdir().map_err(|source| Error::Io { action: "make", path: "a folder".into(), source })?;
-    let containment = seat::containment(&seats, options.isolation, &[captured.path(), out])?
+    let containment = seat::containment(&seats, options.isolation.clone(), &[captured.path(), out])?
         .ok_or_else(|| Error::Clash("the report runs a one-move program".to_owned()))?;
     let settings = Settings { rules: Rules::Max, depth: 1, timeout: options.timeout, clock: None, adjudicate: None };
     let mut cells = Vec::new();
@@ -197,14 +197,19 @@ fn program<'a>(
     settings: Settings,
     captures: Captures,
 ) -> Result<Program<'a>, Error> {
-    let directory = containment.player_dir("report-").map_err(|source| Error::Io {
+    let mut directory = containment.player_dir("report-").map_err(|source| Error::Io {
         action: "create a player's folder in",
         path: std::env::temp_dir(),
         source,
     })?;
     match spec.kind() {
         PlayerKind::Engine => Program::engine(containment, directory, settings, captures),
-        PlayerKind::Command(template) => Ok(Program::new(containment, directory, template.clone(), settings, captures)),
+        PlayerKind::Command(template) => {
+            let base =
+                std::env::current_dir().map_err(|source| Error::Io { action: "find", path: ".".into(), source })?;
+            containment.furnish(&mut directory, template.home(&base).as_deref());
+            Ok(Program::new(containment, directory, template.clone(), settings, captures))
+        }
         _ => Err(Error::Clash(format!("{}: {}", spec.command(), NOT_ONE_MOVE))),
     }
 }

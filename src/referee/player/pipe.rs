@@ -69,10 +69,12 @@ impl Conversation {
         containment: &Containment,
         template: &Template,
         depth: u32,
-        directory: ScratchDir,
+        mut directory: ScratchDir,
         base: &Path,
     ) -> Conversation {
-        let (program, args) = template.command_line(&Substitution { input: None, output: None, depth }, base);
+        containment.furnish(&mut directory, template.home(base).as_deref());
+        let values = Substitution { input: None, output: None, depth };
+        let (program, args) = template.command_line(&values, base, directory.copy_of_home());
         let words = std::iter::once(program.as_os_str()).chain(args.iter().map(|arg| arg.as_os_str()));
         let command = shell_words::join(words.map(|word| word.to_string_lossy().into_owned()));
         let process = containment.spawn(&program, &args, &directory, true);

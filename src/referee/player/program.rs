@@ -104,7 +104,7 @@ impl<'a> Program<'a> {
             let executable = self.containment.own_executable().expect("checked when the engine was seated");
             self.template = Template::engine(executable, self.settings.rules, ask.time / 2);
         }
-        let (executable, args) = self.template.command_line(&values, &base);
+        let (executable, args) = self.template.command_line(&values, &base, directory.copy_of_home());
         let run = self.containment.run(&executable, &args, directory, ask.time, CAPTURE_LIMIT);
         self.keep_output(ply, &executable, &args, &run)?;
 

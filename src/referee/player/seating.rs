@@ -50,7 +50,8 @@ pub fn seat<'a>(spec: &PlayerSpec, colour: Colour, at: &Seating<'a>) -> Result<B
             Box::new(program::Program::engine(containment, directory, settings, captures)?)
         }
         PlayerKind::Command(template) => {
-            let (containment, directory) = contained()?;
+            let (containment, mut directory) = contained()?;
+            containment.furnish(&mut directory, template.home(base).as_deref());
             Box::new(program::Program::new(containment, directory, template.clone(), settings, captures))
         }
         PlayerKind::Moderator(template) => {

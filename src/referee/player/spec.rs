@@ -144,6 +144,25 @@ impl std::str::FromStr for PlayerSpec {
     }
 }
 
+/// The words of a command, and the folder of a leading `cd DIR &&`, which
+/// is not run (no shell runs a template) but names the program's folder.
+fn split(text: &str) -> Result<(Option<String>, Vec<String>), TemplateError> {
+    let mut words = shell_words::split(text)
+        .map_err(|error| TemplateError::Split { template: text.to_owned(), reason: error.to_string() })?;
+    let folder = match words.as_slice() {
+        [cd, folder, and, ..] if cd == "cd" && and == "&&" => {
+            let folder = folder.clone();
+            words.drain(..3);
+            Some(folder)
+        }
+        _ => None,
+    };
+    if words.is_empty() {
+        return Err(TemplateError::Empty);
+    }
+    Ok((folder, words))
+}
+
 /// The URL of `http:URL` or of a bare `http://...`: plain HTTP with a host.
 fn url(text: &str) -> Result<String, TemplateError> {
     let url = match text.strip_prefix("http:") {
@@ -158,7 +177,8 @@ fn url(text: &str) -> Result<String, TemplateError> {
 }
 
 /// A command with `{in}`, `{out}` and `{depth}` placeholders, such as
-/// `java -cp bots/x maxconnect4 one-move {in} {out} {depth}`.
+/// `java -cp bots/x maxconnect4 one-move {in} {out} {depth}`, perhaps
+/// after `cd DIR &&`, which names the program's folder as a shell would.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
     words: Vec<String>,
@@ -167,7 +187,17 @@ pub struct Template {
     /// none, and its `classic` or `1` must stay a word even where the
     /// directory holds a file of that name.
     names_files: bool,
+    /// The folder of a leading `cd DIR &&`, as given: the program's own
+    /// folder, which its relative words start from.
+    folder: Option<String>,
+    /// Where the program's folder really is when the referee built it in a
+    /// copy (a class's submission): its words start there, while the
+    /// command as given is what is shown and logged.
+    built: Option<PathBuf>,
 }
+
+/// The words of a classpath option's value, and of `-jar`'s.
+const CLASSPATH_OPTIONS: [&str; 4] = ["-cp", "-classpath", "--class-path", "-jar"];
 
 /// The values the placeholders of a template stand for on one turn (a bot
 /// that talks on its standard input has no files).
@@ -185,17 +215,13 @@ impl Template {
     /// When quotes are unbalanced, there are no words, or `{in}` or `{out}`
     /// appears nowhere.
     pub fn parse(text: &str) -> Result<Template, TemplateError> {
-        let words = shell_words::split(text)
-            .map_err(|error| TemplateError::Split { template: text.to_owned(), reason: error.to_string() })?;
-        if words.is_empty() {
-            return Err(TemplateError::Empty);
-        }
+        let (folder, words) = split(text)?;
         for (placeholder, purpose) in [("{in}", "read the board"), ("{out}", "write its move")] {
             if !words.iter().any(|word| word.contains(placeholder)) {
                 return Err(TemplateError::Missing { template: text.to_owned(), placeholder, purpose });
             }
         }
-        Ok(Template { words, names_files: true })
+        Ok(Template { words, names_files: true, folder, built: None })
     }
 
     /// Splits the command of a `kind` bot (`moderator` or `coordinator`),
@@ -204,17 +230,72 @@ impl Template {
     /// # Errors
     /// When it cannot be split into words, is empty, or names `{in}` or `{out}`.
     pub fn bot(text: &str, kind: &'static str) -> Result<Template, TemplateError> {
-        let words = shell_words::split(text)
-            .map_err(|error| TemplateError::Split { template: text.to_owned(), reason: error.to_string() })?;
-        if words.is_empty() {
-            return Err(TemplateError::Empty);
-        }
+        let (folder, words) = split(text)?;
         for placeholder in ["{in}", "{out}"] {
             if words.iter().any(|word| word.contains(placeholder)) {
                 return Err(TemplateError::Placeholder { command: text.trim().to_owned(), kind, placeholder });
             }
         }
-        Ok(Template { words, names_files: true })
+        Ok(Template { words, names_files: true, folder, built: None })
+    }
+
+    /// The same command, its folder being `built`: a copy of the folder it
+    /// names, in which the referee built the program.
+    #[must_use]
+    pub fn built_in(mut self, built: PathBuf) -> Template {
+        self.built = Some(built);
+        self
+    }
+
+    /// The folder the command's relative words start from: where it was
+    /// built, its `cd DIR`, or the referee's working directory `base`.
+    fn origin(&self, base: &Path) -> PathBuf {
+        match (&self.built, &self.folder) {
+            (Some(built), _) => built.clone(),
+            (None, Some(folder)) => base.join(folder),
+            (None, None) => base.to_owned(),
+        }
+    }
+
+    /// The program's own folder, which it runs in (a copy of it): where it
+    /// was built, its `cd DIR`, else the folder of the script, classpath,
+    /// jar or program its words name (`python3 alice/maxconnect4.py`,
+    /// `java -cp alice maxconnect4`, `/home/alice/mc4`), an interpreter in
+    /// a `bin` folder aside, else the referee's working directory `base`.
+    /// None for this program's own engine, which needs no folder.
+    #[must_use]
+    pub fn home(&self, base: &Path) -> Option<PathBuf> {
+        if !self.names_files {
+            return None;
+        }
+        let origin = self.origin(base);
+        if self.built.is_some() || self.folder.is_some() {
+            return Some(origin);
+        }
+        let program = Path::new(&self.words[0]);
+        let interpreter = program.parent().and_then(Path::file_name).is_some_and(|folder| folder == "bin");
+        let program = (self.words[0].contains('/') && !interpreter).then(|| origin.join(program));
+        let mut arguments = Vec::new();
+        let mut words = self.words[1..].iter();
+        while let Some(word) = words.next() {
+            if CLASSPATH_OPTIONS.contains(&word.as_str()) {
+                // A classpath's first entry; a folder counts as well as a file.
+                if let Some(entry) = words.next().and_then(|value| value.split(':').next()) {
+                    arguments.push((origin.join(entry), true));
+                }
+            } else if !word.contains('{') && !word.starts_with('-') && (word.contains('.') || word.contains('/')) {
+                arguments.push((origin.join(word), false));
+            }
+        }
+        let found = program.into_iter().map(|path| (path, false)).chain(arguments).find_map(|(path, folder)| {
+            let metadata = std::fs::metadata(&path).ok()?;
+            if metadata.is_file() {
+                Some(path.parent()?.to_owned())
+            } else {
+                (folder && metadata.is_dir()).then_some(path)
+            }
+        });
+        Some(found.unwrap_or(origin))
     }
 
     /// This program's own one-move mode under `rules`, told to stop
@@ -243,17 +324,37 @@ impl Template {
             .map(str::to_owned),
         );
         words.push(time_limit.as_secs_f64().to_string());
-        Template { words, names_files: false }
+        Template { words, names_files: false, folder: None, built: None }
     }
 
     /// The program and its arguments for one turn. The program runs in a
-    /// directory of its own, so an argument that names a file or directory
-    /// in `base`, the referee's working directory (`.`, `bots/x`,
-    /// `maxconnect4.py`), is made absolute; so is the program itself when it
-    /// has a directory part (`./rival`), while a bare program name is looked
-    /// up on the PATH. Other words are left as they are.
+    /// folder of its own, so a word that names a file or folder where the
+    /// command starts (`base`, the referee's working directory, or its
+    /// `cd DIR`: `.`, `bots/x`, `maxconnect4.py`, a classpath's entries)
+    /// names it in `copy` when it is in the copied `home` (`copy` is
+    /// `(home, copy)`), else is made absolute; so is the program itself
+    /// when it has a directory part (`./rival`), while a bare program name
+    /// is looked up on the PATH. Other words are left as they are.
     #[must_use]
-    pub fn command_line(&self, values: &Substitution<'_>, base: &Path) -> (PathBuf, Vec<OsString>) {
+    pub fn command_line(
+        &self,
+        values: &Substitution<'_>,
+        base: &Path,
+        copy: Option<(&Path, &Path)>,
+    ) -> (PathBuf, Vec<OsString>) {
+        let origin = self.origin(base);
+        // Where a path the command names is found for the player.
+        let place = |path: &Path| -> Option<PathBuf> {
+            let found = origin.join(path);
+            if !found.exists() {
+                return None;
+            }
+            let within = copy.and_then(|(home, copy)| {
+                let canonical = found.canonicalize().ok()?;
+                Some(copy.join(canonical.strip_prefix(home).ok()?))
+            });
+            Some(within.unwrap_or(found))
+        };
         let substitute = |word: &str| -> OsString {
             let mut result = OsString::new();
             let mut rest = word;
@@ -276,20 +377,35 @@ impl Template {
             result.push(rest);
             result
         };
+        let names_a_file = |word: &str| self.names_files && !word.contains('{') && !word.is_empty();
         let resolve = |word: &String| -> OsString {
-            let path = Path::new(word);
-            let names_a_file = self.names_files && !word.contains('{') && !word.is_empty() && path.is_relative();
-            if names_a_file && base.join(path).exists() {
-                base.join(path).into_os_string()
-            } else {
-                substitute(word)
+            match names_a_file(word).then(|| place(Path::new(word))).flatten() {
+                Some(path) => path.into_os_string(),
+                None => substitute(word),
             }
+        };
+        // A classpath names folders and jars, separated by colons.
+        let classpath = |value: &String| -> OsString {
+            if !names_a_file(value) || !value.contains(':') {
+                return resolve(value);
+            }
+            let entries: Vec<PathBuf> =
+                value.split(':').map(|entry| place(Path::new(entry)).unwrap_or_else(|| PathBuf::from(entry))).collect();
+            std::env::join_paths(entries).unwrap_or_else(|_| value.into())
         };
         // A program name without a directory part is looked up on the PATH,
         // as a shell would.
         let program = &self.words[0];
         let program = if program.contains('/') { resolve(program) } else { substitute(program) };
-        (PathBuf::from(program), self.words[1..].iter().map(resolve).collect())
+        let mut args = Vec::with_capacity(self.words.len());
+        let mut words = self.words[1..].iter();
+        while let Some(word) = words.next() {
+            args.push(resolve(word));
+            if CLASSPATH_OPTIONS.contains(&word.as_str()) {
+                args.extend(words.next().map(classpath));
+            }
+        }
+        (PathBuf::from(program), args)
     }
 }
 
@@ -303,7 +419,7 @@ mod tests {
             output: Some(Path::new("/o.txt")),
             depth: 7,
         };
-        let (program, args) = Template::parse(template).unwrap().command_line(&values, base);
+        let (program, args) = Template::parse(template).unwrap().command_line(&values, base, None);
         std::iter::once(program.into_os_string()).chain(args).map(|word| word.into_string().unwrap()).collect()
     }
 
@@ -353,13 +469,13 @@ mod tests {
         }
         let values = Substitution { input: Some(Path::new("/i")), output: Some(Path::new("/o")), depth: 1 };
         let engine = Template::engine(Path::new("/bin/maxconnect4"), Rules::Classic, Duration::from_secs(1));
-        let (_, args) = engine.command_line(&values, base.path());
+        let (_, args) = engine.command_line(&values, base.path(), None);
         assert_eq!(
             args,
             ["one-move", "/i", "/o", "1", "--rules", "classic", "--book-moves", "--threads", "1", "--time-limit", "1"]
         );
         let user = Template::parse("prog {in} {out} classic").unwrap();
-        let (_, args) = user.command_line(&values, base.path());
+        let (_, args) = user.command_line(&values, base.path(), None);
         assert_eq!(
             args[2],
             base.path().join("classic").into_os_string(),
@@ -370,7 +486,12 @@ mod tests {
     #[test]
     fn bots_and_urls() {
         let spec = |text: &str| PlayerSpec::parse(text).map(|spec| spec.kind).map_err(|error| error.to_string());
-        let words = |text: &str| Template { words: shell_words::split(text).unwrap(), names_files: true };
+        let words = |text: &str| Template {
+            words: shell_words::split(text).unwrap(),
+            names_files: true,
+            folder: None,
+            built: None,
+        };
         assert_eq!(spec("moderator:python3 'my bot.py'"), Ok(PlayerKind::Moderator(words("python3 'my bot.py'"))));
         assert_eq!(
             spec(" coordinator:./engine --depth {depth}"),
@@ -405,6 +526,61 @@ mod tests {
         assert_eq!(
             Template::parse("bot {in}").unwrap_err().to_string(),
             "the command template 'bot {in}' has no {out}, so the program could not know where to write its move"
+        );
+    }
+
+    #[test]
+    fn a_programs_folder_is_its_cd_or_what_its_words_name() {
+        let base = tempfile::tempdir().unwrap();
+        let base = base.path().canonicalize().unwrap();
+        for folder in ["alice/pkg", "bob", "venv/bin"] {
+            std::fs::create_dir_all(base.join(folder)).unwrap();
+        }
+        for file in ["alice/maxconnect4.py", "alice/model.txt", "bob/mc4", "venv/bin/python3", "lib.jar"] {
+            std::fs::write(base.join(file), "").unwrap();
+        }
+        let home = |template: &str| Template::parse(template).unwrap().home(&base).unwrap();
+        assert_eq!(home("python3 maxconnect4.py {in} {out}"), base, "nothing named here: the referee's folder");
+        assert_eq!(home("python3 alice/maxconnect4.py {in} {out} alice/model.txt"), base.join("alice"));
+        assert_eq!(home("venv/bin/python3 alice/maxconnect4.py {in} {out}"), base.join("alice"));
+        assert_eq!(home("java -cp alice:lib.jar maxconnect4 {in} {out}"), base.join("alice"));
+        assert_eq!(home("java -cp . maxconnect4 {in} {out}"), base);
+        assert_eq!(home("./bob/mc4 one-move {in} {out}"), base.join("bob"));
+        assert_eq!(home("cd bob && ./mc4 one-move {in} {out}"), base.join("bob"));
+        assert_eq!(home("cd 'no such' && ./mc4 {in} {out}"), base.join("no such"));
+        let engine = Template::engine(Path::new("/bin/maxconnect4"), Rules::Max, Duration::from_secs(1));
+        assert_eq!(engine.home(&base), None);
+        let built = Template::parse("cd alice && java pkg.Main {in} {out}").unwrap().built_in(base.join("bob"));
+        assert_eq!(built.home(&base).unwrap(), base.join("bob"));
+    }
+
+    #[test]
+    fn words_naming_the_programs_folder_name_its_copy() {
+        let base = tempfile::tempdir().unwrap();
+        let base = base.path().canonicalize().unwrap();
+        std::fs::create_dir_all(base.join("alice/pkg")).unwrap();
+        std::fs::write(base.join("alice/maxconnect4.py"), "").unwrap();
+        std::fs::write(base.join("shared.jar"), "").unwrap();
+        let values = Substitution { input: Some(Path::new("/i")), output: Some(Path::new("/o")), depth: 3 };
+        let copy = Path::new("/scratch/red");
+        let line = |template: &str| {
+            let template = Template::parse(template).unwrap();
+            let home = template.home(&base).unwrap();
+            let (program, args) = template.command_line(&values, &base, Some((&home, copy)));
+            std::iter::once(program.into_os_string())
+                .chain(args)
+                .map(|word| word.into_string().unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            line("python3 alice/maxconnect4.py {in} {out} {depth}"),
+            ["python3", "/scratch/red/maxconnect4.py", "/i", "/o", "3"]
+        );
+        assert_eq!(line("cd alice && python3 maxconnect4.py {in} {out}")[1], "/scratch/red/maxconnect4.py");
+        let jar = base.join("shared.jar").display().to_string();
+        assert_eq!(
+            line("java -cp alice:shared.jar:missing pkg.Main {in} {out}")[..3],
+            ["java".to_owned(), "-cp".to_owned(), format!("/scratch/red:{jar}:missing")]
         );
     }
 }
