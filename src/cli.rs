@@ -729,18 +729,22 @@ impl Cli {
             if let Some((name, _)) = args.players.iter().find(|(name, _)| !names.insert(name)) {
                 return Err(Cli::argument_error("tournament", format!("two players are named '{name}'")));
             }
-            if args.players.len() < 2 {
+            if args.players.len() < 2 && args.class.is_none() {
                 return Err(Cli::argument_error(
                     "tournament",
                     "a tournament needs at least two players: give --player NAME=TEMPLATE twice or more".to_owned(),
                 ));
             }
-            if let Some(anchor) = args.anchor.as_ref().filter(|anchor| !names.contains(anchor)) {
+            // A class's players are known once its folder is read.
+            let known = |name: &String| names.contains(name) || args.class.is_some();
+            if let Some(anchor) = args.anchor.as_ref().filter(|anchor| !known(anchor)) {
                 let message = format!("invalid value '{anchor}' for '--anchor <NAME>': no player is named so");
                 return Err(Cli::argument_error("tournament", message));
             }
             let players: Vec<String> = args.players.iter().map(|(name, _)| name.clone()).collect();
-            if let Err(error) = fixtures::check_gauntlet(&players, &args.gauntlet) {
+            let gauntlet =
+                if args.class.is_some() { Ok(()) } else { fixtures::check_gauntlet(&players, &args.gauntlet) };
+            if let Err(error) = gauntlet {
                 let message =
                     format!("invalid value '{}' for '--gauntlet <NAME[,NAME...]>': {error}", args.gauntlet.join(","));
                 return Err(Cli::argument_error("tournament", message));
@@ -990,8 +994,12 @@ pub(crate) struct AnnotateArgs {
 pub(crate) struct CheckArgs {
     /// Players given as to `match`: `self`, a command with {in}, {out} and optionally
     /// {depth}, or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
-    #[arg(required = true, value_parser = parse_player)]
+    #[arg(required_unless_present = "class", value_parser = parse_player)]
     pub(crate) players: Vec<PlayerSpec>,
+    /// A class's folder, one subfolder per student: each student's program found, built
+    /// in a copy and checked, one line each.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) class: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) settings: SettingsArgs,
     #[command(flatten)]
@@ -1002,8 +1010,12 @@ pub(crate) struct CheckArgs {
 pub(crate) struct TournamentArgs {
     /// A player as NAME=COMMAND, COMMAND being `self`, a command template or an arena's
     /// bot (`moderator:COMMAND`, `coordinator:COMMAND`, `http:URL`); two or more.
-    #[arg(long = "player", value_name = "NAME=TEMPLATE", required = true, value_parser = parse_entrant)]
+    #[arg(long = "player", value_name = "NAME=TEMPLATE", required_unless_present = "class", value_parser = parse_entrant)]
     pub(crate) players: Vec<(String, PlayerSpec)>,
+    /// A class's folder, one subfolder per student: each student's program found and built
+    /// in a copy, and entered under the subfolder's name, beside any --player.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) class: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) settings: SettingsArgs,
     #[command(flatten)]

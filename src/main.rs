@@ -172,9 +172,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => {
             process::stop_players_on_interrupt();
             let settings = args.settings.settings();
-            let failed = referee::check_players(&args.players, settings, args.isolation.isolation(), &mut out)?;
+            let isolation = args.isolation.isolation();
+            let (failed, total) = match &args.class {
+                Some(class) => referee::check::check_class(class, &args.players, settings, isolation, &mut out)?,
+                None => {
+                    let failed = referee::check_players(&args.players, settings, isolation, &mut out)?;
+                    (failed, args.players.len())
+                }
+            };
             if failed > 0 {
-                anyhow::bail!("{failed} of {} players failed the check", args.players.len());
+                anyhow::bail!("{failed} of {total} players failed the check");
             }
         }
         Command::Tournament(args) if args.list_games => tournament::list_games(&args.options(), &mut out)?,

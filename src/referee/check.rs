@@ -59,14 +59,21 @@ pub fn check(
     settings: Settings,
     containment: Option<&Containment>,
     output: &Path,
+    output_kept: bool,
 ) -> Result<Vec<Checked>, Error> {
     let board = Board::empty();
     let base = std::env::current_dir().map_err(|source| Error::Io { action: "find", path: ".".into(), source })?;
     let mut checked = Vec::new();
     for seat in seats.iter().filter(|seat| !seat.spec.is_human()) {
         let output_directory = output.join(&seat.name);
-        let seating =
-            Seating { game_id: "check", settings, output_directory: &output_directory, containment, base: &base };
+        let seating = Seating {
+            game_id: "check",
+            settings,
+            output_directory: &output_directory,
+            containment,
+            base: &base,
+            output_kept,
+        };
         let mut competitor = player::seat(&seat.spec, Colour::Red, &seating)?;
         let ask = Ask {
             board: &board,
@@ -82,6 +89,38 @@ pub fn check(
         checked.push(Checked { name, command, result: turn.result, wall: turn.wall });
     }
     Ok(checked)
+}
+
+/// `maxconnect4 check --class CLASS`: the program in each folder of `class`
+/// found and built ([`class`](super::class)), then each, and each of
+/// `players`, checked as [`check_players`] does, one line each on `out`
+/// saying what was found, the command and the move or why not. Returns how
+/// many failed, and how many were checked.
+///
+/// # Errors
+/// When the class folder cannot be read, or the referee cannot run the
+/// check.
+pub fn check_class(
+    class: &Path,
+    players: &[PlayerSpec],
+    settings: Settings,
+    isolation: Isolation,
+    out: &mut dyn Write,
+) -> Result<(usize, usize), Error> {
+    let prepared = super::class::prepare(class, isolation.clone())?;
+    let mut seats: Vec<Seat> =
+        prepared.entrants.iter().map(|entrant| Seat::new(&entrant.name, entrant.spec.clone())).collect();
+    seats.extend(players.iter().enumerate().map(|(index, spec)| Seat::new(&(index + 1).to_string(), spec.clone())));
+    let output = tempfile::tempdir().map_err(|source| Error::Io { action: "make", path: "a folder".into(), source })?;
+    let containment = seat::containment(&seats, isolation, &[output.path()])?;
+    let mut checked = check(&seats, settings, containment.as_ref(), output.path(), false)?;
+    for (checked, entrant) in checked.iter_mut().zip(&prepared.entrants) {
+        checked.name = format!("{} [{}]", entrant.name, entrant.found);
+    }
+    for checked in &checked {
+        writeln!(out, "{}", checked.line()).map_err(Error::terminal)?;
+    }
+    Ok((checked.iter().filter(|checked| checked.result.is_err()).count(), checked.len()))
 }
 
 /// `maxconnect4 check`: each of `players` (named 1, 2, ... in the order
@@ -101,7 +140,7 @@ pub fn check_players(
         players.iter().enumerate().map(|(index, spec)| Seat::new(&(index + 1).to_string(), spec.clone())).collect();
     let output = tempfile::tempdir().map_err(|source| Error::Io { action: "make", path: "a folder".into(), source })?;
     let containment = seat::containment(&seats, isolation, &[output.path()])?;
-    let checked = check(&seats, settings, containment.as_ref(), output.path())?;
+    let checked = check(&seats, settings, containment.as_ref(), output.path(), false)?;
     for checked in &checked {
         writeln!(out, "{}", checked.line()).map_err(|source| Error::Io {
             action: "write to",

@@ -60,6 +60,7 @@ impl Game<'_> {
             output_directory: &self.output_directory,
             containment: self.containment,
             base: &base,
+            output_kept: true,
         };
         let [red, green] = self.seats;
         let mut players =

@@ -22,6 +22,7 @@ pub mod adjudication;
 pub mod annotation;
 pub mod chart;
 pub mod check;
+pub mod class;
 pub mod console;
 pub mod crosstable;
 pub mod error;

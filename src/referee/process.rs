@@ -42,6 +42,7 @@ use rustix::process::{Resource, Rlimit};
 
 use super::home::Home;
 use super::limits::{Group, Groups, Limits, Passed};
+use super::player::Template;
 use super::sandbox::{Isolation, Sandbox};
 use super::scratch::{Root, ScratchDir};
 
@@ -271,6 +272,22 @@ impl Containment {
     /// turn, not the referee its work.
     pub fn furnish(&self, dir: &mut ScratchDir, home: Option<&Path>) {
         let Some(home) = home else { return };
+        self.furnish_with(dir, home);
+    }
+
+    /// Gives the player of `dir` the folder of `template`'s program, as
+    /// [`furnish`](Self::furnish) does, `base` being the referee's working
+    /// directory; or, when the referee could not find or build the
+    /// program, the reason, which its first turn gives.
+    pub fn furnish_for(&self, dir: &mut ScratchDir, template: &Template, base: &Path) {
+        match (template.unbuilt(), template.home(base)) {
+            (Some(why), _) => dir.set_home(Home::Missing(why.to_owned())),
+            (None, Some(home)) => self.furnish_with(dir, &home),
+            (None, None) => {}
+        }
+    }
+
+    fn furnish_with(&self, dir: &mut ScratchDir, home: &Path) {
         let furnished = match home.canonicalize() {
             Err(error) => Home::Missing(format!("the program's folder {} cannot be used: {error}", home.display())),
             Ok(home) => {

@@ -494,7 +494,7 @@ fn preflight(
         return Ok(seats);
     }
     let output = options.directory.join(PREFLIGHT_OUTPUT);
-    let checked = super::check::check(&seats, options.settings, Some(containment), &output)?;
+    let checked = super::check::check(&seats, options.settings, Some(containment), &output, true)?;
     let failed: Vec<&super::check::Checked> = checked.iter().filter(|checked| checked.result.is_err()).collect();
     if failed.is_empty() {
         return Ok(seats);

@@ -207,7 +207,7 @@ fn program<'a>(
         PlayerKind::Command(template) => {
             let base =
                 std::env::current_dir().map_err(|source| Error::Io { action: "find", path: ".".into(), source })?;
-            containment.furnish(&mut directory, template.home(&base).as_deref());
+            containment.furnish_for(&mut directory, template, &base);
             Ok(Program::new(containment, directory, template.clone(), settings, captures))
         }
         _ => Err(Error::Clash(format!("{}: {}", spec.command(), NOT_ONE_MOVE))),

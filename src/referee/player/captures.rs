@@ -12,12 +12,27 @@ use crate::referee::Error;
 pub struct Captures {
     path: PathBuf,
     file: Option<File>,
+    /// Whether the file outlives the referee's run, so that a reason may
+    /// send the user to it.
+    kept: bool,
 }
 
 impl Captures {
     #[must_use]
     pub const fn new(path: PathBuf) -> Captures {
-        Captures { path, file: None }
+        Captures { path, file: None, kept: true }
+    }
+
+    /// A file removed when the run ends (`check`'s): no reason names it.
+    #[must_use]
+    pub const fn passing(path: PathBuf) -> Captures {
+        Captures { path, file: None, kept: false }
+    }
+
+    /// Whether the file is kept after the run.
+    #[must_use]
+    pub const fn kept(&self) -> bool {
+        self.kept
     }
 
     /// Appends `text`, making the file (and its directory) first if need be.

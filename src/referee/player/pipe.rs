@@ -72,7 +72,7 @@ impl Conversation {
         mut directory: ScratchDir,
         base: &Path,
     ) -> Conversation {
-        containment.furnish(&mut directory, template.home(base).as_deref());
+        containment.furnish_for(&mut directory, template, base);
         let values = Substitution { input: None, output: None, depth };
         let (program, args) = template.command_line(&values, base, directory.copy_of_home());
         let words = std::iter::once(program.as_os_str()).chain(args.iter().map(|arg| arg.as_os_str()));

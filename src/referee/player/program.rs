@@ -122,16 +122,16 @@ impl<'a> Program<'a> {
             Ending::TimedOut => Err(ask.out_of_time()),
             Ending::Exited(_) | Ending::Signalled(_) => match self.directory.read(&output, OUTPUT_LIMIT) {
                 Ok(Some(text)) => verdict::judge(ask.board, &text),
-                Ok(None) if could_not_start(&run.ending, last_words.as_deref()) => {
-                    Err(Forfeit::FailedToStart(format!(
-                        "the program could not start ({ending}): {}",
-                        last_words.as_deref().unwrap_or("it said nothing")
-                    )))
-                }
-                Ok(None) => Err(Forfeit::NoOutput(format!(
-                    "the program wrote no output file ({ending}){said}; its output is in {}",
-                    self.captures.path().display()
-                ))),
+                Ok(None) => match could_not_start(&run.ending, &run.stderr.tail) {
+                    Some(cause) => {
+                        Err(Forfeit::FailedToStart(format!("the program could not start ({ending}): {cause}")))
+                    }
+                    None if self.captures.kept() => Err(Forfeit::NoOutput(format!(
+                        "the program wrote no output file ({ending}){said}; its output is in {}",
+                        self.captures.path().display()
+                    ))),
+                    None => Err(Forfeit::NoOutput(format!("the program wrote no output file ({ending}){said}"))),
+                },
                 Err(error) => Err(Forfeit::NoOutput(format!("the output file cannot be read: {error}{said}"))),
             },
         };
@@ -172,7 +172,7 @@ impl Competitor for Program<'_> {
 
 /// The last line a program wrote to a stream, printable and at most 200
 /// characters, if it wrote one.
-pub(super) fn last_line(tail: &[u8]) -> Option<String> {
+pub(crate) fn last_line(tail: &[u8]) -> Option<String> {
     const LIMIT: usize = 200;
     let text = String::from_utf8_lossy(tail);
     let line = text.lines().map(str::trim).rfind(|line| !line.is_empty())?;
@@ -183,25 +183,50 @@ pub(super) fn last_line(tail: &[u8]) -> Option<String> {
     Some(shown)
 }
 
-/// What programs that cannot start say, and the statuses they end with: a
-/// command not found or not executable (126 and 127, by the convention of
-/// shells and `env`), the sandbox unable to run it, and the common
-/// interpreters unable to open the script or class they were given. A
-/// program that ran and failed says something else, and is `no-output`.
-fn could_not_start(ending: &Ending, last_words: Option<&str>) -> bool {
-    const SAID: [&str; 9] = [
-        "can't open file",                   // python
-        "Could not find or load main class", // java
-        "Unable to access jarfile",          // java -jar
-        "Cannot find module",                // node
-        "Can't open perl script",            // perl
-        "No such file or directory -- ",     // ruby
-        "bwrap: ",                           // the sandbox itself
-        "exec format error",                 // a binary for another machine
-        "cannot execute binary file",        // sh
-    ];
-    matches!(ending, Ending::Exited(126 | 127))
-        || last_words.is_some_and(|line| SAID.iter().any(|said| line.to_lowercase().contains(&said.to_lowercase())))
+/// What programs that cannot start say, each with the fix it most likely
+/// needs: a command not found or not executable, the sandbox unable to run
+/// it, an interpreter unable to open its script or class or to find a
+/// module beside it, a program for another interpreter or machine. Looked
+/// for anywhere in what the program wrote on stderr (a JVM's first line
+/// says it, its last is a stack frame), the first match winning.
+const CANNOT_START: [(&str, &str); 16] = [
+    ("(wrong name:", "the class is in a package: run `java -cp ROOT package.Class` from the folder above the package's"),
+    ("Could not find or load main class", "compile the program (javac) in its folder, or give -cp the folder that holds the class (a class in a package runs as `java -cp ROOT package.Class`)"),
+    ("ClassNotFoundException", "compile the program (javac) in its folder, or give -cp the folder that holds the class"),
+    ("UnsupportedClassVersionError", "the classes were compiled by a newer Java than this `java`: compile them again here"),
+    ("Unable to access jarfile", "the jar is not where the command says; relative paths start in the program's folder"),
+    ("ModuleNotFoundError", "the module is neither beside the script in the program's folder nor installed for this interpreter"),
+    ("ImportError: No module named", "the module is neither beside the script in the program's folder nor installed for this interpreter"),
+    ("Missing parentheses in call to 'print'", "a Python 2 program: run it with python2"),
+    ("can't open file", "the script is not where the command says; relative paths start in the program's folder"),
+    ("Cannot find module", "the script is not where the command says; relative paths start in the program's folder"),
+    ("Can't open perl script", "the script is not where the command says"),
+    ("No such file or directory -- ", "the script is not where the command says"),
+    ("bwrap: ", "the sandbox could not run the program"),
+    ("exec format error", "the executable is for another machine or system: build it here"),
+    ("cannot execute binary file", "the executable is for another machine or system: build it here"),
+    ("command not found", "the program is not installed, or not on the PATH"),
+];
+
+/// Why a program that wrote no output could not start, with the likely
+/// fix, if it could not: it ended with status 126 or 127 (a command not
+/// found or not executable, by the convention of shells and `env`) or said
+/// one of [`CANNOT_START`]'s lines on stderr. A program that ran and failed
+/// says something else, and is `no-output`.
+fn could_not_start(ending: &Ending, stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    let said = text.lines().map(str::trim).filter(|line| !line.is_empty());
+    let found = CANNOT_START.iter().find_map(|(says, fix)| {
+        let says = says.to_lowercase();
+        said.clone().find(|line| line.to_lowercase().contains(&says)).map(|line| (line, *fix))
+    });
+    match found {
+        Some((line, fix)) => Some(format!("{}; {fix}", last_line(line.as_bytes()).unwrap_or_default())),
+        None if matches!(ending, Ending::Exited(126 | 127)) => {
+            Some(last_line(stderr).unwrap_or_else(|| "it said nothing".to_owned()))
+        }
+        None => None,
+    }
 }
 
 /// One captured stream in the output file.
@@ -234,4 +259,31 @@ pub fn describe(ending: &Ending) -> String {
 #[must_use]
 pub fn shown(duration: Duration) -> String {
     format!("{:.3} s", duration.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_program_that_cannot_start_is_told_the_likely_fix() {
+        let java = b"Error: Could not find or load main class maxconnect4\n\
+                     Caused by: java.lang.ClassNotFoundException: maxconnect4\n";
+        let cause = could_not_start(&Ending::Exited(1), java).unwrap();
+        assert!(
+            cause.starts_with("Error: Could not find or load main class maxconnect4; compile the program"),
+            "{cause}"
+        );
+        let package = b"Error: Could not find or load main class maxconnect4\n\
+                        Caused by: java.lang.NoClassDefFoundError: hw4/maxconnect4 (wrong name: maxconnect4)\n";
+        let cause = could_not_start(&Ending::Exited(1), package).unwrap();
+        assert!(cause.contains("(wrong name: maxconnect4); the class is in a package"), "{cause}");
+        let python = b"Traceback (most recent call last):\n  File \"maxconnect4.py\", line 4, in <module>\n    \
+                       from MaxConnect4Game import *\nModuleNotFoundError: No module named 'MaxConnect4Game'\n";
+        let cause = could_not_start(&Ending::Exited(1), python).unwrap();
+        assert!(cause.starts_with("ModuleNotFoundError: No module named 'MaxConnect4Game'; the module is neither"));
+        assert_eq!(could_not_start(&Ending::Exited(127), b""), Some("it said nothing".to_owned()));
+        let crashed = b"Traceback (most recent call last):\nZeroDivisionError: division by zero\n";
+        assert_eq!(could_not_start(&Ending::Exited(1), crashed), None, "a crash is no-output");
+    }
 }

@@ -24,6 +24,8 @@ pub struct Seating<'a> {
     /// The referee's working directory, which relative paths in commands
     /// are found from.
     pub base: &'a Path,
+    /// Whether the captured output is kept after the run (not `check`'s).
+    pub output_kept: bool,
 }
 
 /// The player `spec` as `colour`, ready for its first turn (a bot that
@@ -34,7 +36,8 @@ pub struct Seating<'a> {
 /// When the referee cannot run it (no containment, no copy of itself for
 /// `self`, no folder).
 pub fn seat<'a>(spec: &PlayerSpec, colour: Colour, at: &Seating<'a>) -> Result<Box<dyn Competitor + 'a>, Error> {
-    let captures = Captures::new(at.output_directory.join(format!("{}.txt", colour.name())));
+    let path = at.output_directory.join(format!("{}.txt", colour.name()));
+    let captures = if at.output_kept { Captures::new(path) } else { Captures::passing(path) };
     let contained = || -> Result<(&'a Containment, ScratchDir), Error> {
         let containment = at.containment.ok_or(ContainError::Unsupported)?;
         let directory = containment
@@ -51,7 +54,7 @@ pub fn seat<'a>(spec: &PlayerSpec, colour: Colour, at: &Seating<'a>) -> Result<B
         }
         PlayerKind::Command(template) => {
             let (containment, mut directory) = contained()?;
-            containment.furnish(&mut directory, template.home(base).as_deref());
+            containment.furnish_for(&mut directory, template, base);
             Box::new(program::Program::new(containment, directory, template.clone(), settings, captures))
         }
         PlayerKind::Moderator(template) => {

@@ -85,6 +85,28 @@ impl PlayerSpec {
         Ok(PlayerSpec { kind, given: text.to_owned() })
     }
 
+    /// The same player, its program's folder being `built`, a copy of the
+    /// folder its command names in which the referee built it (or why it
+    /// could not); shown and logged as given.
+    #[must_use]
+    pub fn built_in(self, built: Result<PathBuf, String>) -> PlayerSpec {
+        let kind = match self.kind {
+            PlayerKind::Command(template) => PlayerKind::Command(template.built_in(built)),
+            PlayerKind::Moderator(template) => PlayerKind::Moderator(template.built_in(built)),
+            PlayerKind::Coordinator(template) => PlayerKind::Coordinator(template.built_in(built)),
+            other => other,
+        };
+        PlayerSpec { kind, given: self.given }
+    }
+
+    /// A program the referee could not find or build: shown and logged as
+    /// `given`, its first turn fails to start, saying `why`.
+    #[must_use]
+    pub fn unbuilt(given: String, why: String) -> PlayerSpec {
+        let template = Template { words: vec![given.clone()], names_files: true, folder: None, built: Some(Err(why)) };
+        PlayerSpec { kind: PlayerKind::Command(template), given }
+    }
+
     /// What plays the side.
     #[must_use]
     pub const fn kind(&self) -> &PlayerKind {
@@ -192,8 +214,9 @@ pub struct Template {
     folder: Option<String>,
     /// Where the program's folder really is when the referee built it in a
     /// copy (a class's submission): its words start there, while the
-    /// command as given is what is shown and logged.
-    built: Option<PathBuf>,
+    /// command as given is what is shown and logged. Or why it could not
+    /// be found or built, which the player's first turn then says.
+    built: Option<Result<PathBuf, String>>,
 }
 
 /// The words of a classpath option's value, and of `-jar`'s.
@@ -242,18 +265,28 @@ impl Template {
     /// The same command, its folder being `built`: a copy of the folder it
     /// names, in which the referee built the program.
     #[must_use]
-    pub fn built_in(mut self, built: PathBuf) -> Template {
+    pub fn built_in(mut self, built: Result<PathBuf, String>) -> Template {
         self.built = Some(built);
         self
+    }
+
+    /// Why the program cannot be run, when the referee could not find or
+    /// build it.
+    #[must_use]
+    pub fn unbuilt(&self) -> Option<&str> {
+        match &self.built {
+            Some(Err(why)) => Some(why),
+            _ => None,
+        }
     }
 
     /// The folder the command's relative words start from: where it was
     /// built, its `cd DIR`, or the referee's working directory `base`.
     fn origin(&self, base: &Path) -> PathBuf {
         match (&self.built, &self.folder) {
-            (Some(built), _) => built.clone(),
-            (None, Some(folder)) => base.join(folder),
-            (None, None) => base.to_owned(),
+            (Some(Ok(built)), _) => built.clone(),
+            (Some(Err(_)) | None, Some(folder)) => base.join(folder),
+            (Some(Err(_)) | None, None) => base.to_owned(),
         }
     }
 
@@ -550,7 +583,7 @@ mod tests {
         assert_eq!(home("cd 'no such' && ./mc4 {in} {out}"), base.join("no such"));
         let engine = Template::engine(Path::new("/bin/maxconnect4"), Rules::Max, Duration::from_secs(1));
         assert_eq!(engine.home(&base), None);
-        let built = Template::parse("cd alice && java pkg.Main {in} {out}").unwrap().built_in(base.join("bob"));
+        let built = Template::parse("cd alice && java pkg.Main {in} {out}").unwrap().built_in(Ok(base.join("bob")));
         assert_eq!(built.home(&base).unwrap(), base.join("bob"));
     }
 
