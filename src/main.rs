@@ -14,6 +14,7 @@ use clap::Parser;
 use maxconnect4::modes::{
     self, bot, AnalyseOptions, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source,
 };
+use maxconnect4::referee::player::PlayerSpec;
 use maxconnect4::referee::{self, merge, process, replay, tournament};
 use maxconnect4::search::book::BookSpec;
 use maxconnect4::search::Strength;
@@ -184,10 +185,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("{failed} of {total} players failed the check");
             }
         }
-        Command::Tournament(args) if args.list_games => tournament::list_games(&args.options(), &mut out)?,
+        Command::Tournament(args) if args.list_games => {
+            let class = args.class.clone();
+            let mut options = args.options();
+            if let Some(class) = class {
+                // Only the names count: nothing is built.
+                let unbuilt = |name: String| (name, PlayerSpec::unbuilt(String::new(), String::new()));
+                options.players.extend(referee::class::names(&class)?.into_iter().map(unbuilt));
+            }
+            tournament::list_games(&options, &mut out)?;
+        }
         Command::Tournament(args) => {
             process::stop_players_on_interrupt();
-            tournament::run(&args.options(), &mut out)?;
+            let class = args.class.clone();
+            let mut options = args.options();
+            // Kept until the tournament ends: it holds the built programs.
+            let prepared = class.map(|class| referee::class::prepare(&class, options.isolation.clone())).transpose()?;
+            let entrants = prepared.iter().flat_map(|prepared| &prepared.entrants);
+            options.players.extend(entrants.map(|entrant| (entrant.name.clone(), entrant.spec.clone())));
+            tournament::run(&options, &mut out)?;
         }
         Command::Results(args) => {
             merge::results(&args.logs, &args.directory(), args.anchor.as_deref(), &mut out)?;

@@ -389,6 +389,26 @@ pub struct Class {
 /// When `class` cannot be read or holds no folder, or nothing can be
 /// contained here.
 pub fn prepare(class: &Path, isolation: Isolation) -> Result<Class, Error> {
+    let folders = folders(class)?;
+    let (containment, warning) = Containment::start(isolation, false, &[])?;
+    if let Some(warning) = warning {
+        eprintln!("{warning}");
+    }
+    let entrants = folders.iter().map(|folder| entrant(folder, &containment)).collect();
+    Ok(Class { entrants, _containment: containment })
+}
+
+/// The players' names of the class in `class`, in the order [`prepare`]
+/// gives them, without finding or building anything.
+///
+/// # Errors
+/// As [`prepare`].
+pub fn names(class: &Path) -> Result<Vec<String>, Error> {
+    Ok(folders(class)?.iter().map(|folder| player_name(folder)).collect())
+}
+
+/// The students' folders in `class`, sorted; hidden ones left out.
+fn folders(class: &Path) -> Result<Vec<PathBuf>, Error> {
     let mut folders: Vec<PathBuf> = std::fs::read_dir(class)
         .map_err(|source| Error::Io { action: "read the class folder", path: class.to_owned(), source })?
         .flatten()
@@ -400,12 +420,7 @@ pub fn prepare(class: &Path, isolation: Isolation) -> Result<Class, Error> {
     if folders.is_empty() {
         return Err(Error::Clash(format!("the class folder {} holds no folder, one per student", class.display())));
     }
-    let (containment, warning) = Containment::start(isolation, false, &[])?;
-    if let Some(warning) = warning {
-        eprintln!("{warning}");
-    }
-    let entrants = folders.iter().map(|folder| entrant(folder, &containment)).collect();
-    Ok(Class { entrants, _containment: containment })
+    Ok(folders)
 }
 
 /// A player's name from a folder's: letters, digits, `-`, `_` and `.`,

@@ -16,9 +16,11 @@
 //! folder), `TMPDIR`, and only the variables the user names: nothing else
 //! of the referee's, whose secrets are not the players' to read.
 
+use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
+use std::sync::{Mutex, PoisonError};
 
 /// The program that the shim `found`, run as `name`, stands for when
 /// started in `folder`; none when `found` is no shim of a version manager.
@@ -30,6 +32,21 @@ pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path) -> Result<Option<
     if found.parent().and_then(Path::file_name).is_none_or(|parent| parent != "shims") {
         return Ok(None);
     }
+    // Asked once per folder: the answer does not change while the referee
+    // runs, and asking costs a manager's start-up, counted in a turn.
+    type Key = (PathBuf, OsString, PathBuf);
+    static ANSWERS: Mutex<BTreeMap<Key, Result<Option<PathBuf>, String>>> = Mutex::new(BTreeMap::new());
+    let key = (found.to_owned(), name.to_owned(), folder.to_owned());
+    if let Some(answer) = ANSWERS.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+        return answer.clone();
+    }
+    let answer = ask_manager(found, name, folder);
+    ANSWERS.lock().unwrap_or_else(PoisonError::into_inner).insert(key, answer.clone());
+    answer
+}
+
+/// [`resolve_shim`], asked of the manager.
+fn ask_manager(found: &Path, name: &OsStr, folder: &Path) -> Result<Option<PathBuf>, String> {
     // A shim is a short script; its last lines run `MANAGER exec PROGRAM`.
     let Ok(text) = std::fs::read(found) else { return Ok(None) };
     let text = String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]);
@@ -38,12 +55,7 @@ pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path) -> Result<Option<
         format!("the version manager {manager} of the shim {} cannot be run: {error}", found.display())
     })?;
     let folder = if folder.is_dir() { folder } else { Path::new("/") };
-    let output = Command::new(&manager)
-        .arg("which")
-        .arg(name)
-        .current_dir(folder)
-        .stdin(Stdio::null())
-        .output()
+    let output = super::process::run_aside(Command::new(&manager).arg("which").arg(name).current_dir(folder))
         .map_err(|error| format!("{} which {}: {error}", manager.display(), name.to_string_lossy()))?;
     let said = |bytes: &[u8]| {
         String::from_utf8_lossy(bytes).lines().map(str::trim).find(|line| !line.is_empty()).map(str::to_owned)

@@ -531,6 +531,17 @@ impl Contained {
     }
 }
 
+/// Runs a helper of the referee's own, uncontained (a version manager
+/// asked which interpreter it stands for), to its end, and gives what it
+/// printed. Registered while it runs, so that the referee's sweep of the
+/// orphans players leave does not take it for one.
+///
+/// # Errors
+/// When it cannot be started or waited for.
+pub fn run_aside(command: &mut std::process::Command) -> std::io::Result<std::process::Output> {
+    linux::run_aside(command)
+}
+
 /// Makes SIGINT, SIGTERM and SIGHUP kill every process the referee started,
 /// remove its folder, say so on stderr and exit with 128 plus the signal
 /// number ([`signals`](crate::signals)). Players do not receive the
@@ -555,6 +566,10 @@ mod linux {
 
     pub fn become_subreaper() {}
     pub fn remember_root(_: &Path) {}
+
+    pub fn run_aside(command: &mut std::process::Command) -> std::io::Result<std::process::Output> {
+        command.output()
+    }
 
     pub fn spawn(
         _: std::process::Command,
@@ -620,6 +635,19 @@ mod linux {
 
     pub fn become_subreaper() {
         let _ = rustix::process::set_child_subreaper(Some(getpid()));
+    }
+
+    pub fn run_aside(command: &mut std::process::Command) -> io::Result<std::process::Output> {
+        let child = {
+            let mut registered = registered();
+            let child = command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+            registered.push(libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t"));
+            child
+        };
+        let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
+        let output = child.wait_with_output();
+        registered().retain(|&id| id != pid);
+        output
     }
 
     /// The referee's own process id.
