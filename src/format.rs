@@ -193,7 +193,7 @@ pub fn parse_grid(text: &[u8]) -> Result<Grid, ParseError> {
 /// program that writes old Mac line endings, or `print(..., end="\r")`,
 /// leaves), or by the end of the text: Python's and Java's line readers
 /// take all three, so a board they read back is read here too.
-fn lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+pub(crate) fn lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut rest = text;
     std::iter::from_fn(move || {
         if rest.is_empty() {

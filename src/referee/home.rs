@@ -65,7 +65,9 @@ fn measure(folder: &Path, skip: &[PathBuf], budget: u64, total: &mut u64) -> io:
             continue;
         }
         let metadata = entry.metadata().map_err(|error| named(&path, error))?;
-        *total += metadata.len();
+        if !metadata.is_dir() {
+            *total += metadata.len();
+        }
         if *total > budget || (metadata.is_dir() && !measure(&path, skip, budget, total)?) {
             return Ok(false);
         }

@@ -22,13 +22,18 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, PoisonError};
 
+/// How the referee runs a helper of its own to its end (the manager, asked
+/// which interpreter a shim stands for): as [`Command::output`] does.
+pub type RunAside = fn(&mut Command) -> std::io::Result<std::process::Output>;
+
 /// The program that the shim `found`, run as `name`, stands for when
 /// started in `folder`; none when `found` is no shim of a version manager.
+/// The manager is asked through `run`.
 ///
 /// # Errors
 /// When the manager cannot say, with what it said (a version named in
 /// `.python-version` that is not installed, say).
-pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path) -> Result<Option<PathBuf>, String> {
+pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Result<Option<PathBuf>, String> {
     if found.parent().and_then(Path::file_name).is_none_or(|parent| parent != "shims") {
         return Ok(None);
     }
@@ -40,13 +45,13 @@ pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path) -> Result<Option<
     if let Some(answer) = ANSWERS.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
         return answer.clone();
     }
-    let answer = ask_manager(found, name, folder);
+    let answer = ask_manager(found, name, folder, run);
     ANSWERS.lock().unwrap_or_else(PoisonError::into_inner).insert(key, answer.clone());
     answer
 }
 
 /// [`resolve_shim`], asked of the manager.
-fn ask_manager(found: &Path, name: &OsStr, folder: &Path) -> Result<Option<PathBuf>, String> {
+fn ask_manager(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Result<Option<PathBuf>, String> {
     // A shim is a short script; its last lines run `MANAGER exec PROGRAM`.
     let Ok(text) = std::fs::read(found) else { return Ok(None) };
     let text = String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]);
@@ -55,7 +60,7 @@ fn ask_manager(found: &Path, name: &OsStr, folder: &Path) -> Result<Option<PathB
         format!("the version manager {manager} of the shim {} cannot be run: {error}", found.display())
     })?;
     let folder = if folder.is_dir() { folder } else { Path::new("/") };
-    let output = super::process::run_aside(Command::new(&manager).arg("which").arg(name).current_dir(folder))
+    let output = run(Command::new(&manager).arg("which").arg(name).current_dir(folder))
         .map_err(|error| format!("{} which {}: {error}", manager.display(), name.to_string_lossy()))?;
     let said = |bytes: &[u8]| {
         String::from_utf8_lossy(bytes).lines().map(str::trim).find(|line| !line.is_empty()).map(str::to_owned)

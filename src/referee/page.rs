@@ -37,6 +37,8 @@ pub struct Contents<'a> {
     pub figures: &'a [Figures],
     /// The player rated 0.
     pub anchor: &'a str,
+    /// Each player's command, in the standings' order.
+    pub commands: &'a [(&'a str, &'a str)],
 }
 
 /// The JSON blob the page's script reads.
@@ -65,6 +67,8 @@ struct Settings {
 #[derive(Serialize)]
 struct StandingData<'a> {
     name: &'a str,
+    /// The player's command, as its games logged it.
+    command: &'a str,
     games: u32,
     wins: u32,
     draws: u32,
@@ -138,8 +142,10 @@ pub fn render(contents: &Contents) -> String {
         standings: contents
             .standings
             .iter()
-            .map(|s| StandingData {
+            .zip(contents.commands)
+            .map(|(s, (_, command))| StandingData {
                 name: &s.name,
+                command,
                 games: s.games,
                 wins: s.wins,
                 draws: s.draws,
@@ -271,6 +277,7 @@ mod tests {
             standings: &table,
             ratings: &ratings,
             anchor: "a",
+            commands: &[("a", "self"), ("b", HOSTILE)],
         })
     }
 

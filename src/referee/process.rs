@@ -324,7 +324,7 @@ impl Containment {
             Home::None | Home::Missing(_) => dir.path(),
         };
         let name = found.file_name().unwrap_or(found.as_os_str()).to_owned();
-        let shim = super::interpreter::resolve_shim(&found, &name, folder)?;
+        let shim = super::interpreter::resolve_shim(&found, &name, folder, run_aside)?;
         let found = shim.clone().unwrap_or(found);
         let tmp = if self.sandbox.is_some() { PathBuf::from("/tmp") } else { std::env::temp_dir() };
         let environment =

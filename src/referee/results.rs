@@ -74,6 +74,13 @@ impl Results {
         &self.records
     }
 
+    /// Each player's command as its games logged it (the first game's), in
+    /// the standings' order.
+    #[must_use]
+    pub fn commands(&self) -> Vec<(&str, &str)> {
+        commands(&self.standings, &self.records)
+    }
+
     /// Writes every file of the results into `directory` (created if need
     /// be): `standings.csv` (with each player's figures in its last
     /// columns), `.png` and `.svg`, `crosstable.csv`,
@@ -111,6 +118,7 @@ impl Results {
             ratings: &self.ratings,
             figures: &self.figures,
             anchor: &self.anchor,
+            commands: &self.commands(),
         })
     }
 
@@ -124,8 +132,9 @@ impl Results {
         let counted: Vec<&GameRecord> = self.records.iter().collect();
         write!(
             out,
-            "\n{}\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\nThe results page, to publish or open from disk: {}\n",
+            "\n{}\nCommands:\n{}\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\nThe results page, to publish or open from disk: {}\n",
             standings_table(&self.standings),
+            commands_table(&self.commands()),
             figures_table(&self.figures),
             forfeit_reasons(&self.standings, &counted),
             self.crosstable.table(),
@@ -137,6 +146,33 @@ impl Results {
         )
         .map_err(Error::terminal)
     }
+}
+
+/// Each of `standings`' players' command, from the first of `records` it
+/// played; empty for a player with no game.
+fn commands<'a>(standings: &'a [Standing], records: &'a [GameRecord]) -> Vec<(&'a str, &'a str)> {
+    let command = |name: &str| {
+        let sides = records.iter().flat_map(|record| [&record.red, &record.green]);
+        sides.into_iter().find(|side| side.name == name).map_or("", |side| side.command.as_str())
+    };
+    standings.iter().map(|standing| (standing.name.as_str(), command(&standing.name))).collect()
+}
+
+/// Each player's command, a line each, the names aligned: what a log says,
+/// so every control character is escaped and a long command shortened.
+fn commands_table(commands: &[(&str, &str)]) -> String {
+    const LIMIT: usize = 200;
+    let width = commands.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(0);
+    let mut text = String::new();
+    for (name, command) in commands {
+        let mut shown: String = command.chars().flat_map(char::escape_debug).take(LIMIT).collect();
+        if command.chars().flat_map(char::escape_debug).nth(LIMIT).is_some() {
+            shown.push('…');
+        }
+        text.push_str(&format!("{name:<width$}  {shown}").trim_end());
+        text.push('\n');
+    }
+    text
 }
 
 #[cfg(test)]

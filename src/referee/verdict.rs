@@ -183,11 +183,10 @@ fn column_and_row(bit: u64) -> (Column, usize) {
 /// Line `number` (from 1) of `text`, quoted and escaped for a message.
 fn quote_line(text: &[u8], number: usize) -> String {
     const LIMIT: usize = 60;
-    let Some(line) = text.split_inclusive(|&b| b == b'\n').nth(number - 1) else {
+    // Numbered as the board file's reader numbers them.
+    let Some(line) = crate::format::lines(text).nth(number - 1) else {
         return "the file has no such line".to_owned();
     };
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
     let shown: String = line.iter().take(LIMIT).flat_map(|&b| std::ascii::escape_default(b)).map(char::from).collect();
     let more = if line.len() > LIMIT { "..." } else { "" };
     format!("the line reads \"{shown}{more}\"")

@@ -295,7 +295,8 @@ fn spy_on(dir: &Path, elsewhere: &Path, python: &str, user: Option<u32>) -> Stri
         [("self".to_owned(), "self".to_owned(), nearly_full.as_str()), (player("spy"), player("valid"), EMPTY)]
     {
         let mut command = referee(dir, &red, &green, start);
-        command.env("SPY_ON", format!("{}:{}", dir.display(), elsewhere.display()));
+        // Players get only the variables named.
+        command.args(["--env", "SPY_ON"]).env("SPY_ON", format!("{}:{}", dir.display(), elsewhere.display()));
         if let Some(user) = user {
             for path in [dir, elsewhere, &dir.join("tmp"), &dir.join("start.txt")] {
                 std::os::unix::fs::chown(path, Some(user), Some(user)).unwrap();

@@ -50,5 +50,7 @@ mod shards;
 #[cfg(unix)]
 mod solve_api;
 #[cfg(target_os = "linux")]
+mod students;
+#[cfg(target_os = "linux")]
 mod tournament;
 mod util;

@@ -12,7 +12,7 @@
 //! anywhere else is refused, so no example can sit where it is not run.
 //!
 //! Each file's commands run in a scratch directory of its own that holds
-//! copies of `input_files/`, `tests/bots/` and `tests/data/`, as "from the
+//! copies of `input_files/`, `tests/bots/`, `tests/class/` and `tests/data/`, as "from the
 //! repository's root" means, so that following the documents here writes
 //! nothing into the repository. Blocks run in the file's order: a later one
 //! may read what an earlier one of the same file wrote (a match, then its
@@ -97,17 +97,10 @@ fn run(example: &Example, dir: &Path) -> Result<(), String> {
         }
         _ => return Err("the command must start with `maxconnect4` or `cargo run --release --`".to_owned()),
     };
+    // With the user's own PATH: `python3` may be a version manager's shim
+    // in the home folder, as it is on many users' machines.
     let mut command = super::util::maxconnect4(dir);
     command.args(args);
-    // `python3` is the interpreter itself, not a version manager's shim
-    // that a player running as `nobody` under a root referee cannot follow
-    // into root's home (the README says so).
-    let python = Path::new(super::util::python()).parent().expect("an interpreter is in a folder");
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    command.env(
-        "PATH",
-        std::env::join_paths(std::iter::once(python.to_owned()).chain(std::env::split_paths(&path))).unwrap(),
-    );
     if let Some(file) = stdin {
         command.pipe_stdin(dir.join(file)).map_err(|error| error.to_string())?;
     }
@@ -164,6 +157,7 @@ fn failures(root: &Path, name: &str, examples: &[Example]) -> Vec<String> {
     copy_directory(&root.join("input_files"), &dir.path().join("input_files"));
     copy_directory(&root.join("tests/bots"), &dir.path().join("tests/bots"));
     copy_directory(&root.join("tests/data"), &dir.path().join("tests/data"));
+    copy_directory(&root.join("tests/class"), &dir.path().join("tests/class"));
     examples
         .iter()
         .filter_map(|example| {

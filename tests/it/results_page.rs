@@ -132,10 +132,16 @@ fn the_results_page_opens_from_disk_and_replays_every_game() {
         client.goto(&file_url(&out.join("results.html"))).await.unwrap();
         client.wait().for_element(Locator::Css("body[data-ready='yes']")).await.unwrap();
 
-        // The standings table says what the CSV says, row for row.
+        // The standings table says what the CSV says, row for row, and
+        // each player's command as the log has it.
         let shown = rows(&client, "#standings").await;
         let written: Vec<Vec<String>> = standings[1..].iter().map(|row| row[..9].to_vec()).collect();
-        assert_eq!(shown, written);
+        assert_eq!(shown.iter().map(|row| row[..9].to_vec()).collect::<Vec<_>>(), written);
+        for row in &shown {
+            let side =
+                logged.iter().flat_map(|game| [&game.red, &game.green]).find(|side| side.name == row[1]).unwrap();
+            assert_eq!(row[9], side.command);
+        }
         assert_eq!(rows(&client, "#games").await.len(), logged.len(), "every game is listed");
         assert_eq!(
             client.find_all(Locator::Css("#ratings-chart g.rating")).await.unwrap().len(),

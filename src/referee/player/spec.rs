@@ -384,7 +384,8 @@ impl Template {
             }
             let within = copy.and_then(|(home, copy)| {
                 let canonical = found.canonicalize().ok()?;
-                Some(copy.join(canonical.strip_prefix(home).ok()?))
+                let within = canonical.strip_prefix(home).ok()?;
+                Some(if within.as_os_str().is_empty() { copy.to_owned() } else { copy.join(within) })
             });
             Some(within.unwrap_or(found))
         };
