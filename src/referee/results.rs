@@ -169,7 +169,9 @@ fn commands_table(commands: &[(&str, &str)]) -> String {
         if command.chars().flat_map(char::escape_debug).nth(LIMIT).is_some() {
             shown.push('…');
         }
-        text.push_str(&format!("{name:<width$}  {shown}").trim_end());
+        // Padded by hand: a width in a format string has a limit a name has not.
+        let padding = " ".repeat(width - name.chars().count() + 2);
+        text.push_str(format!("{name}{padding}{shown}").trim_end());
         text.push('\n');
     }
     text
@@ -264,5 +266,17 @@ mod tests {
         let mut out = Vec::new();
         results.report(&mut out, Path::new("t")).unwrap();
         assert!(results.page().contains(r#""games":[]"#));
+    }
+
+    #[test]
+    fn a_command_is_one_line_however_it_was_written() {
+        let long = "x".repeat(300);
+        let table = commands_table(&[("me", "self"), ("mallory", "evil\r\nme  self\u{1b}[2J"), ("long", &long)]);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 3, "{table}");
+        assert_eq!(lines[0], "me       self");
+        assert_eq!(lines[1], "mallory  evil\\r\\nme  self\\u{1b}[2J");
+        assert_eq!(lines[2].chars().count(), "long     ".len() + 200 + 1);
+        assert!(lines[2].ends_with('…'));
     }
 }
