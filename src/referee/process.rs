@@ -206,7 +206,7 @@ impl Containment {
             (None, Some(limits)) => Some(limits),
             (None, None) => None,
         };
-        let private = private.iter().chain([&root.path()]).filter_map(|path| path.canonicalize().ok()).collect();
+        let private = private.iter().chain([&root.path()]).filter_map(|path| canonical(path)).collect();
         let containment = Containment {
             root,
             sandbox,
@@ -456,6 +456,15 @@ impl Containment {
         let wall = if timed_out { timeout } else { stopped.wall };
         Run { ending, wall, cpu: stopped.cpu, stdout, stderr, passed: stopped.passed }
     }
+}
+
+/// `path` made canonical, as a copy compares paths; a log or an output
+/// folder not made yet is named from its folder's canonical path.
+fn canonical(path: &Path) -> Option<PathBuf> {
+    path.canonicalize().ok().or_else(|| {
+        let folder = path.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Some(folder.canonicalize().ok()?.join(path.file_name()?))
+    })
 }
 
 /// A file holding `words`, each ended by a NUL byte, read from its start:

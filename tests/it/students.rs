@@ -113,6 +113,16 @@ fn a_program_runs_from_its_own_folder_which_it_cannot_change() {
     assert_eq!(game.moves.len(), 42, "the game is played to the full board");
     assert_eq!(snapshot(&alice), before, "the student's folder is never changed");
     assert!(!class.path().join("computer.txt").exists());
+
+    // From the student's folder, where the log and the games' output then
+    // are: the copy of the folder leaves them out, the first time and after.
+    let carol = class.path().join("carol");
+    python_student(&carol, &["unseen games.jsonl".to_owned(), "unseen games.output".to_owned()]);
+    for game in 0..2 {
+        let (text, code) = ran(maxconnect4(&carol).args(["match", "--quiet", "--depth", "1", PYTHON_COMMAND, "self"]));
+        assert_eq!(code, 0, "{text}");
+        assert!(records(&carol.join("games.jsonl"))[game].forfeit.is_none(), "{text}");
+    }
 }
 
 #[test]
