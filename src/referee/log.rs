@@ -41,6 +41,11 @@ pub enum LogError {
     Write { path: PathBuf, source: io::Error },
     #[error("the log {} is in use by another referee", path.display())]
     InUse { path: PathBuf },
+    #[error(
+        "{}, line {line} (game {id}): {reason}; the record was edited or damaged: restore the log, or remove the line",
+        path.display()
+    )]
+    Tampered { path: PathBuf, line: usize, id: String, reason: String },
 }
 
 /// A line of a log that is not a game record.
@@ -55,9 +60,29 @@ pub struct Skipped {
 pub struct Records {
     pub games: Vec<GameRecord>,
     pub skipped: Vec<Skipped>,
+    /// The line of the log each of `games` is on.
+    pub lines: Vec<usize>,
 }
 
 impl Records {
+    /// Checks every game against itself ([`audit`](super::audit)), as
+    /// every reader that counts games does before it counts them.
+    ///
+    /// # Errors
+    /// The first game that does not hold up, with its line of the log at
+    /// `path`.
+    pub fn audit(&self, path: &Path) -> Result<(), LogError> {
+        for (record, &line) in self.games.iter().zip(&self.lines) {
+            super::audit::check(record).map_err(|reason| LogError::Tampered {
+                path: path.to_owned(),
+                line,
+                id: record.id.escape_debug().to_string(),
+                reason,
+            })?;
+        }
+        Ok(())
+    }
+
     /// One warning line per skipped line of the log at `path`.
     #[must_use]
     pub fn warnings(&self, path: &Path) -> Vec<String> {
@@ -337,7 +362,10 @@ fn parse(text: &[u8]) -> Records {
             continue;
         }
         match serde_json::from_slice(line) {
-            Ok(record) => records.games.push(record),
+            Ok(record) => {
+                records.games.push(record);
+                records.lines.push(index + 1);
+            }
             Err(error) => records.skipped.push(Skipped { line: index + 1, reason: error.to_string() }),
         }
     }

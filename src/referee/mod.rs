@@ -20,6 +20,7 @@
 
 pub mod adjudication;
 pub mod annotation;
+pub mod audit;
 pub mod chart;
 pub mod check;
 pub mod class;

@@ -99,6 +99,57 @@ fn refusal(dir: &Path, logs: &[&str]) -> String {
 }
 
 #[test]
+fn a_log_edited_into_a_game_its_moves_do_not_give_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    small_tournament(dir.path(), "x", ["a", "b"]);
+    let log = dir.path().join("x/games.jsonl");
+    let text = read(&log);
+    let lines: Vec<&str> = text.lines().collect();
+    let record: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    let id = record["id"].as_str().unwrap().to_owned();
+    let edits: [(&str, Box<dyn Fn(&mut serde_json::Value)>); 6] = [
+        (
+            "the result says",
+            Box::new(|game| {
+                let winner = if game["result"] == "red" { "green" } else { "red" };
+                game["result"] = winner.into();
+            }),
+        ),
+        ("the score says 9 to", Box::new(|game| game["score"]["red"] = 9.into())),
+        ("move 1 is '8', not a column 1-7", Box::new(|game| game["moves"] = "89x0".into())),
+        ("is illegal: column 4 is full", Box::new(|game| game["moves"] = "4444444".into())),
+        (
+            "the start position is invalid",
+            Box::new(|game| game["start"] = "0000000/0000000/0000000/0000000/0000000/0000000 9".into()),
+        ),
+        (
+            "turns are logged for",
+            Box::new(|game| {
+                game["turns"].as_array_mut().unwrap().pop();
+            }),
+        ),
+    ];
+    for (said, edit) in edits {
+        let mut edited = record.clone();
+        edit(&mut edited);
+        let mut tampered: Vec<String> = lines.iter().map(|line| (*line).to_owned()).collect();
+        tampered[1] = edited.to_string();
+        std::fs::write(&log, tampered.join("\n") + "\n").unwrap();
+        let error = merge_refused(dir.path(), &["results"], &["x/games.jsonl"], "merged");
+        let prefix = format!("error: x/games.jsonl, line 2 (game {id}): ");
+        assert!(error.starts_with(&prefix) && error.contains(said), "{error}");
+        // Resuming the tournament refuses it too, before playing anything.
+        let resumed = maxconnect4(dir.path())
+            .args(["tournament", "--player", "a=self", "--player", &format!("b={}", engine(1))])
+            .args(["--openings", "1", "--depth", "1", "--timeout", "60", "--out", "x"])
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8_lossy(&resumed.get_output().stderr).into_owned();
+        assert!(stderr.contains(&prefix[7..]) && stderr.contains(said), "{stderr}");
+    }
+}
+
+#[test]
 fn results_counts_a_game_once_and_refuses_logs_that_clash() {
     let dir = tempfile::tempdir().unwrap();
     small_tournament(dir.path(), "x", ["a", "b"]);
@@ -113,7 +164,8 @@ fn results_counts_a_game_once_and_refuses_logs_that_clash() {
     std::fs::copy(dir.path().join("x/tournament.json"), dir.path().join("y/tournament.json")).unwrap();
     let text = read(&log);
     let first = text.lines().next().unwrap();
-    let changed = first.replacen("\"score\":{\"red\":", "\"score\":{\"red\":1", 1);
+    // Another game that holds up by itself: a turn took longer.
+    let changed = first.replacen("\"wall\":", "\"wall\":1", 1);
     assert_ne!(changed, first);
     std::fs::write(dir.path().join("y/games.jsonl"), format!("{changed}\n")).unwrap();
     let error = refusal(dir.path(), &["x/games.jsonl", "y/games.jsonl"]);
