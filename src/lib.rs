@@ -9,7 +9,7 @@
 //! - [`search`]: one [`search::Engine`] for both rule sets;
 //! - services the front ends share, over the core: [`atomic`], [`bounded`],
 //!   [`signals`], [`prompt`], [`memory`], [`plot`];
-//! - the core, without I/O: [`shard`], [`format`], [`display`], [`moves`], [`score`],
+//! - the core, without I/O: [`shard`], [`format`], [`display`], [`printable`], [`moves`], [`score`],
 //!   [`rules`], [`board`], [`lines`], [`features`], [`value`], [`player`],
 //!   [`bitboard`].
 
@@ -26,6 +26,7 @@ pub mod modes;
 pub mod moves;
 pub mod player;
 pub mod plot;
+pub mod printable;
 pub mod prompt;
 pub mod protocol;
 pub mod referee;

@@ -5,6 +5,7 @@
 //! move in time, or the verdict says what went wrong, before a tournament
 //! plays a hundred games of forfeits.
 
+use crate::printable::{printable, LINE};
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
@@ -35,15 +36,14 @@ impl Checked {
     /// happened.
     #[must_use]
     pub fn line(&self) -> String {
+        // A class's folder names may hold anything.
+        let (name, command) = (printable(&self.name, LINE), printable(&self.command, LINE));
         match &self.result {
             Ok(column) => {
                 let seconds = self.wall.as_secs_f64();
-                format!(
-                    "ok      {} ({}): started and played column {column} in {seconds:.3} s",
-                    self.name, self.command
-                )
+                format!("ok      {name} ({command}): started and played column {column} in {seconds:.3} s")
             }
-            Err(forfeit) => format!("FAILED  {} ({}): {forfeit}", self.name, self.command),
+            Err(forfeit) => format!("FAILED  {name} ({command}): {}", printable(&forfeit.to_string(), usize::MAX)),
         }
     }
 }

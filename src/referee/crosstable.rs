@@ -3,6 +3,7 @@
 //! player, counted from the game records (a forfeit is a loss), as a table
 //! for the terminal and as CSV, one line per pair, for a spreadsheet.
 
+use crate::printable::{csv_field, padded, printable, NAME};
 use std::fmt::Write as _;
 
 use super::log::{Colour, GameRecord, Outcome};
@@ -75,24 +76,21 @@ impl Crosstable {
                 format!("{}-{}-{}", result.wins, result.draws, result.losses)
             }
         };
-        let first = self.names.iter().map(String::len).max().unwrap_or(0);
-        let widths: Vec<usize> = (0..self.names.len())
+        let names: Vec<String> = self.names.iter().map(|name| printable(name, NAME)).collect();
+        let length = |text: &str| text.chars().count();
+        let first = names.iter().map(|name| length(name)).max().unwrap_or(0);
+        let widths: Vec<usize> = (0..names.len())
             .map(|column| {
-                (0..self.names.len())
-                    .map(|row| cell(row, column).len())
-                    .max()
-                    .unwrap_or(0)
-                    .max(self.names[column].len())
+                (0..names.len()).map(|row| cell(row, column).len()).max().unwrap_or(0).max(length(&names[column]))
             })
             .collect();
         let mut text = String::from("Crosstable (each row's wins-draws-losses against each column):\n");
-        let header: Vec<String> =
-            self.names.iter().zip(&widths).map(|(name, &width)| format!("{name:<width$}")).collect();
-        let _ = writeln!(text, "{:first$}  {}", "", header.join("  ").trim_end());
-        for (row, name) in self.names.iter().enumerate() {
+        let header: Vec<String> = names.iter().zip(&widths).map(|(name, &width)| padded(name, width)).collect();
+        let _ = writeln!(text, "{}  {}", padded("", first), header.join("  ").trim_end());
+        for (row, name) in names.iter().enumerate() {
             let cells: Vec<String> =
-                widths.iter().enumerate().map(|(column, &width)| format!("{:<width$}", cell(row, column))).collect();
-            let _ = writeln!(text, "{name:<first$}  {}", cells.join("  ").trim_end());
+                widths.iter().enumerate().map(|(column, &width)| padded(&cell(row, column), width)).collect();
+            let _ = writeln!(text, "{}  {}", padded(name, first), cells.join("  ").trim_end());
         }
         text
     }
@@ -107,6 +105,7 @@ impl Crosstable {
                 if row != column && result.games() > 0 {
                     let HeadToHead { wins, draws, losses } = result;
                     let (games, points) = (result.games(), result.points());
+                    let (player, opponent) = (csv_field(player), csv_field(opponent));
                     let _ = writeln!(text, "{player},{opponent},{games},{wins},{draws},{losses},{points}");
                 }
             }

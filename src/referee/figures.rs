@@ -6,6 +6,7 @@
 //! much CPU it burned, and why it forfeited. Every turn a program was asked
 //! to move counts, the one it forfeited included: its time was spent.
 
+use crate::printable::csv_field;
 use std::fmt::Write as _;
 
 use super::log::{Colour, GameRecord};
@@ -138,22 +139,12 @@ pub fn figures_table(figures: &[Figures]) -> String {
 pub fn standings_csv(standings: &[Standing], figures: &[Figures]) -> String {
     let base = standings::standings_csv(standings);
     let header = CSV_COLUMNS.join(",");
-    let rows = figures.iter().map(|figures| figures.cells("").map(|cell| csv_cell(&cell)).join(","));
+    let rows = figures.iter().map(|figures| figures.cells("").map(|cell| csv_field(&cell)).join(","));
     let mut text = String::new();
     for (line, extra) in base.lines().zip(std::iter::once(header).chain(rows)) {
         let _ = writeln!(text, "{line},{extra}");
     }
     text
-}
-
-/// `cell` as a CSV field: quoted, its quotes doubled, when it holds a comma,
-/// a quote or a line break (a verdict read from a log may).
-fn csv_cell(cell: &str) -> String {
-    if cell.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", cell.replace('"', "\"\""))
-    } else {
-        cell.to_owned()
-    }
 }
 
 #[cfg(test)]
@@ -246,8 +237,9 @@ mod tests {
 
     #[test]
     fn a_cell_with_a_comma_or_quote_is_quoted() {
-        assert_eq!(csv_cell("plain"), "plain");
-        assert_eq!(csv_cell("a, b"), "\"a, b\"");
-        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("plain"), "plain");
+        assert_eq!(csv_field("a, b"), "\"a, b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("two\nlines"), "two\\nlines", "one line");
     }
 }

@@ -124,7 +124,7 @@ impl Game<'_> {
                             console.output,
                             "\nMove {ply}: {} ({}) plays column {column}{time}.\n{}",
                             colour.name(),
-                            self.seats[colour.index()].name,
+                            crate::printable::printable(&self.seats[colour.index()].name, crate::printable::LINE),
                             display::board_and_score(&board)
                         )
                         .map_err(Error::terminal)?;
@@ -173,11 +173,12 @@ impl Game<'_> {
 #[must_use]
 pub fn summary(record: &GameRecord, board: &Board) -> String {
     let named = |colour: Colour| {
-        format!("{} (player {}, {})", colour.name(), colour.player().number(), record.side(colour).name)
+        format!("{} (player {}, {})", colour.name(), colour.player().number(), record.side(colour).shown())
     };
     let mut text = String::new();
     if let Some(forfeit) = &record.forfeit {
-        text.push_str(&format!("{} forfeits: {}\n", capitalised(&named(forfeit.player)), forfeit.reason));
+        let reason = crate::printable::printable(&forfeit.reason, usize::MAX);
+        text.push_str(&format!("{} forfeits: {reason}\n", capitalised(&named(forfeit.player))));
         text.push_str(&format!("When the game stopped: {}\n", display::score_line(board)));
     } else if let Some(adjudicated) = &record.adjudicated {
         let proven = match adjudicated.result.winner() {

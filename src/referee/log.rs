@@ -163,6 +163,15 @@ pub struct Side {
     pub command: String,
 }
 
+impl Side {
+    /// The name as printed: a match's player is named by its command,
+    /// which may hold anything ([`printable`](crate::printable)).
+    #[must_use]
+    pub fn shown(&self) -> String {
+        crate::printable::printable(&self.name, crate::printable::LINE)
+    }
+}
+
 /// Final (or, after a forfeit, last) scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scores {

@@ -14,6 +14,7 @@
 //! every difference a little towards 0, by less the more games there are.
 
 use super::log::{Colour, GameRecord, Outcome};
+use crate::printable::{csv_field, padded, printable, NAME};
 
 /// Elo points per unit of natural log-strength: `400 / ln 10`.
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;
@@ -73,9 +74,11 @@ pub fn ratings(names: &[String], records: &[&GameRecord], anchor: usize) -> Vec<
 /// margin (none for the anchor).
 #[must_use]
 pub fn ratings_table(ratings: &[Rating], anchor: &str) -> String {
-    let width = ratings.iter().map(|rating| rating.name.len()).max().unwrap_or(0);
+    let names: Vec<String> = ratings.iter().map(|rating| printable(&rating.name, NAME)).collect();
+    let width = names.iter().map(|name| name.chars().count()).max().unwrap_or(0);
+    let anchor = printable(anchor, NAME);
     let mut text = format!("Ratings (Elo scale, {anchor} at 0, with 95% intervals):\n");
-    for rating in ratings {
+    for (rating, name) in ratings.iter().zip(&names) {
         let margin = if rating.margin == 0.0 {
             String::new()
         } else if rating.margin.is_finite() {
@@ -83,7 +86,7 @@ pub fn ratings_table(ratings: &[Rating], anchor: &str) -> String {
         } else {
             " ± ∞ (no games linking it to the anchor)".to_owned()
         };
-        text.push_str(&format!("{:<width$}  {:>5.0}{margin}\n", rating.name, rating.elo));
+        text.push_str(&format!("{}  {:>5.0}{margin}\n", padded(name, width), rating.elo));
     }
     text
 }
@@ -99,7 +102,7 @@ pub fn ratings_csv(ratings: &[Rating]) -> String {
         } else {
             Default::default()
         };
-        text.push_str(&format!("{name},{elo:.1},{low},{high}\n"));
+        text.push_str(&format!("{},{elo:.1},{low},{high}\n", csv_field(name)));
     }
     text
 }

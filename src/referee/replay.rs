@@ -99,9 +99,9 @@ impl Loaded {
             self.number,
             self.count,
             self.path.display(),
-            self.record.id,
-            self.record.red.name,
-            self.record.green.name
+            crate::printable::printable(&self.record.id, crate::printable::LINE),
+            self.record.red.shown(),
+            self.record.green.shown()
         )
     }
 }
@@ -127,11 +127,11 @@ pub fn replay(
         let colour = Colour::of(pair[0].to_move());
         let side = record.side(colour);
         let board = display::board_and_score(&pair[1]);
-        write!(out, "\nMove {}: {} ({}) plays column {digit}.\n{board}", index + 1, colour.name(), side.name)
+        write!(out, "\nMove {}: {} ({}) plays column {digit}.\n{board}", index + 1, colour.name(), side.shown())
             .map_err(terminal)?;
         if let Some((engine, budget)) = annotate.as_mut() {
             if let Some(note) = annotation::note(index + 1, &pair[0], &pair[1], engine, budget) {
-                writeln!(out, "{}", note.line(&side.name)).map_err(terminal)?;
+                writeln!(out, "{}", note.line(&side.shown())).map_err(terminal)?;
             }
         }
         out.flush().map_err(terminal)?;
@@ -164,14 +164,14 @@ pub fn annotated(
     let mut notes = Vec::new();
     for (index, pair) in game.positions.windows(2).enumerate() {
         if let Some(note) = annotation::note(index + 1, &pair[0], &pair[1], engine, budget) {
-            writeln!(out, "{}", note.line(&record.side(note.colour).name)).map_err(terminal)?;
+            writeln!(out, "{}", note.line(&record.side(note.colour).shown())).map_err(terminal)?;
             out.flush().map_err(terminal)?;
             notes.push(note);
         }
     }
     writeln!(out).map_err(terminal)?;
     for (colour, tally) in Colour::BOTH.into_iter().zip(annotation::tallies(&notes)) {
-        let who = format!("{} ({})", colour.name(), record.side(colour).name);
+        let who = format!("{} ({})", colour.name(), record.side(colour).shown());
         writeln!(out, "{}", tally.line(&who, record.rules)).map_err(terminal)?;
     }
     Ok(())

@@ -9,6 +9,7 @@
 //! never sees half a page or standings from one run beside ratings from
 //! another.
 
+use crate::printable::{padded, printable, NAME};
 use std::io::Write;
 use std::path::Path;
 
@@ -161,21 +162,19 @@ fn commands<'a>(standings: &'a [Standing], records: &'a [GameRecord]) -> Vec<(&'
 /// Each player's command, a line each, the names aligned: what a log says,
 /// so every control character is escaped and a long command shortened.
 fn commands_table(commands: &[(&str, &str)]) -> String {
-    const LIMIT: usize = 200;
-    let width = commands.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(0);
+    let names: Vec<String> = commands.iter().map(|(name, _)| printable(name, NAME)).collect();
+    let width = names.iter().map(|name| name.chars().count()).max().unwrap_or(0);
     let mut text = String::new();
-    for (name, command) in commands {
-        let mut shown: String = command.chars().flat_map(char::escape_debug).take(LIMIT).collect();
-        if command.chars().flat_map(char::escape_debug).nth(LIMIT).is_some() {
-            shown.push('…');
-        }
-        // Padded by hand: a width in a format string has a limit a name has not.
-        let padding = " ".repeat(width - name.chars().count() + 2);
-        text.push_str(format!("{name}{padding}{shown}").trim_end());
+    for (name, (_, command)) in names.iter().zip(commands) {
+        let line = format!("{}  {}", padded(name, width), printable(command, COMMAND));
+        text.push_str(line.trim_end());
         text.push('\n');
     }
     text
 }
+
+/// How many characters of a command the terminal shows.
+const COMMAND: usize = 200;
 
 #[cfg(test)]
 mod tests {
@@ -278,5 +277,76 @@ mod tests {
         assert_eq!(lines[1], "mallory  evil\\r\\nme  self\\u{1b}[2J");
         assert_eq!(lines[2].chars().count(), "long     ".len() + 200 + 1);
         assert!(lines[2].ends_with('…'));
+    }
+
+    /// The games of [`records`] between players named `a` and `b`, the
+    /// forfeit's reason being `reason`.
+    fn records_of(a: &str, b: &str, reason: &str) -> Vec<GameRecord> {
+        records()
+            .into_iter()
+            .map(|mut record| {
+                for side in [&mut record.red, &mut record.green] {
+                    side.name = if side.name == "a" { a.to_owned() } else { b.to_owned() };
+                    side.command = side.name.clone();
+                }
+                if let Some(forfeit) = record.forfeit.as_mut() {
+                    forfeit.reason = reason.to_owned();
+                    forfeit.verdict = reason.to_owned();
+                }
+                record
+            })
+            .collect()
+    }
+
+    /// Every text output of the results of `a` against `b`: each row one
+    /// line, no control character but the line ends, each CSV file as many
+    /// records as players (or pairs) with its header's fields, and the page's
+    /// data holding the names as they are.
+    fn every_output_stays_well_formed(a: &str, b: &str, reason: &str) {
+        let results = Results::new(vec![a.to_owned(), b.to_owned()], a, records_of(a, b, reason));
+        let mut report = Vec::new();
+        results.report(&mut report, Path::new("out")).unwrap();
+        let report = String::from_utf8(report).unwrap();
+        assert!(!report.chars().any(|c| c.is_control() && c != '\n'), "{report:?}");
+        let standings = report.split("\n\n").nth(1).unwrap();
+        assert_eq!(standings.lines().count(), 3, "a header and a row per player: {standings:?}");
+        for line in report.lines() {
+            assert!(line.chars().count() < 2000, "a line shortened: {}", line.chars().count());
+        }
+        let counted: Vec<&GameRecord> = results.records.iter().collect();
+        for (csv, rows) in [
+            (figures::standings_csv(&results.standings, &results.figures), 2),
+            (results.crosstable.csv(), 2),
+            (ratings_csv(&results.ratings), 2),
+        ] {
+            assert_eq!(csv.lines().count(), rows + 1, "one line per row: {csv:?}");
+            let mut reader = csv::ReaderBuilder::new().from_reader(csv.as_bytes());
+            let fields = reader.headers().unwrap().len();
+            let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+            assert_eq!(records.len(), rows);
+            assert!(records.iter().all(|record| record.len() == fields), "{csv:?}");
+        }
+        let page = results.page();
+        let start = page.find("id=\"results-data\">").unwrap();
+        let json = &page[start + "id=\"results-data\">".len()..];
+        let data: serde_json::Value = serde_json::from_str(&json[..json.find("</script>").unwrap()]).unwrap();
+        let shown: Vec<&str> =
+            data["standings"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+        assert!(shown.contains(&a) && shown.contains(&b));
+        drop(counted);
+    }
+
+    #[test]
+    fn a_name_of_seventy_thousand_characters_and_one_with_a_carriage_return() {
+        every_output_stays_well_formed(&"x".repeat(70_000), "line\rover\nwritten,\"quoted\"", &"why".repeat(30_000));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn any_names_and_reasons_stay_one_row(a in "\\PC{1,80}|[\\x00-\\x1f,\"\\\\]{1,20}", b in ".{1,80}", reason in "(?s).{0,200}") {
+            proptest::prop_assume!(a != b);
+            every_output_stays_well_formed(&a, &b, &reason);
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! and ranked, as a table for the terminal, as CSV, and the forfeits' reasons
 //! under the table. The tournament makes them and the chart draws them.
 
+use crate::printable::{csv_field, padded, printable, right, LINE, NAME};
 use std::fmt::Write as _;
 
 use super::log::{Colour, GameRecord, Outcome};
@@ -95,6 +96,9 @@ pub fn standings_table(standings: &[Standing]) -> String {
 /// the rest right-aligned (numbers).
 #[must_use]
 pub fn aligned(rows: Vec<Vec<String>>, left: &[usize]) -> String {
+    // A cell may be a name from a log: escaped, and shortened to fit.
+    let rows: Vec<Vec<String>> =
+        rows.into_iter().map(|row| row.iter().map(|cell| printable(cell, NAME)).collect()).collect();
     let mut widths: Vec<usize> = Vec::new();
     for row in &rows {
         widths.resize(widths.len().max(row.len()), 0);
@@ -111,9 +115,9 @@ pub fn aligned(rows: Vec<Vec<String>>, left: &[usize]) -> String {
             .map(
                 |(column, (cell, &width))| {
                     if left.contains(&column) {
-                        format!("{cell:<width$}")
+                        padded(cell, width)
                     } else {
-                        format!("{cell:>width$}")
+                        right(cell, width)
                     }
                 },
             )
@@ -143,10 +147,11 @@ pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> Strin
             }
         }
         let games = if standing.forfeits == 1 { "game" } else { "games" };
-        let _ = writeln!(text, "{} forfeited {} {games}:", standing.name, standing.forfeits);
+        let _ = writeln!(text, "{} forfeited {} {games}:", printable(&standing.name, NAME), standing.forfeits);
         for (verdict, count, reason) in verdicts {
             let first_line = reason.lines().next().unwrap_or_default();
-            let _ = writeln!(text, "  {count} × {verdict}, for example: {}", shortened(first_line, 400));
+            let (verdict, reason) = (printable(verdict, NAME), printable(first_line, LINE));
+            let _ = writeln!(text, "  {count} × {verdict}, for example: {reason}");
         }
     }
     if text.is_empty() {
@@ -156,22 +161,15 @@ pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> Strin
     }
 }
 
-/// `text` cut to at most `limit` characters, with `…` where it was cut.
-fn shortened(text: &str, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
-
-/// The standings as CSV, with a header line (names need no quoting: they
-/// are letters, digits, `-`, `_` and `.`).
+/// The standings as CSV, with a header line (a name from a match's log may
+/// hold anything, and is written as one field).
 #[must_use]
 pub fn standings_csv(standings: &[Standing]) -> String {
     let mut text = COLUMNS.map(|column| column.replace(' ', "_")).join(",");
     text.push('\n');
     for (index, standing) in standings.iter().enumerate() {
-        let _ = writeln!(text, "{}", standing.cells(index + 1).join(","));
+        let cells: Vec<String> = standing.cells(index + 1).iter().map(|cell| csv_field(cell)).collect();
+        let _ = writeln!(text, "{}", cells.join(","));
     }
     text
 }

@@ -77,3 +77,26 @@ fn missing_games_and_doctored_records_are_errors() {
         .code(1)
         .stderr("error: game 1 of doctored.jsonl: move 1 is illegal: column 1 is full\n");
 }
+
+#[test]
+fn a_name_of_any_length_or_with_a_carriage_return_is_printed_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // A match's players are named by their commands, which may be anything.
+    let long = format!("{} {}", bot("valid", None), "x".repeat(70_000));
+    let returned = format!("{} 'over\rwritten'", bot("valid", None));
+    maxconnect4(dir.path()).args(["match", "--quiet", "--depth", "1", &long, &returned]).assert().success();
+    let printed = |args: &[&str]| {
+        let output = maxconnect4(dir.path()).args(args).assert().success().get_output().clone();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    for text in
+        [printed(&["results", "games.jsonl", "--out", "results"]), printed(&["replay", "games.jsonl", "--delay", "0"])]
+    {
+        assert!(!text.contains('\r'), "a carriage return reaches the terminal raw");
+        assert!(text.contains("over\\rwritten"), "{text}");
+        assert!(text.lines().all(|line| line.chars().count() < 1000), "a long name is shortened");
+        assert!(text.contains("xxx…"), "with an ellipsis");
+    }
+    let csv = read(&dir.path().join("results/standings.csv"));
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+}

@@ -107,7 +107,8 @@ fn a_log_edited_into_a_game_its_moves_do_not_give_is_refused_before_anything_is_
     let lines: Vec<&str> = text.lines().collect();
     let record: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
     let id = record["id"].as_str().unwrap().to_owned();
-    let edits: [(&str, Box<dyn Fn(&mut serde_json::Value)>); 6] = [
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let edits: [(&str, Edit); 6] = [
         (
             "the result says",
             Box::new(|game| {
