@@ -37,10 +37,27 @@ fn main() -> ExitCode {
         // one left to tell, and nothing went wrong that they asked about.
         Err(error) if broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", message(&error));
             ExitCode::FAILURE
         }
     }
+}
+
+/// `error` and its causes on one line, each cause after a colon unless the
+/// text so far says it already (a message that quotes its source, as
+/// "cannot write FILE: Read-only file system (os error 30)" does).
+fn message(error: &anyhow::Error) -> String {
+    let mut message = String::new();
+    for cause in error.chain() {
+        let said = cause.to_string();
+        if message.is_empty() {
+            message = said;
+        } else if !message.contains(&said) {
+            message.push_str(": ");
+            message.push_str(&said);
+        }
+    }
+    message
 }
 
 /// Whether `error` comes from writing to a pipe whose reader has gone.

@@ -69,6 +69,6 @@ mod tests {
         assert_eq!(printable("abcde", 5), "abcde");
         assert_eq!(padded("ab", 4), "ab  ");
         assert_eq!(right("ab", 4), "  ab");
-        assert_eq!(padded(&"y".repeat(70_000), 65_536 + 10).chars().count(), 65_546);
+        assert_eq!(padded("y", 65_536 + 10).chars().count(), 65_546, "wider than a format string allows");
     }
 }

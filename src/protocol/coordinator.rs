@@ -206,7 +206,7 @@ pub enum BotError {
     IllegalPosition { number: usize, column: usize, why: &'static str },
     #[error("'go' on a finished game")]
     GameOver,
-    #[error("'go' after a position that was refused: send a legal position first")]
+    #[error("'go' with no position, or after a position that was refused: send a legal position first")]
     NoPosition,
     #[error("perft {0} is refused: at most {MAX_PERFT_DEPTH} plies (perft 14 takes 14 s here, each ply more about 7 times as long)")]
     PerftTooDeep(u32),
@@ -239,8 +239,8 @@ pub struct Bot {
     name: String,
     board: Board,
     played: u32,
-    /// Whether the last `position` was refused: `go` must not answer for
-    /// the one before it.
+    /// Whether no position stands: none was sent yet, or the last was
+    /// refused (`go` must not answer for the one before it).
     refused: bool,
     quit: bool,
 }
@@ -249,7 +249,7 @@ impl Bot {
     /// An engine called `name` playing under `rules`, at the start position.
     #[must_use]
     pub fn new(rules: Rules, name: String) -> Bot {
-        Bot { rules, name, board: Board::empty(), played: 0, refused: false, quit: false }
+        Bot { rules, name, board: Board::empty(), played: 0, refused: true, quit: false }
     }
 
     /// Whether `quit` has been answered: the engine should exit.
@@ -498,6 +498,17 @@ mod tests {
         check(&["position startpos 3", "go ftime 1000 stime 5000"], &["", "bestmove 0 422"]);
     }
 
+    #[test]
+    fn go_needs_a_position_first() {
+        let no_position =
+            "error: 'go' with no position, or after a position that was refused: send a legal position first";
+        check(&["name", "go ftime 1000 stime 5000"], &["maxconnect4-c0000000", no_position]);
+        check(
+            &["go ftime 1000 stime 5000", "position startpos", "go ftime 1000 stime 5000"],
+            &[no_position, "", "bestmove 0 77"],
+        );
+    }
+
     /// The error one line alone gets.
     fn bot_error(line: &str) -> String {
         Bot::new(Rules::Classic, String::new()).receive(line, &mut Leftmost).unwrap_err().to_string()
@@ -539,7 +550,7 @@ mod tests {
             &["error: move 8 of the position, column 1, is illegal: the game was already over"],
         );
         check(&["position startpos 0101010", "go ftime 5 stime 5"], &["", "error: 'go' on a finished game"]);
-        let refused = "error: 'go' after a position that was refused: send a legal position first";
+        let refused = "error: 'go' with no position, or after a position that was refused: send a legal position first";
         for position in ["position startpos 0000000", "position startpos 9", "position"] {
             check(
                 &["position startpos 3", position, "go ftime 5 stime 5"],

@@ -5,10 +5,29 @@
 //! standings decide grades: one edited line of a log must not change them
 //! unnoticed.
 
-use super::log::{Colour, GameRecord, Outcome};
+use std::path::Path;
+
+use super::log::{Colour, GameRecord, LogError, Outcome, Records};
 use super::replay;
 use crate::player::Player;
 use crate::rules;
+
+/// Checks every game of the log at `path` against itself, as every reader
+/// that counts games does before it counts them.
+///
+/// # Errors
+/// The first game that does not hold up, with its line of the log.
+pub fn records(records: &Records, path: &Path) -> Result<(), LogError> {
+    for (record, &line) in records.games.iter().zip(&records.lines) {
+        check(record).map_err(|reason| LogError::Tampered {
+            path: path.to_owned(),
+            line,
+            id: record.id.escape_debug().to_string(),
+            reason,
+        })?;
+    }
+    Ok(())
+}
 
 /// Why `record` does not hold up, if it does not.
 ///

@@ -65,24 +65,6 @@ pub struct Records {
 }
 
 impl Records {
-    /// Checks every game against itself ([`audit`](super::audit)), as
-    /// every reader that counts games does before it counts them.
-    ///
-    /// # Errors
-    /// The first game that does not hold up, with its line of the log at
-    /// `path`.
-    pub fn audit(&self, path: &Path) -> Result<(), LogError> {
-        for (record, &line) in self.games.iter().zip(&self.lines) {
-            super::audit::check(record).map_err(|reason| LogError::Tampered {
-                path: path.to_owned(),
-                line,
-                id: record.id.escape_debug().to_string(),
-                reason,
-            })?;
-        }
-        Ok(())
-    }
-
     /// One warning line per skipped line of the log at `path`.
     #[must_use]
     pub fn warnings(&self, path: &Path) -> Vec<String> {

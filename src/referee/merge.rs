@@ -74,7 +74,7 @@ pub fn merge(logs: &[PathBuf]) -> Result<Merged, Error> {
             }
         }
         let records = log::read(path)?;
-        records.audit(path)?;
+        super::audit::records(&records, path)?;
         warnings.extend(records.warnings(path));
         // Within one log the first record of a game counts, as when the
         // tournament resumed; across logs a game must be the same game.

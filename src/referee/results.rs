@@ -91,8 +91,23 @@ impl Results {
     /// # Errors
     /// When the chart cannot be drawn or a file cannot be written.
     pub fn write(&self, directory: &Path) -> Result<(), Error> {
-        let (png, svg) = chart::draw(&self.standings, self.records.len())?;
+        // The folders made here are removed again if the files cannot be
+        // written (a full disk): a failure leaves nothing behind.
+        let made: Vec<&Path> =
+            directory.ancestors().take_while(|folder| !folder.as_os_str().is_empty() && !folder.exists()).collect();
         std::fs::create_dir_all(directory).map_err(|source| Error::io("create", directory, source))?;
+        let written = self.write_into(directory);
+        if written.is_err() {
+            for folder in made {
+                let _ = std::fs::remove_dir(folder);
+            }
+        }
+        written
+    }
+
+    /// [`write`](Self::write) into `directory`, which exists.
+    fn write_into(&self, directory: &Path) -> Result<(), Error> {
+        let (png, svg) = chart::draw(&self.standings, self.records.len())?;
         let files = [
             ("standings.csv", figures::standings_csv(&self.standings, &self.figures).into_bytes()),
             ("standings.png", png),

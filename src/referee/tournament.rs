@@ -210,7 +210,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     }
     let mut log = Log::open(&log_path)?;
     let logged = log.records()?;
-    logged.audit(&log_path)?;
+    super::audit::records(&logged, &log_path)?;
     for warning in logged.warnings(&log_path) {
         eprintln!("{warning}");
     }

@@ -218,7 +218,7 @@ fn coordinator_bot_plays_whole_games_and_counts_perft() {
         errors,
         "error: line 8 from the coordinator: malformed 'go' line 'go ftime 1000 stime': expected 'go ftime X stime Y' with X and Y whole milliseconds\n\
          error: line 9 from the coordinator: malformed 'position' line 'position startpos 9': expected 'position startpos' and digits 0-6\n\
-         error: line 10 from the coordinator: 'go' after a position that was refused: send a legal position first\n\
+         error: line 10 from the coordinator: 'go' with no position, or after a position that was refused: send a legal position first\n\
          error: line 11 from the coordinator: move 7 of the position, column 0, is illegal: the column is full\n\
          error: line 13 from the coordinator: perft 4000000000 is refused: at most 14 plies (perft 14 takes 14 s here, each ply more about 7 times as long)\n"
     );

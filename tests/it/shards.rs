@@ -213,3 +213,22 @@ fn results_piped_to_a_reader_that_has_gone_end_quietly_with_their_files_written(
     assert!(output.status.success(), "{:?}", output.status);
     assert!(dir.path().join("again/results.html").is_file(), "the files are written before the report is printed");
 }
+
+#[test]
+fn results_that_cannot_be_written_leave_no_folder_and_say_why_once() {
+    let dir = tempfile::tempdir().unwrap();
+    small_tournament(dir.path(), "x", ["a", "b"]);
+    // As on a full disk: every file over a block fails to be written (the
+    // signal a process gets for that ignored, as `trap` leaves it).
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 1; exec {} results x/games.jsonl --out new/results",
+        env!("CARGO_BIN_EXE_maxconnect4")
+    );
+    let output =
+        Command::new("sh").args(["-c", &script]).current_dir(dir.path()).env_remove("RUST_BACKTRACE").output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: cannot write new/results/"), "{stderr}");
+    assert_eq!(stderr.matches("File too large").count(), 1, "the cause is said once: {stderr}");
+    assert!(!dir.path().join("new").exists(), "the folders made for the results are gone");
+}
