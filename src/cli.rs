@@ -236,7 +236,8 @@ pub(crate) enum Command {
         /// The longest search one request may ask for (its "time-limit"), in seconds.
         #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
         max_time: Duration,
-        /// Connections served at once; more clients wait until one closes.
+        /// Connections served at once; at the cap, the oldest one still waiting for a request's
+        /// headers is closed to make room for a new client.
         #[arg(long, value_name = "N", default_value_t = serve::MAX_CONNECTIONS as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
         max_connections: u32,
         /// Seconds a client has to send a request's headers before its connection is closed, and then its body before it is answered 408.

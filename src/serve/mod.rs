@@ -15,6 +15,8 @@
 //! number of threads and tables. Every client error is answered with a
 //! one-line JSON `{"error": ...}`.
 
+mod connections;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -140,8 +142,9 @@ pub fn router(options: Options) -> Router {
 /// browser or a bot sends them at once, a slowloris attacker never.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Connections served at once; further clients wait in the kernel's queue
-/// until one closes. Each costs a descriptor and a task, a few KB; the
+/// Connections served at once; at the cap, the oldest one still waiting
+/// for a request's headers is closed to make room for a new client (see
+/// [`connections`]). Each costs a descriptor and a task, a few KB; the
 /// limit keeps the descriptors of a default `ulimit -n` (1024) from running
 /// out under a flood of idle connections.
 pub const MAX_CONNECTIONS: usize = 512;
@@ -162,8 +165,10 @@ impl Default for Connections {
 }
 
 /// Serves on `listener` until the process is stopped, at most
-/// `connections.most` connections at once, each closed when its client is
-/// slower than `connections.header_timeout` to send its headers.
+/// `connections.most` connections at once (at the cap, the oldest one still
+/// waiting for a request's headers is closed to make room: see
+/// [`connections`]), each closed when its client is slower than
+/// `connections.header_timeout` to send its headers.
 ///
 /// # Errors
 /// Never: an accept that fails (no descriptor left) is retried.
@@ -172,30 +177,7 @@ pub async fn serve(
     options: Options,
     connections: Connections,
 ) -> std::io::Result<()> {
-    use hyper_util::rt::{TokioIo, TokioTimer};
-    let app = hyper_util::service::TowerToHyperService::new(router(options));
-    let slots = Arc::new(tokio::sync::Semaphore::new(connections.most.max(1)));
-    loop {
-        let slot = Arc::clone(&slots).acquire_owned().await.expect("the semaphore is never closed");
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
-            Err(_) => {
-                // Out of descriptors, or a connection reset before it was
-                // taken: the server goes on once things settle.
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
-        };
-        let app = app.clone();
-        tokio::spawn(async move {
-            let served = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(connections.header_timeout)
-                .serve_connection(TokioIo::new(stream), app)
-                .await;
-            drop((served, slot));
-        });
-    }
+    connections::serve(listener, router(options), connections).await
 }
 
 /// Binds `addr`, says where on `out`, and serves until Ctrl-C.

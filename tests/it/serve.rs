@@ -342,6 +342,45 @@ fn clients_that_never_finish_their_headers_hold_no_connection_for_long() {
 }
 
 #[test]
+fn a_crowd_of_half_open_connections_shuts_no_client_out() {
+    // Three times as many half-open connections as the server takes, with
+    // a header timeout far longer than the test: only the eviction of the
+    // oldest waiting connection lets the normal client in.
+    let server = Server::start(&["--depth", "2", "--max-connections", "20", "--header-timeout", "3600"]);
+    let mut attackers: Vec<TcpStream> = (0..60)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.addr).unwrap();
+            stream.write_all(b"POST / HTTP/1.1\r\nHost: x\r\nX-Slow: ").unwrap();
+            stream
+        })
+        .collect();
+    // The normal client (the timeout on this side only turns a hang into a
+    // failure: it is answered at once).
+    let mut client = TcpStream::connect(&server.addr).unwrap();
+    client.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
+    client
+        .write_all(
+            format!("GET /solve?pos=44 HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", server.addr).as_bytes(),
+        )
+        .unwrap();
+    let mut answer = String::new();
+    let _ = client.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200 OK"), "no answer: {answer:?}");
+    // The server closed the oldest attackers to make room: at most 20
+    // connections are still open (the timeout on this side only turns a
+    // hang into a failure).
+    let mut closed = 0;
+    for attacker in &mut attackers[..40] {
+        attacker.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
+        let mut rest = Vec::new();
+        if attacker.read_to_end(&mut rest).is_ok() {
+            closed += 1;
+        }
+    }
+    assert_eq!(closed, 40, "the 40 oldest were closed");
+}
+
+#[test]
 fn a_client_that_never_finishes_its_body_is_answered_408() {
     let server = Server::start(&["--depth", "2", "--header-timeout", "1"]);
     let mut slow = TcpStream::connect(&server.addr).unwrap();
