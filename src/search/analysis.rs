@@ -164,6 +164,12 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// No column's value: the analysis of a finished game under `rules`.
+    #[must_use]
+    pub const fn none(rules: Rules) -> Analysis {
+        Analysis { rules, columns: [None; WIDTH], nodes: 0 }
+    }
+
     /// One point (Max-Connect4) or one score (classic) in the units of the
     /// values: [`POINT`] or [`WIN_UNIT`].
     #[must_use]
@@ -248,11 +254,8 @@ pub fn analyse(engine: &mut Engine, board: &Board, budget: &Budget) -> Analysis 
     }
     // Where the engine's book holds the position and its children, every
     // column is exact at once, whatever the budget.
-    if let Some(values) = engine.book().and_then(|book| book.move_values(rules, board, Strength::Strong)) {
-        let unit = Analysis::unit(rules);
-        analysis.columns =
-            values.map(|value| value.map(|value| ColumnValue { value: value * unit, unit, reach: Reach::Exact }));
-        return analysis;
+    if let Some(booked) = engine.book().and_then(|book| from_book(book, rules, board)) {
+        return booked;
     }
     let deadline = budget.time_limit.and_then(|limit| Instant::now().checked_add(limit));
     let mut work = Work { engine, board, analysis: &mut analysis, deadline };
@@ -271,6 +274,49 @@ pub fn analyse(engine: &mut Engine, board: &Board, budget: &Budget) -> Analysis 
         if deepest > 1 {
             // Without a clock there is nothing to gain from the depths on the way.
             work.iteration(deepest, false);
+        }
+    }
+    analysis
+}
+
+/// Every column's value from `book`, exact, where it holds `board` and its
+/// children under `rules`.
+#[must_use]
+pub fn from_book(book: &super::book::Book, rules: Rules, board: &Board) -> Option<Analysis> {
+    let values = book.move_values(rules, board, Strength::Strong)?;
+    let unit = Analysis::unit(rules);
+    let columns = values.map(|value| value.map(|value| ColumnValue { value: value * unit, unit, reach: Reach::Exact }));
+    Some(Analysis { rules, columns, nodes: 0 })
+}
+
+/// Every column's exact value that can be had within `time`, as the solver
+/// sites give them: the book's at once; else each column solved in turn,
+/// given an even share of the time left (a column solved early leaves its
+/// time to the rest). A column not solved in time keeps its depth-1 value,
+/// marked as such, for the caller to leave out of what it calls exact.
+#[must_use]
+pub fn solve_columns(engine: &mut Engine, board: &Board, time: Duration) -> Analysis {
+    let rules = engine.rules();
+    let mut analysis = Analysis { rules, columns: [None; WIDTH], nodes: 0 };
+    if rules.is_over(board) {
+        return analysis;
+    }
+    if let Some(booked) = engine.book().and_then(|book| from_book(book, rules, board)) {
+        return booked;
+    }
+    let deadline = Instant::now().checked_add(time);
+    let mut work = Work { engine, board, analysis: &mut analysis, deadline };
+    work.iteration(1, false);
+    let columns: Vec<Column> = work.board.legal_columns().collect();
+    let unit = Analysis::unit(rules);
+    for (solved, &column) in columns.iter().enumerate() {
+        if work.analysis.column(column).is_some_and(ColumnValue::is_exact) {
+            continue;
+        }
+        let Some(left) = work.left().filter(|left| !left.is_zero()) else { break };
+        let share = left / u32::try_from(columns.len() - solved).unwrap_or(1).max(1);
+        if let Some(value) = work.solve(column, Some(share)) {
+            work.analysis.columns[column.index()] = Some(ColumnValue { value, unit, reach: Reach::Exact });
         }
     }
     analysis

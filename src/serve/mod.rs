@@ -36,7 +36,8 @@ use crate::moves::Moves;
 use crate::protocol::arena::{self, Play, PlayTurn, Request};
 use crate::protocol::Mover;
 use crate::rules::Rules;
-use crate::search::{self, Analysis, Budget, Engine, Limits};
+use crate::search::book::Book;
+use crate::search::{self, Analysis, Engine, Limits};
 
 /// The page, with its CSS and JavaScript inline: no build step, no CDN.
 const PAGE: &str = include_str!("page.html");
@@ -343,19 +344,29 @@ async fn solve(
     };
     let board =
         Moves::board(rules, pos).map_err(|invalid| bad(format!("bad pos '{}': {invalid}", pos.escape_debug())))?;
+    // A finished game, and a position of the book, are answered at once,
+    // without waiting for a search's place.
+    if rules.is_over(&board) {
+        return Ok(Json(Solved::new(pos, &Analysis::none(rules))).into_response());
+    }
+    if let Some(booked) = Engine::reads_books(rules)
+        .then(|| Book::shipped_for(rules))
+        .and_then(|book| search::from_book(&book, rules, &board))
+    {
+        return Ok(Json(Solved::new(pos, &booked)).into_response());
+    }
     let options = &shared.options;
-    // The server's limits of a move: its depth, and its time or else the
-    // longest a request may have (a server told to search to a depth
-    // "however long it takes" still holds a search's place no longer).
+    // The server's time for a move, or else the longest a request may have
+    // (a server told to search to a depth "however long it takes" still
+    // holds a search's place no longer): all of it to solving.
     let time = options.limits.time_limit.unwrap_or(options.caps.time).min(options.caps.time);
-    let budget = Budget { depth: options.limits.depth.min(options.caps.depth), time_limit: Some(time) };
     let (_admission, permit) = admit(&shared).await?;
     let mut engine = Engine::for_rules(rules, HASH_BYTES)
         .map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "no memory for the search's table"))?;
     // Stops the analysis when its client hangs up, as for a move.
     let _cancel = CancelOnDrop(engine.canceller());
     let analysis = tokio::task::spawn_blocking(move || {
-        let analysis = search::analyse(&mut engine, &board, &budget);
+        let analysis = search::solve_columns(&mut engine, &board, time);
         // The search's place is given back when the analysis ends.
         drop(permit);
         analysis
@@ -365,17 +376,25 @@ async fn solve(
     Ok(Json(Solved::new(pos, &analysis)).into_response())
 }
 
-/// The answer of `GET /solve`.
+/// The answer of `GET /solve`: as the solver sites', `score` holds exact
+/// values only. A column the server could not solve in its time has `null`
+/// there (a bot that takes the highest score must not weigh a guess against
+/// a proof; `null` makes it see, or fail, rather than play a losing move
+/// trusting a guess), and its depth-limited value in `estimate`.
 #[derive(serde::Serialize)]
 struct Solved<'a> {
     pos: &'a str,
-    /// By column: its value for the player to move, or 100 if it cannot be played.
+    /// By column: its exact value for the player to move, 100 if it cannot
+    /// be played, `null` if it was not solved in time.
     score: [serde_json::Value; WIDTH],
     rules: &'static str,
     /// By column: whether the value is exact; `null` for a column that cannot be played.
     exact: [Option<bool>; WIDTH],
     /// By column: the plies of a depth-limited value, `null` for an exact one.
     depth: [Option<u32>; WIDTH],
+    /// By column: the depth-limited value of a column not solved in time;
+    /// `null` for the others.
+    estimate: [Option<f64>; WIDTH],
 }
 
 impl Solved<'_> {
@@ -385,12 +404,17 @@ impl Solved<'_> {
     fn new<'a>(pos: &'a str, analysis: &Analysis) -> Solved<'a> {
         Solved {
             pos,
-            score: analysis
-                .columns
-                .map(|column| column.map_or_else(|| Solved::UNPLAYABLE.into(), |value| serde_json::json!(value))),
+            score: analysis.columns.map(|column| match column {
+                None => Solved::UNPLAYABLE.into(),
+                Some(value) if value.is_exact() => serde_json::json!(value),
+                Some(_) => serde_json::Value::Null,
+            }),
             rules: analysis.rules.name(),
             exact: analysis.exact(),
             depth: analysis.depths(),
+            estimate: analysis
+                .columns
+                .map(|column| column.filter(|value| !value.is_exact()).map(|value| value.score())),
         }
     }
 }

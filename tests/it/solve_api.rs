@@ -73,16 +73,93 @@ fn max_rules_give_the_final_score_differences() {
     assert_eq!(answer["exact"], json!([true, null, null, null, true, true, true]));
 }
 
-/// A server told to search to a shallow depth gives depth-limited values
-/// where it cannot solve, and says so.
+/// What the server cannot solve in its time is left out of `score`
+/// (`null`), its depth-limited value given as an estimate.
 #[test]
-fn a_value_the_server_cannot_solve_says_its_depth() {
-    let server = Server::start(&["--depth", "3", "--max-time", "1"]);
+fn a_value_the_server_cannot_solve_is_left_out_of_score() {
+    let server = Server::start(&["--max-time", "1"]);
     let pos = super::util::beyond_the_max_book();
     let (status, answer) = get(&server, &format!("/solve?pos={pos}&rules=max"));
     assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["score"], json!([null, null, null, null, null, null, null]));
     assert_eq!(answer["exact"], json!([false, false, false, false, false, false, false]));
-    assert_eq!(answer["depth"], json!([3, 3, 3, 3, 3, 3, 3]));
+    assert_eq!(answer["depth"], json!([1, 1, 1, 1, 1, 1, 1]));
+    assert!(answer["estimate"].as_array().unwrap().iter().all(Value::is_f64), "{answer}");
+}
+
+/// Classic positions 8 to 16 moves in, reached by seeded random moves:
+/// every score the server gives is the exact value (a column it could not
+/// solve in its time is `null`, never a guess), and on this short work it
+/// solves them all.
+#[test]
+fn every_score_is_exact_on_random_positions() {
+    let server = Server::start(&[]);
+    let mut engine = Engine::for_rules(Rules::Classic, 64 << 20).unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut random = move |below: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % below
+    };
+    let (mut exact, mut left_out) = (0, 0);
+    for _ in 0..12 {
+        let length = 8 + random(9);
+        let mut moves = String::new();
+        let mut board = Moves::board(Rules::Classic, "").unwrap();
+        while (moves.len() as u64) < length {
+            let column = Column::ALL[random(7) as usize];
+            let mut next = board;
+            if next.try_play(column).is_ok() && !Rules::Classic.is_over(&next) {
+                board = next;
+                moves.push(char::from(b'1' + column.index() as u8));
+            }
+        }
+        let (status, answer) = get(&server, &format!("/solve?pos={moves}"));
+        assert_eq!(status, 200, "{answer}");
+        let solved = engine.move_values(&board, Strength::Strong, None).unwrap();
+        for (column, value) in solved.values.iter().enumerate() {
+            let given = &answer["score"][column];
+            match value {
+                None => assert_eq!(given, 100, "{moves}: {answer}"),
+                Some(_) if given.is_null() => left_out += 1,
+                Some(value) => {
+                    assert_eq!(given, &json!(value), "{moves}, column {}: {answer}", column + 1);
+                    exact += 1;
+                }
+            }
+        }
+    }
+    assert!(exact > 0);
+    assert_eq!(left_out, 0, "every column of such a position is solved within the server's second");
+}
+
+/// A position of the book is answered at once, even when every search's
+/// place is taken.
+#[test]
+fn a_position_of_the_book_never_waits_for_a_search() {
+    let server = Server::start(&["--searches", "1", "--queue", "0", "--time-limit", "2"]);
+    let busy = format!("/solve?pos={}&rules=max", super::util::beyond_the_max_book());
+    let mut checked = false;
+    while !checked {
+        std::thread::scope(|scope| {
+            let search = scope.spawn(|| get(&server, &busy));
+            // Most often the thread's request comes first after a moment;
+            // when it does not, the loop tries again.
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            // Refused: the search above holds the one place (answered: this
+            // request took it first, and the other was refused; again).
+            if get(&server, &busy).0 == 503 {
+                for pos in ["44", "4453", "", "44&rules=max"] {
+                    let (status, answer) = get(&server, &format!("/solve?pos={pos}"));
+                    assert_eq!(status, 200, "{pos}: {answer}");
+                    assert!(answer["exact"].as_array().unwrap().iter().all(|exact| exact != false), "{answer}");
+                }
+                assert_eq!(search.join().unwrap().0, 200, "the search was still running");
+                checked = true;
+            }
+        });
+    }
 }
 
 #[test]
