@@ -20,7 +20,32 @@ use std::time::Duration;
 use axum::Router;
 use tokio::sync::Notify;
 
-use super::Connections;
+/// How long a client has to send a request's headers, from the moment the
+/// connection waits for one (an idle keep-alive connection included): a
+/// browser or a bot sends them at once, a slowloris attacker never.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Connections served at once; at the cap, the oldest one still waiting
+/// for a request's headers is closed to make room for a new client (see
+/// [`connections`]). Each costs a descriptor and a task, a few KB; the
+/// limit keeps the descriptors of a default `ulimit -n` (1024) from running
+/// out under a flood of idle connections.
+pub const MAX_CONNECTIONS: usize = 512;
+
+/// How connections are served.
+#[derive(Clone, Copy, Debug)]
+pub struct Connections {
+    /// At most this many at once.
+    pub most: usize,
+    /// See [`HEADER_TIMEOUT`].
+    pub header_timeout: Duration,
+}
+
+impl Default for Connections {
+    fn default() -> Connections {
+        Connections { most: MAX_CONNECTIONS, header_timeout: HEADER_TIMEOUT }
+    }
+}
 
 /// One connection being served: how many of its requests are being
 /// answered (headers read, response not yet given), and the means to close

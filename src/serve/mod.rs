@@ -17,6 +17,8 @@
 
 mod connections;
 
+pub use connections::{Connections, HEADER_TIMEOUT, MAX_CONNECTIONS};
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -136,33 +138,6 @@ pub fn router(options: Options) -> Router {
         .layer(axum::middleware::map_response(json_errors))
         .layer(cors)
         .with_state(Arc::new(Shared { options, searches, admitted: std::sync::atomic::AtomicUsize::new(0) }))
-}
-
-/// How long a client has to send a request's headers, from the moment the
-/// connection waits for one (an idle keep-alive connection included): a
-/// browser or a bot sends them at once, a slowloris attacker never.
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Connections served at once; at the cap, the oldest one still waiting
-/// for a request's headers is closed to make room for a new client (see
-/// [`connections`]). Each costs a descriptor and a task, a few KB; the
-/// limit keeps the descriptors of a default `ulimit -n` (1024) from running
-/// out under a flood of idle connections.
-pub const MAX_CONNECTIONS: usize = 512;
-
-/// How connections are served.
-#[derive(Clone, Copy, Debug)]
-pub struct Connections {
-    /// At most this many at once.
-    pub most: usize,
-    /// See [`HEADER_TIMEOUT`].
-    pub header_timeout: Duration,
-}
-
-impl Default for Connections {
-    fn default() -> Connections {
-        Connections { most: MAX_CONNECTIONS, header_timeout: HEADER_TIMEOUT }
-    }
 }
 
 /// Serves on `listener` until the process is stopped, at most

@@ -373,8 +373,11 @@ fn a_crowd_of_half_open_connections_shuts_no_client_out() {
     for attacker in &mut attackers[..40] {
         attacker.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
         let mut rest = Vec::new();
-        if attacker.read_to_end(&mut rest).is_ok() {
-            closed += 1;
+        // Closed, or reset (closed before the server read what it sent);
+        // only the timeout says it is open.
+        match attacker.read_to_end(&mut rest) {
+            Err(error) if matches!(error.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+            Ok(_) | Err(_) => closed += 1,
         }
     }
     assert_eq!(closed, 40, "the 40 oldest were closed");
