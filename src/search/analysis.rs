@@ -247,16 +247,10 @@ impl Analysis {
 /// `budget` (see the module's documentation).
 #[must_use]
 pub fn analyse(engine: &mut Engine, board: &Board, budget: &Budget) -> Analysis {
-    let rules = engine.rules();
-    let mut analysis = Analysis { rules, columns: [None; WIDTH], nodes: 0 };
-    if rules.is_over(board) {
-        return analysis;
+    if let Some(known) = known_at_once(engine, board) {
+        return known;
     }
-    // Where the engine's book holds the position and its children, every
-    // column is exact at once, whatever the budget.
-    if let Some(booked) = engine.book().and_then(|book| from_book(book, rules, board)) {
-        return booked;
-    }
+    let mut analysis = Analysis::none(engine.rules());
     let deadline = budget.time_limit.and_then(|limit| Instant::now().checked_add(limit));
     let mut work = Work { engine, board, analysis: &mut analysis, deadline };
     let deepest = budget.depth.clamp(1, board.empty_cells());
@@ -279,6 +273,17 @@ pub fn analyse(engine: &mut Engine, board: &Board, budget: &Budget) -> Analysis 
     analysis
 }
 
+/// What is known of `board` without a search: no column of a finished
+/// game; where the engine's book holds the position and its children,
+/// every column exact, whatever the budget.
+fn known_at_once(engine: &Engine, board: &Board) -> Option<Analysis> {
+    let rules = engine.rules();
+    if rules.is_over(board) {
+        return Some(Analysis::none(rules));
+    }
+    engine.book().and_then(|book| from_book(book, rules, board))
+}
+
 /// Every column's value from `book`, exact, where it holds `board` and its
 /// children under `rules`.
 #[must_use]
@@ -296,14 +301,11 @@ pub fn from_book(book: &super::book::Book, rules: Rules, board: &Board) -> Optio
 /// marked as such, for the caller to leave out of what it calls exact.
 #[must_use]
 pub fn solve_columns(engine: &mut Engine, board: &Board, time: Duration) -> Analysis {
+    if let Some(known) = known_at_once(engine, board) {
+        return known;
+    }
     let rules = engine.rules();
-    let mut analysis = Analysis { rules, columns: [None; WIDTH], nodes: 0 };
-    if rules.is_over(board) {
-        return analysis;
-    }
-    if let Some(booked) = engine.book().and_then(|book| from_book(book, rules, board)) {
-        return booked;
-    }
+    let mut analysis = Analysis::none(rules);
     let deadline = Instant::now().checked_add(time);
     let mut work = Work { engine, board, analysis: &mut analysis, deadline };
     work.iteration(1, false);
