@@ -16,7 +16,7 @@ pub const LINE: usize = 400;
 #[must_use]
 pub fn printable(text: &str, limit: usize) -> String {
     let mut characters = text.chars().flat_map(|c| {
-        let escaped: Vec<char> = if c.is_control() { c.escape_debug().collect() } else { vec![c] };
+        let escaped: Vec<char> = if c.is_control() || reorders(c) { c.escape_debug().collect() } else { vec![c] };
         escaped
     });
     let mut shown: String = characters.by_ref().take(limit).collect();
@@ -24,6 +24,13 @@ pub fn printable(text: &str, limit: usize) -> String {
         shown.push('…');
     }
     shown
+}
+
+/// Whether `c` is one of Unicode's bidirectional controls, which reorder
+/// the text around them on a terminal or a page (a name ending in U+202E
+/// would print the line after it backwards).
+const fn reorders(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// `text` as a CSV field on one line: its control characters escaped as
@@ -64,6 +71,7 @@ mod tests {
     fn control_characters_are_escaped_and_long_text_shortened() {
         assert_eq!(printable("me", NAME), "me");
         assert_eq!(printable("a\rb\nc\u{1b}[2J", NAME), "a\\rb\\nc\\u{1b}[2J");
+        assert_eq!(printable("evil\u{202e}txt.exe", NAME), "evil\\u{202e}txt.exe");
         assert_eq!(printable("héllo \"quoted\" \\ kept", NAME), "héllo \"quoted\" \\ kept");
         assert_eq!(printable(&"x".repeat(70_000), 5), "xxxxx…");
         assert_eq!(printable("abcde", 5), "abcde");

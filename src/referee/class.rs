@@ -32,6 +32,9 @@ use super::Error;
 /// command alone) and, if it needs building, `build: SHELL COMMAND`.
 pub const COMMAND_FILE: &str = "maxconnect4-player.txt";
 
+/// The most a command file may hold.
+const COMMAND_FILE_LIMIT: u64 = 4096;
+
 /// How long a build may take.
 pub const BUILD_TIME: Duration = Duration::from_secs(120);
 
@@ -96,8 +99,29 @@ pub fn plan(folder: &Path) -> Result<Plan, String> {
 
 /// The plan a [`COMMAND_FILE`] gives, if the folder has one.
 fn command_file(folder: &Path) -> Result<Option<Plan>, String> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
     let path = folder.join(COMMAND_FILE);
-    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(None) };
+    // A regular file of the submission's own, never what a link points to
+    // (the referee's environment, a device), and small.
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(&path);
+    let file = match file {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(_) => return Err(format!("{} is not a regular file the referee can read", path.display())),
+    };
+    if !file.metadata().is_ok_and(|metadata| metadata.is_file()) {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    let mut bytes = Vec::new();
+    let _ = file.take(COMMAND_FILE_LIMIT + 1).read_to_end(&mut bytes);
+    if bytes.len() as u64 > COMMAND_FILE_LIMIT {
+        return Err(format!(
+            "{} holds more than {COMMAND_FILE_LIMIT} bytes: give one run: and one build: line",
+            path.display()
+        ));
+    }
+    let text = String::from_utf8_lossy(&bytes);
     let (mut build, mut run) = (None, None);
     for (number, line) in text.lines().enumerate().map(|(index, line)| (index + 1, line.trim())) {
         if line.is_empty() || line.starts_with('#') {
@@ -136,7 +160,10 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
         let (path, name) = chosen;
         // The root of the class's packages: up one folder per package.
         let depth = name.matches('/').count() + 1;
-        let root = path.ancestors().nth(depth).unwrap_or(folder);
+        let root =
+            path.ancestors().nth(depth).filter(|root| root.starts_with(folder)).ok_or_else(|| {
+                format!("the class {} is not in the folders its package names", name.replace('/', "."))
+            })?;
         let run = format!("java -cp {} {} {ARGUMENTS}", quote(&relative(folder, root)), name.replace('/', "."));
         return Ok(Plan { language: "Java", build: None, run, python: None });
     }
@@ -159,7 +186,11 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
     // Every source under the root of the main class's packages, compiled
     // together into the folder's root.
     let depth = if package.is_empty() { 1 } else { package.matches('.').count() + 2 };
-    let root = path.ancestors().nth(depth).unwrap_or(folder);
+    let root = path
+        .ancestors()
+        .nth(depth)
+        .filter(|root| root.starts_with(folder))
+        .ok_or_else(|| format!("{} is not in the folders its package {package} names", path.display()))?;
     let sources: Vec<String> =
         java.iter().filter(|source| source.starts_with(root)).map(|source| quote(&relative(folder, source))).collect();
     let qualified = if package.is_empty() { name.clone() } else { format!("{package}.{name}") };

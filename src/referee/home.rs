@@ -55,6 +55,12 @@ fn skipped(path: &Path, skip: &[PathBuf]) -> bool {
         || path.file_name().is_some_and(|name| NOT_THE_PROGRAMS.iter().any(|vcs| name == *vcs))
 }
 
+/// What an entry costs a player's folder, as [`size_of`](super::limits::size_of) counts it.
+fn cost(metadata: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt as _;
+    (metadata.blocks() * 512).max(super::limits::LEAST_PER_ENTRY)
+}
+
 /// Adds the size of what `folder` holds to `total`; false as soon as it
 /// passes `budget`.
 fn measure(folder: &Path, skip: &[PathBuf], budget: u64, total: &mut u64) -> io::Result<bool> {
@@ -65,9 +71,9 @@ fn measure(folder: &Path, skip: &[PathBuf], budget: u64, total: &mut u64) -> io:
             continue;
         }
         let metadata = entry.metadata().map_err(|error| named(&path, error))?;
-        if !metadata.is_dir() {
-            *total += metadata.len();
-        }
+        // Counted as the player's folder is (`limits::size_of`): its
+        // blocks, at least a block's worth for every entry.
+        *total += cost(&metadata);
         if *total > budget || (metadata.is_dir() && !measure(&path, skip, budget, total)?) {
             return Ok(false);
         }
@@ -130,7 +136,7 @@ mod tests {
         std::fs::write(from.join("games.jsonl"), "the log").unwrap();
         std::os::unix::fs::symlink("/etc/hostname", from.join("link")).unwrap();
         let skip = [from.join("games.jsonl"), from.join("games.output")];
-        assert!(copy(&from, &to, 1000, &skip, None).unwrap());
+        assert!(copy(&from, &to, 1 << 20, &skip, None).unwrap());
         assert_eq!(std::fs::read_to_string(to.join("pkg/Main.class")).unwrap(), "classes");
         assert_eq!(std::fs::read_link(to.join("link")).unwrap(), Path::new("/etc/hostname"));
         for left_out in [".git", "games.jsonl", "games.output"] {
@@ -144,8 +150,8 @@ mod tests {
         let (from, to) = (temp.path().join("from"), temp.path().join("to"));
         std::fs::create_dir_all(from.join("deep")).unwrap();
         std::fs::create_dir(&to).unwrap();
-        std::fs::write(from.join("deep/big"), vec![0u8; 5000]).unwrap();
-        assert!(!copy(&from, &to, 4096, &[], None).unwrap());
+        std::fs::write(from.join("deep/big"), vec![1u8; 100_000]).unwrap();
+        assert!(!copy(&from, &to, 50_000, &[], None).unwrap());
         assert_eq!(std::fs::read_dir(&to).unwrap().count(), 0);
     }
 }

@@ -34,7 +34,10 @@ pub type RunAside = fn(&mut Command) -> std::io::Result<std::process::Output>;
 /// When the manager cannot say, with what it said (a version named in
 /// `.python-version` that is not installed, say).
 pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Result<Option<PathBuf>, String> {
-    if found.parent().and_then(Path::file_name).is_none_or(|parent| parent != "shims") {
+    // A shim is the user's own: in a folder `shims`, owned by the referee's
+    // user or root and writable by no one else. A file a submission brings
+    // is never one (the caller looks only at programs found on the PATH).
+    if found.parent().and_then(Path::file_name).is_none_or(|parent| parent != "shims") || !trusted(found) {
         return Ok(None);
     }
     // Asked once per folder: the answer does not change while the referee
@@ -56,9 +59,16 @@ fn ask_manager(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Resu
     let Ok(text) = std::fs::read(found) else { return Ok(None) };
     let text = String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]);
     let Some(manager) = manager(&text) else { return Ok(None) };
+    let known = Path::new(&manager).file_name().is_some_and(|name| MANAGERS.iter().any(|known| name == *known));
+    if !known {
+        return Ok(None);
+    }
     let manager = super::sandbox::find_program(Path::new(&manager)).map_err(|error| {
         format!("the version manager {manager} of the shim {} cannot be run: {error}", found.display())
     })?;
+    if !trusted(&manager) {
+        return Ok(None);
+    }
     let folder = if folder.is_dir() { folder } else { Path::new("/") };
     let output = run(Command::new(&manager).arg("which").arg(name).current_dir(folder))
         .map_err(|error| format!("{} which {}: {error}", manager.display(), name.to_string_lossy()))?;
@@ -75,6 +85,22 @@ fn ask_manager(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Resu
             said(&output.stderr).unwrap_or_else(|| format!("`{} which` failed", manager.display()))
         )),
     }
+}
+
+/// The version managers whose shims are followed.
+const MANAGERS: [&str; 8] = ["pyenv", "rbenv", "nodenv", "jenv", "goenv", "plenv", "phpenv", "asdf"];
+
+/// Whether `path` and its folders are the user's own: owned by the
+/// referee's user or root, and writable by no one else.
+fn trusted(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let me = rustix::process::geteuid().as_raw();
+    path.ancestors().all(|path| {
+        std::fs::metadata(path).is_ok_and(|metadata| {
+            let sticky = metadata.mode() & 0o1000 != 0;
+            (metadata.uid() == me || metadata.uid() == 0) && (metadata.mode() & 0o022 == 0 || sticky)
+        })
+    })
 }
 
 /// The version manager a shim's script runs: the word before `exec` in

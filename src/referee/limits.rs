@@ -302,7 +302,7 @@ pub fn join(procs: &[OwnedFd]) -> io::Result<()> {
 /// block. Empty files and links are not free (each takes an inode), and
 /// counting them so bounds a walk of a folder within its limit (65,536
 /// entries under the default 256 MB).
-const LEAST_PER_ENTRY: u64 = 4096;
+pub const LEAST_PER_ENTRY: u64 = 4096;
 
 /// The bytes under `folder` (itself included), not following links, each
 /// entry counting at least [`LEAST_PER_ENTRY`], stopping once past `limit`.

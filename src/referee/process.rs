@@ -280,6 +280,9 @@ impl Containment {
     /// directory; or, when the referee could not find or build the
     /// program, the reason, which its first turn gives.
     pub fn furnish_for(&self, dir: &mut ScratchDir, template: &Template, base: &Path) {
+        if template.is_built() {
+            dir.confine();
+        }
         match (template.unbuilt(), template.home(base)) {
             (Some(why), _) => dir.set_home(Home::Missing(why.to_owned())),
             (None, Some(home)) => self.furnish_with(dir, &home),
@@ -288,11 +291,30 @@ impl Containment {
     }
 
     fn furnish_with(&self, dir: &mut ScratchDir, home: &Path) {
+        // What the sandbox hides is never copied or shown whole: a folder
+        // holding the home folder (its keys) or the temporary directory
+        // (every user's files, other referees').
+        let hidden = [std::env::var_os("HOME").map(PathBuf::from), Some(std::env::temp_dir())];
+        let holds = |home: &Path| {
+            hidden
+                .iter()
+                .flatten()
+                .filter_map(|hidden| hidden.canonicalize().ok())
+                .find(|hidden| hidden.starts_with(home))
+        };
         let furnished = match home.canonicalize() {
             Err(error) => Home::Missing(format!("the program's folder {} cannot be used: {error}", home.display())),
+            Ok(home) if holds(&home).is_some() => Home::Missing(format!(
+                "the program's folder {} holds {}, which players never see: start the referee in the program's \
+                 own folder, or name it with `cd DIR &&`",
+                home.display(),
+                holds(&home).expect("checked").display()
+            )),
             Ok(home) => {
                 let owner = self.sandbox.as_ref().and_then(Sandbox::player_owner);
-                match super::home::copy(&home, dir.path(), self.limits.disk, &self.private, owner) {
+                // Half of what the folder may hold, so that the program has
+                // room to write.
+                match super::home::copy(&home, dir.path(), self.limits.disk / 2, &self.private, owner) {
                     Ok(true) => Home::Copied(home),
                     Ok(false) => Home::Shown(home),
                     Err(error) => Home::Missing(format!("the program's folder cannot be copied: {error}")),
@@ -317,6 +339,12 @@ impl Containment {
             Home::None | Home::Copied(_) => None,
         };
         let found = super::sandbox::find_program(program).map_err(cannot)?;
+        if dir.confined() && !on_path(program) && !found.starts_with(dir.path()) {
+            return Err(format!(
+                "{} is outside the program's folder: a submission's program is its own or one on the PATH",
+                program.display()
+            ));
+        }
         // A version manager's shim is asked, from the program's folder,
         // which interpreter it stands for: the manager is not in the sandbox.
         let folder = match dir.home() {
@@ -324,7 +352,10 @@ impl Containment {
             Home::None | Home::Missing(_) => dir.path(),
         };
         let name = found.file_name().unwrap_or(found.as_os_str()).to_owned();
-        let shim = super::interpreter::resolve_shim(&found, &name, folder, run_aside)?;
+        // Only a program found on the PATH may be a shim: one the command
+        // names by a path may be the submission's own file.
+        let shim =
+            if on_path(program) { super::interpreter::resolve_shim(&found, &name, folder, run_aside)? } else { None };
         let found = shim.clone().unwrap_or(found);
         let tmp = if self.sandbox.is_some() { PathBuf::from("/tmp") } else { std::env::temp_dir() };
         let environment =
@@ -334,7 +365,10 @@ impl Containment {
             Some(sandbox) => {
                 // The player sees the files its command names, wherever they
                 // are (the program, a script, a model file), read-only.
-                let named = args.iter().map(Path::new).filter(|path| path.is_absolute() && path.exists());
+                // A submission's command (a class's) is shown nothing
+                // outside its folder, whatever it names.
+                let confined = dir.confined();
+                let named = args.iter().map(Path::new).filter(|path| !confined && path.is_absolute() && path.exists());
                 let program = found.canonicalize().unwrap_or_else(|_| found.clone());
                 let installations = [found.as_path(), &program].map(installation);
                 let shown: Vec<&Path> = self
@@ -456,6 +490,11 @@ impl Containment {
         let wall = if timed_out { timeout } else { stopped.wall };
         Run { ending, wall, cpu: stopped.cpu, stdout, stderr, passed: stopped.passed }
     }
+}
+
+/// Whether a command's program is looked up on the PATH: a bare name.
+fn on_path(program: &Path) -> bool {
+    !program.as_os_str().as_encoded_bytes().contains(&b'/')
 }
 
 /// `path` made canonical, as a copy compares paths; a log or an output
@@ -647,14 +686,27 @@ mod linux {
     }
 
     pub fn run_aside(command: &mut std::process::Command) -> io::Result<std::process::Output> {
+        /// The longest a helper may take: a version manager answers in a
+        /// fraction of a second, unless something it reads hangs it.
+        const LIMIT: Duration = Duration::from_secs(10);
         let child = {
             let mut registered = registered();
-            let child = command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+            let child =
+                command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0).spawn()?;
             registered.push(libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t"));
             child
         };
         let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
-        let output = child.wait_with_output();
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || send.send(child.wait_with_output()));
+        let output = receive.recv_timeout(LIMIT).unwrap_or_else(|_| {
+            // Its whole group, so that no process of it keeps the pipes open.
+            if let Some(group) = Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process_group(group, Signal::KILL);
+            }
+            let _ = receive.recv();
+            Err(io::Error::other(format!("it took more than {} s and was stopped", LIMIT.as_secs())))
+        });
         registered().retain(|&id| id != pid);
         output
     }

@@ -89,7 +89,7 @@ impl Root {
     pub fn player_dir(&self, prefix: &str) -> io::Result<ScratchDir> {
         let path = tempfile::Builder::new().prefix(prefix).tempdir_in(&self.path)?.keep();
         let handle = open_at(None, &path, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW, 0)?;
-        Ok(ScratchDir { path, handle, home: Home::None })
+        Ok(ScratchDir { path, handle, home: Home::None, confined: false })
     }
 }
 
@@ -150,6 +150,9 @@ pub struct ScratchDir {
     handle: OwnedFd,
     /// The program's own folder, copied into this one or shown beside it.
     home: Home,
+    /// Whether the command is a submission's (a class's): it is shown
+    /// nothing outside this folder, whatever paths it names.
+    confined: bool,
 }
 
 impl ScratchDir {
@@ -166,6 +169,16 @@ impl ScratchDir {
 
     pub fn set_home(&mut self, home: Home) {
         self.home = home;
+    }
+
+    /// Whether the command is a submission's, shown nothing outside this folder.
+    #[must_use]
+    pub const fn confined(&self) -> bool {
+        self.confined
+    }
+
+    pub fn confine(&mut self) {
+        self.confined = true;
     }
 
     /// The program's own folder and this folder, when this one is its copy.
@@ -277,7 +290,7 @@ mod tests {
     fn turn_files_ignore_what_the_player_left() {
         let root = tempfile::tempdir().unwrap();
         let handle = open_at(None, root.path(), OFlags::RDONLY | OFlags::DIRECTORY, 0).unwrap();
-        let dir = ScratchDir { path: root.path().join("gone-on-drop"), handle, home: Home::None };
+        let dir = ScratchDir { path: root.path().join("gone-on-drop"), handle, home: Home::None, confined: false };
         let name = dir.create("in-01", b"board").unwrap();
         assert!(name.starts_with("in-01-") && name.ends_with(".txt"), "{name}");
         assert_eq!(dir.read(&name, 3).unwrap(), Some(b"boa".to_vec()));

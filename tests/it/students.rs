@@ -129,22 +129,23 @@ fn a_program_runs_from_its_own_folder_which_it_cannot_change() {
 fn a_version_managers_shim_in_the_home_folder_runs_the_version_the_programs_folder_names() {
     let temp = tempfile::tempdir().unwrap();
     let home = temp.path().join("home");
-    let manager = home.join(".fakeenv");
-    // Like pyenv's: a shim asks the manager, which reads the version the
-    // current folder names; only version 2.0 is installed.
+    let manager = home.join(".pyenv");
+    // A pyenv of the test's own, as pyenv lays itself out: a shim asks the
+    // manager, which reads the version the current folder names; only
+    // version 2.0 is installed.
     let shim = format!(
         "#!/usr/bin/env bash\nset -e\nprogram=\"${{0##*/}}\"\nexec \"{}\" exec \"$program\" \"$@\"\n",
-        manager.join("libexec/fakeenv").display()
+        manager.join("libexec/pyenv").display()
     );
-    let fakeenv = format!(
-        "#!/bin/sh\nversion=1.0\n[ -f .fake-version ] && version=$(cat .fake-version)\n\
+    let pyenv = format!(
+        "#!/bin/sh\nversion=1.0\n[ -f .python-version ] && version=$(cat .python-version)\n\
          program={versions}/$version/bin/$2\n\
-         [ -x \"$program\" ] || {{ echo \"fakeenv: version '$version' is not installed\" >&2; exit 1; }}\n\
+         [ -x \"$program\" ] || {{ echo \"pyenv: version '$version' is not installed\" >&2; exit 1; }}\n\
          case \"$1\" in which) echo \"$program\";; exec) shift; shift; exec \"$program\" \"$@\";; esac\n",
         versions = manager.join("versions").display()
     );
-    put(&manager, &[("shims/python3", &shim), ("libexec/fakeenv", &fakeenv)]);
-    for script in ["shims/python3", "libexec/fakeenv"] {
+    put(&manager, &[("shims/python3", &shim), ("libexec/pyenv", &pyenv)]);
+    for script in ["shims/python3", "libexec/pyenv"] {
         use std::os::unix::fs::PermissionsExt as _;
         std::fs::set_permissions(manager.join(script), std::fs::Permissions::from_mode(0o755)).unwrap();
     }
@@ -153,7 +154,7 @@ fn a_version_managers_shim_in_the_home_folder_runs_the_version_the_programs_fold
     put(&home, &[(".ssh/id_ed25519", "a private key")]);
     let alice = temp.path().join("alice");
     python_student(&alice, &[format!("unseen {}", home.join(".ssh").display())]);
-    put(&alice, &[(".fake-version", "2.0")]);
+    put(&alice, &[(".python-version", "2.0")]);
 
     let path = std::env::join_paths(
         std::iter::once(manager.join("shims")).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
@@ -165,10 +166,10 @@ fn a_version_managers_shim_in_the_home_folder_runs_the_version_the_programs_fold
 
     // Where the folder names a version that is not installed, the
     // manager's own words say why.
-    put(&alice, &[(".fake-version", "3.0")]);
+    put(&alice, &[(".python-version", "3.0")]);
     let (text, code) = ran(maxconnect4(&alice).env("HOME", &home).env("PATH", &path).args(["check", PYTHON_COMMAND]));
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("cannot tell which python3 to run here: fakeenv: version '3.0' is not installed"), "{text}");
+    assert!(text.contains("cannot tell which python3 to run here: pyenv: version '3.0' is not installed"), "{text}");
 }
 
 #[test]
@@ -352,4 +353,58 @@ fn a_class_tournament_plays_the_students_commands() {
     let alice = format!("alice  cd {}/alice && {PYTHON_COMMAND}", class.path().display());
     assert!(text.lines().any(|line| line == alice), "the standings show each player's command:\n{text}");
     assert_eq!(snapshot(class.path()), before);
+}
+
+#[test]
+fn a_submission_reaches_nothing_beyond_its_own_folder() {
+    let parent = tempfile::tempdir().unwrap();
+    let class = parent.path().join("class");
+    python_student(&class.join("alice"), &[]);
+    // A "shim" of its own whose "manager" would run the submission's
+    // `which` script on the referee's side, outside any sandbox.
+    let marker = parent.path().join("ran-outside");
+    let mallory = class.join("mallory");
+    put(
+        &mallory,
+        &[
+            ("shims/maxconnect4", "#!/bin/sh\nexec /bin/sh exec x\n"),
+            ("which", &format!("#!/bin/sh\ntouch {}\n", marker.display())),
+        ],
+    );
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        for file in ["shims/maxconnect4", "which"] {
+            std::fs::set_permissions(mallory.join(file), std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+    // A command file that is a link to the referee's environment.
+    std::fs::create_dir(class.join("oscar")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/environ", class.join("oscar/maxconnect4-player.txt")).unwrap();
+    // A command that plays another student's program.
+    put(
+        &class.join("trudy"),
+        &[("maxconnect4-player.txt", "run: python3 ../alice/maxconnect4.py one-move {in} {out}\n")],
+    );
+
+    let (text, code) =
+        ran(maxconnect4(parent.path()).env("AWS_SECRET_ACCESS_KEY", "hunter3").args(["check", "--class", "class"]));
+    assert_eq!(code, 1, "{text}");
+    assert!(!marker.exists(), "a submission's file ran outside the sandbox");
+    assert!(text.lines().any(|line| line.starts_with("ok      alice [")), "{text}");
+    assert!(
+        text.contains("oscar [as its command file says]")
+            || text.contains("maxconnect4-player.txt is not a regular file"),
+        "{text}"
+    );
+    assert!(!text.contains("hunter3"), "the referee's environment was read: {text}");
+    let trudy = text.lines().find(|line| line.contains(" trudy [")).unwrap();
+    assert!(trudy.starts_with("FAILED") && trudy.contains("can't open file"), "{trudy}");
+
+    // A program whose folder holds the home folder is refused, not copied.
+    let home = parent.path().join("me");
+    std::fs::create_dir(&home).unwrap();
+    python_student(parent.path(), &[]);
+    let (text, code) = ran(maxconnect4(parent.path()).env("HOME", &home).args(["check", PYTHON_COMMAND]));
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("which players never see: start the referee in the program's own folder"), "{text}");
 }

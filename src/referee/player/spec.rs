@@ -270,6 +270,13 @@ impl Template {
         self
     }
 
+    /// Whether the referee built the program in a copy of a submission's
+    /// folder (a class's), or tried to.
+    #[must_use]
+    pub const fn is_built(&self) -> bool {
+        self.built.is_some()
+    }
+
     /// Why the program cannot be run, when the referee could not find or
     /// build it.
     #[must_use]
@@ -387,6 +394,10 @@ impl Template {
                 let within = canonical.strip_prefix(home).ok()?;
                 Some(if within.as_os_str().is_empty() { copy.to_owned() } else { copy.join(within) })
             });
+            // A submission's words name nothing outside its own folder.
+            if self.built.is_some() && within.is_none() {
+                return None;
+            }
             Some(within.unwrap_or(found))
         };
         let substitute = |word: &str| -> OsString {
