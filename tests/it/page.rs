@@ -514,3 +514,20 @@ fn the_perfect_strength_plays_the_books_best_moves() {
         client.close().await.unwrap();
     });
 }
+
+#[test]
+fn a_first_click_on_the_board_starts_a_game_and_the_columns_are_numbered() {
+    with_page(&["--depth", "2"], |client, url| async move {
+        client.goto(&url).await.unwrap();
+        let numbers = client.find(Locator::Id("columns")).await.unwrap().text().await.unwrap();
+        assert_eq!(numbers.split_whitespace().collect::<Vec<_>>(), ["1", "2", "3", "4", "5", "6", "7"]);
+        // A newcomer clicks column 3 without pressing New game: the game
+        // starts, the piece drops, and the computer answers.
+        choose(&client, "first", "human").await;
+        click(&client, "cell-2-5").await;
+        state(&client, &["your-turn"]).await;
+        let board = pieces(&client).await;
+        assert_eq!(&board[0][2..3], "X", "{board:?}");
+        assert_eq!(board.concat().chars().filter(|&piece| piece == 'O').count(), 1, "{board:?}");
+    });
+}
