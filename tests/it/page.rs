@@ -134,6 +134,16 @@ fn a_person_plays_whole_games_and_replays_one_in_the_browser() {
         assert_eq!(client.find_all(Locator::Css("#board button.X, #board button.O")).await.unwrap().len(), 42);
         let score = client.find(Locator::Id("score")).await.unwrap().text().await.unwrap();
         assert!(score.starts_with("Score: red "), "{score}");
+        // Every scoring four is marked, and the status counts them as the
+        // score does.
+        let counted: Vec<usize> = score
+            .trim_start_matches("Score: red ")
+            .split(", green ")
+            .map(|count| count.trim().parse().unwrap())
+            .collect();
+        assert!(result.contains(&format!(", {} fours to {} (marked).", counted[0], counted[1])), "{result}");
+        let marked = client.find_all(Locator::Css("#board button.win")).await.unwrap().len();
+        assert!(counted[0] + counted[1] == 0 || marked >= 4, "{marked} cells marked for {score}");
 
         // A bad depth is refused without starting a game.
         let amount = client.find(Locator::Id("amount")).await.unwrap();

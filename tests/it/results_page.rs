@@ -172,11 +172,16 @@ fn the_results_page_opens_from_disk_and_replays_every_game() {
             }
         };
         assert!(status.starts_with(&format!("Move {moves} of {moves}.")) && status.contains(&winner), "{status}");
+        let fours = game.score.red + game.score.green;
+        let marked = if fours > 0 { " (each four marked)." } else { "." };
         assert_eq!(
             text(&client, "#replay-score").await,
-            format!("Score so far: red {}, green {}.", game.score.red, game.score.green),
+            format!("Score: red {}, green {}{marked}", game.score.red, game.score.green),
             "the score counted on the page is the logged one"
         );
+        // Every cell of a scoring four is marked at the end.
+        let marked = client.find_all(Locator::Css("#board .cell.four")).await.unwrap().len();
+        assert!(fours == 0 || marked >= 4, "{marked} cells marked for {fours} fours");
         assert!(!client.find(Locator::Id("forward")).await.unwrap().is_enabled().await.unwrap());
         click(&client, "#first").await;
         assert_eq!(drawn_board(&client).await, expected_board(game, 0));
