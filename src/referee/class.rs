@@ -484,7 +484,7 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
         Ok(built) => built,
         Err(error) => return failed(&found, &plan.run, format!("no folder to build it in: {error}")),
     };
-    containment.furnish(&mut built, Some(folder));
+    containment.furnish(&mut built, folder);
     match built.home() {
         Home::Missing(why) => return failed(&found, &plan.run, why.clone()),
         Home::Shown(_) => {
@@ -527,7 +527,7 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
     }
     match PlayerSpec::parse(&format!("{cd} {run}")) {
         Ok(spec) => {
-            let spec = spec.built_in(Ok(built.path().to_owned()));
+            let spec = spec.built_in(built.path().to_owned());
             Entrant { name, found, spec, _built: Some(built) }
         }
         Err(error) => failed(&found, &run, error.to_string()),

@@ -55,12 +55,6 @@ fn skipped(path: &Path, skip: &[PathBuf]) -> bool {
         || path.file_name().is_some_and(|name| NOT_THE_PROGRAMS.iter().any(|vcs| name == *vcs))
 }
 
-/// What an entry costs a player's folder, as [`size_of`](super::limits::size_of) counts it.
-fn cost(metadata: &std::fs::Metadata) -> u64 {
-    use std::os::unix::fs::MetadataExt as _;
-    (metadata.blocks() * 512).max(super::limits::LEAST_PER_ENTRY)
-}
-
 /// Adds the size of what `folder` holds to `total`; false as soon as it
 /// passes `budget`.
 fn measure(folder: &Path, skip: &[PathBuf], budget: u64, total: &mut u64) -> io::Result<bool> {
@@ -71,9 +65,8 @@ fn measure(folder: &Path, skip: &[PathBuf], budget: u64, total: &mut u64) -> io:
             continue;
         }
         let metadata = entry.metadata().map_err(|error| named(&path, error))?;
-        // Counted as the player's folder is (`limits::size_of`): its
-        // blocks, at least a block's worth for every entry.
-        *total += cost(&metadata);
+        // Counted as the player's folder is (`limits::size_of`).
+        *total += super::limits::cost(&metadata);
         if *total > budget || (metadata.is_dir() && !measure(&path, skip, budget, total)?) {
             return Ok(false);
         }

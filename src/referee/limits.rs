@@ -304,12 +304,18 @@ pub fn join(procs: &[OwnedFd]) -> io::Result<()> {
 /// entries under the default 256 MB).
 pub const LEAST_PER_ENTRY: u64 = 4096;
 
+/// What an entry costs a player's folder: its blocks, at least
+/// [`LEAST_PER_ENTRY`].
+#[must_use]
+pub fn cost(metadata: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt as _;
+    (metadata.blocks() * 512).max(LEAST_PER_ENTRY)
+}
+
 /// The bytes under `folder` (itself included), not following links, each
 /// entry counting at least [`LEAST_PER_ENTRY`], stopping once past `limit`.
 #[must_use]
 pub fn size_of(folder: &Path, limit: u64) -> u64 {
-    use std::os::unix::fs::MetadataExt as _;
-    let cost = |metadata: &std::fs::Metadata| (metadata.blocks() * 512).max(LEAST_PER_ENTRY);
     let mut total = std::fs::symlink_metadata(folder).map_or(0, |metadata| cost(&metadata));
     let mut folders = vec![folder.to_owned()];
     while let Some(folder) = folders.pop() {

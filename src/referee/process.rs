@@ -270,9 +270,40 @@ impl Containment {
     /// holds more than a player's folder may, the folder itself, shown
     /// read-only. A folder that cannot be given costs the player its first
     /// turn, not the referee its work.
-    pub fn furnish(&self, dir: &mut ScratchDir, home: Option<&Path>) {
-        let Some(home) = home else { return };
-        self.furnish_with(dir, home);
+    pub fn furnish(&self, dir: &mut ScratchDir, home: &Path) {
+        // What the sandbox hides is never copied or shown whole: a folder
+        // holding the home folder (its keys) or the temporary directory
+        // (every user's files, other referees').
+        let hidden = [std::env::var_os("HOME").map(PathBuf::from), Some(std::env::temp_dir())];
+        let held = |home: &Path| {
+            hidden
+                .iter()
+                .flatten()
+                .filter_map(|hidden| hidden.canonicalize().ok())
+                .find(|hidden| hidden.starts_with(home))
+        };
+        let furnished = match home.canonicalize() {
+            Err(error) => Home::Missing(format!("the program's folder {} cannot be used: {error}", home.display())),
+            Ok(home) => match held(&home) {
+                Some(hidden) => Home::Missing(format!(
+                    "the program's folder {} holds {}, which players never see: start the referee in the \
+                     program's own folder, or name it with `cd DIR &&`",
+                    home.display(),
+                    hidden.display()
+                )),
+                None => {
+                    let owner = self.sandbox.as_ref().and_then(Sandbox::player_owner);
+                    // Half of what the folder may hold, so that the program
+                    // has room to write.
+                    match super::home::copy(&home, dir.path(), self.limits.disk / 2, &self.private, owner) {
+                        Ok(true) => Home::Copied(home),
+                        Ok(false) => Home::Shown(home),
+                        Err(error) => Home::Missing(format!("the program's folder cannot be copied: {error}")),
+                    }
+                }
+            },
+        };
+        dir.set_home(furnished);
     }
 
     /// Gives the player of `dir` the folder of `template`'s program, as
@@ -285,43 +316,9 @@ impl Containment {
         }
         match (template.unbuilt(), template.home(base)) {
             (Some(why), _) => dir.set_home(Home::Missing(why.to_owned())),
-            (None, Some(home)) => self.furnish_with(dir, &home),
+            (None, Some(home)) => self.furnish(dir, &home),
             (None, None) => {}
         }
-    }
-
-    fn furnish_with(&self, dir: &mut ScratchDir, home: &Path) {
-        // What the sandbox hides is never copied or shown whole: a folder
-        // holding the home folder (its keys) or the temporary directory
-        // (every user's files, other referees').
-        let hidden = [std::env::var_os("HOME").map(PathBuf::from), Some(std::env::temp_dir())];
-        let holds = |home: &Path| {
-            hidden
-                .iter()
-                .flatten()
-                .filter_map(|hidden| hidden.canonicalize().ok())
-                .find(|hidden| hidden.starts_with(home))
-        };
-        let furnished = match home.canonicalize() {
-            Err(error) => Home::Missing(format!("the program's folder {} cannot be used: {error}", home.display())),
-            Ok(home) if holds(&home).is_some() => Home::Missing(format!(
-                "the program's folder {} holds {}, which players never see: start the referee in the program's \
-                 own folder, or name it with `cd DIR &&`",
-                home.display(),
-                holds(&home).expect("checked").display()
-            )),
-            Ok(home) => {
-                let owner = self.sandbox.as_ref().and_then(Sandbox::player_owner);
-                // Half of what the folder may hold, so that the program has
-                // room to write.
-                match super::home::copy(&home, dir.path(), self.limits.disk / 2, &self.private, owner) {
-                    Ok(true) => Home::Copied(home),
-                    Ok(false) => Home::Shown(home),
-                    Err(error) => Home::Missing(format!("the program's folder cannot be copied: {error}")),
-                }
-            }
-        };
-        dir.set_home(furnished);
     }
 
     /// Starts `program` with `args` in `dir`, contained, with its output

@@ -28,21 +28,54 @@ pub struct Driver {
 
 impl Driver {
     pub fn start() -> Driver {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver runs");
-        // Wait until it accepts connections.
         let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(started.elapsed() < PATIENCE, "chromedriver did not start listening on port {port}");
-            std::thread::sleep(Duration::from_millis(50));
+        // A free port may be taken by another test between its choice and
+        // chromedriver's bind (chromedriver then exits, and whoever took it
+        // answers): another port is tried until chromedriver itself answers.
+        loop {
+            assert!(started.elapsed() < PATIENCE, "chromedriver did not start listening");
+            let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+            let mut child = Command::new("chromedriver")
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver runs");
+            let answers = loop {
+                if child.try_wait().unwrap().is_some() {
+                    break false;
+                }
+                if let Ok(status) = chromedriver_status(port) {
+                    break status.contains("\"ready\"");
+                }
+                assert!(started.elapsed() < PATIENCE, "chromedriver did not start listening on port {port}");
+                std::thread::sleep(Duration::from_millis(50));
+            };
+            if answers && child.try_wait().unwrap().is_none() {
+                return Driver { child, port };
+            }
+            let _ = child.kill();
+            let _ = child.wait();
         }
-        Driver { child, port }
     }
+}
+
+/// What `GET /status` on `port` answers.
+fn chromedriver_status(port: u16) -> std::io::Result<String> {
+    use std::io::{Read as _, Write as _};
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.write_all(b"GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")?;
+    // Read until the status is in, whether or not the connection closes.
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !String::from_utf8_lossy(&answer).contains("\"ready\"") {
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(read) => answer.extend_from_slice(&buffer[..read]),
+        }
+    }
+    Ok(String::from_utf8_lossy(&answer).into_owned())
 }
 
 impl Drop for Driver {

@@ -391,11 +391,7 @@ fn a_submission_reaches_nothing_beyond_its_own_folder() {
     assert_eq!(code, 1, "{text}");
     assert!(!marker.exists(), "a submission's file ran outside the sandbox");
     assert!(text.lines().any(|line| line.starts_with("ok      alice [")), "{text}");
-    assert!(
-        text.contains("oscar [as its command file says]")
-            || text.contains("maxconnect4-player.txt is not a regular file"),
-        "{text}"
-    );
+    assert!(text.contains("oscar/maxconnect4-player.txt is not a regular file"), "{text}");
     assert!(!text.contains("hunter3"), "the referee's environment was read: {text}");
     let trudy = text.lines().find(|line| line.contains(" trudy [")).unwrap();
     assert!(trudy.starts_with("FAILED") && trudy.contains("can't open file"), "{trudy}");

@@ -89,7 +89,7 @@ impl PlayerSpec {
     /// folder its command names in which the referee built it (or why it
     /// could not); shown and logged as given.
     #[must_use]
-    pub fn built_in(self, built: Result<PathBuf, String>) -> PlayerSpec {
+    pub fn built_in(self, built: PathBuf) -> PlayerSpec {
         let kind = match self.kind {
             PlayerKind::Command(template) => PlayerKind::Command(template.built_in(built)),
             PlayerKind::Moderator(template) => PlayerKind::Moderator(template.built_in(built)),
@@ -265,8 +265,8 @@ impl Template {
     /// The same command, its folder being `built`: a copy of the folder it
     /// names, in which the referee built the program.
     #[must_use]
-    pub fn built_in(mut self, built: Result<PathBuf, String>) -> Template {
-        self.built = Some(built);
+    pub fn built_in(mut self, built: PathBuf) -> Template {
+        self.built = Some(Ok(built));
         self
     }
 
@@ -595,7 +595,7 @@ mod tests {
         assert_eq!(home("cd 'no such' && ./mc4 {in} {out}"), base.join("no such"));
         let engine = Template::engine(Path::new("/bin/maxconnect4"), Rules::Max, Duration::from_secs(1));
         assert_eq!(engine.home(&base), None);
-        let built = Template::parse("cd alice && java pkg.Main {in} {out}").unwrap().built_in(Ok(base.join("bob")));
+        let built = Template::parse("cd alice && java pkg.Main {in} {out}").unwrap().built_in(base.join("bob"));
         assert_eq!(built.home(&base).unwrap(), base.join("bob"));
     }
 
