@@ -41,6 +41,8 @@ pub enum Error {
     SymbolicLink { path: PathBuf },
     #[error("cannot write {path}: it is {kind}, not a regular file")]
     NotARegularFile { path: PathBuf, kind: &'static str },
+    #[error("cannot write into {path}: it is {kind}, not a directory")]
+    NotAFolder { path: PathBuf, kind: &'static str },
     #[error("cannot write {path}: {source}")]
     Io { path: PathBuf, source: io::Error },
 }
@@ -77,18 +79,7 @@ pub fn check(destination: &Path) -> Result<(), Error> {
     if text.ends_with(b"/") || destination.file_name().is_none() {
         return Err(Error::Directory { path: path() });
     }
-    let directory = directory_of(destination);
-    match std::fs::metadata(directory) {
-        Ok(metadata) if metadata.is_dir() => {}
-        Ok(_) => return Err(Error::NotADirectory { path: path(), directory: directory.to_owned() }),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => {
-            return Err(Error::NoDirectory { path: path(), directory: directory.to_owned() })
-        }
-        Err(error) if error.raw_os_error() == Some(NOT_A_DIRECTORY) => {
-            return Err(Error::NotADirectory { path: path(), directory: directory.to_owned() })
-        }
-        Err(source) => return Err(Error::Io { path: path(), source }),
-    }
+    folder_exists(destination, directory_of(destination))?;
     match std::fs::symlink_metadata(destination) {
         Ok(metadata) if metadata.is_file() => Ok(()),
         Ok(metadata) if metadata.is_dir() => Err(Error::Directory { path: path() }),
@@ -120,6 +111,49 @@ fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
     }
     let _ = metadata;
     "a special file"
+}
+
+/// Makes `folder`, an output folder the user named (`--out DIR`), unless
+/// it is there (or a link to one is). One rule for every output, a folder's
+/// as a file's: what is named is made, but the folder it goes in must
+/// exist, so a mistyped path is refused rather than grown into a tree of
+/// folders. Returns whether it made the folder, for a caller that removes
+/// it again when nothing could be written in it.
+///
+/// # Errors
+/// When the folder it goes in does not exist or is not one, something
+/// other than a folder is at `folder`, or it cannot be made.
+pub fn make_folder(folder: &Path) -> Result<bool, Error> {
+    let path = || folder.to_owned();
+    if folder.is_dir() {
+        return Ok(false);
+    }
+    match std::fs::symlink_metadata(folder) {
+        Ok(metadata) if metadata.is_file() => return Err(Error::NotAFolder { path: path(), kind: "a file" }),
+        Ok(metadata) if metadata.file_type().is_symlink() => {
+            return Err(Error::NotAFolder { path: path(), kind: "a symbolic link to no directory" })
+        }
+        Ok(metadata) => return Err(Error::NotAFolder { path: path(), kind: kind_of(&metadata) }),
+        Err(_) => {}
+    }
+    // The parent of `out/` is `out`'s: the folder it goes in.
+    folder_exists(folder, directory_of(folder.components().as_path()))?;
+    std::fs::create_dir(folder).map_err(|source| Error::Io { path: path(), source })?;
+    Ok(true)
+}
+
+/// Checks that `directory`, the folder `path` goes in, exists.
+fn folder_exists(path: &Path, directory: &Path) -> Result<(), Error> {
+    let refused = |directory: &Path| Error::NotADirectory { path: path.to_owned(), directory: directory.to_owned() };
+    match std::fs::metadata(directory) {
+        Ok(metadata) if metadata.is_dir() => Ok(()),
+        Ok(_) => Err(refused(directory)),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            Err(Error::NoDirectory { path: path.to_owned(), directory: directory.to_owned() })
+        }
+        Err(error) if error.raw_os_error() == Some(NOT_A_DIRECTORY) => Err(refused(directory)),
+        Err(source) => Err(Error::Io { path: path.to_owned(), source }),
+    }
 }
 
 /// The directory a file named `destination` goes in.

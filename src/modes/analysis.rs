@@ -183,8 +183,9 @@ pub struct AnalyseOptions {
 
 /// Prints the value of every column of the position of `source` for the
 /// player to move (see [`search::analyse`]): a line per column with its
-/// value, `exact` or `depth N`, `best` beside the best columns and `full`
-/// for a full column; or, with `json`, one object. Search figures go to
+/// value, `exact` or `depth N`, `best` beside the best columns (`best, not
+/// proven` where a value is depth-limited: they are then only the best the
+/// search saw) and `full` for a full column; or, with `json`, one object. Search figures go to
 /// `err`; on a terminal, a long analysis shows its progress there.
 ///
 /// # Errors
@@ -212,6 +213,7 @@ pub fn analyse(
         writeln!(out, "The game is over: no column can be played.")?;
     } else {
         let best = analysis.best();
+        let mark = if analysis.best_is_proven() { "  best" } else { "  best, not proven" };
         for column in Column::ALL {
             match analysis.column(column) {
                 None => writeln!(out, "{column}  {:>6}", "full")?,
@@ -220,7 +222,7 @@ pub fn analyse(
                         Reach::Exact => "exact".to_owned(),
                         Reach::Depth(depth) => format!("depth {depth}"),
                     };
-                    let mark = if best.contains(&column) { "  best" } else { "" };
+                    let mark = if best.contains(&column) { mark } else { "" };
                     writeln!(out, "{column}  {:>6}  {reach}{mark}", value.to_string())?;
                 }
             }
@@ -232,7 +234,8 @@ pub fn analyse(
 /// The JSON object `analyse --json` prints: the rules, the moves if the
 /// position was given as moves, each column's value, whether it is exact
 /// and its depth (`null` for a full column, and a depth of `null` for an
-/// exact value), and the best columns, 1-based.
+/// exact value), the best columns, 1-based, and whether they are proven
+/// best (every value exact).
 #[derive(serde::Serialize)]
 pub struct AnalysisJson<'a> {
     rules: &'static str,
@@ -242,6 +245,7 @@ pub struct AnalysisJson<'a> {
     exact: [Option<bool>; WIDTH],
     depth: [Option<u32>; WIDTH],
     best: Vec<usize>,
+    best_proven: bool,
 }
 
 impl AnalysisJson<'_> {
@@ -256,6 +260,7 @@ impl AnalysisJson<'_> {
             exact: analysis.exact(),
             depth: analysis.depths(),
             best: analysis.best().iter().map(|column| column.number()).collect(),
+            best_proven: analysis.best_is_proven(),
         }
     }
 }

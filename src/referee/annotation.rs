@@ -117,7 +117,12 @@ impl Note {
         );
         let best = self.analysis.best();
         if best.contains(&self.column) {
-            line.push_str(", a best move.");
+            match self.analysis.shallowest() {
+                None => line.push_str(", a best move."),
+                Some(depth) => {
+                    let _ = write!(line, ", a best move at depth {depth}, not proven.");
+                }
+            }
             return line;
         }
         let columns: Vec<String> = best.iter().map(|column| column.number().to_string()).collect();
@@ -286,4 +291,27 @@ pub fn json(record: &GameRecord, number: usize, notes: &[Note]) -> serde_json::V
         "moves": moves,
         "tally": {"red": red, "green": green},
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::POINT;
+
+    fn note(columns: [Option<ColumnValue>; 7], played: usize) -> Note {
+        let analysis = Analysis { rules: Rules::Max, columns, nodes: 0 };
+        Note { number: 3, colour: Colour::Red, column: Column::from_number(played).unwrap(), analysis }
+    }
+
+    /// A move of the best value is a best move for certain only when every
+    /// column's value is exact: a column only estimated may be better.
+    #[test]
+    fn a_best_move_among_estimates_is_not_proven() {
+        let exact = |points: i32| Some(ColumnValue { value: points * POINT, unit: POINT, reach: Reach::Exact });
+        let guess = |points: i32| Some(ColumnValue { value: points * POINT, unit: POINT, reach: Reach::Depth(9) });
+        let certain = note([exact(1), exact(2), exact(0), exact(2), None, exact(-1), exact(0)], 2);
+        assert_eq!(certain.line("ann"), "Move 3, red (ann) plays 2: +2 exact, a best move.");
+        let seen = note([exact(1), exact(2), guess(0), exact(2), None, exact(-1), exact(0)], 2);
+        assert_eq!(seen.line("ann"), "Move 3, red (ann) plays 2: +2 exact, a best move at depth 9, not proven.");
+    }
 }

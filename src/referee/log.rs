@@ -39,6 +39,9 @@ pub enum LogError {
     Read { path: PathBuf, source: io::Error },
     #[error("cannot write {}", path.display())]
     Write { path: PathBuf, source: io::Error },
+    /// Its folder does not exist, or something other than a file is there.
+    #[error(transparent)]
+    Refused(#[from] crate::atomic::Error),
     #[error("the log {} is in use by another referee", path.display())]
     InUse { path: PathBuf },
     #[error(
@@ -370,16 +373,14 @@ pub struct Log {
 }
 
 impl Log {
-    /// Opens the log at `path`, creating it (and its directory) if needed,
-    /// and locks it.
+    /// Opens the log at `path`, creating it if needed (its folder must
+    /// exist, as every output's: [`crate::atomic::make_folder`]), and locks it.
     ///
     /// # Errors
     /// When it cannot be opened, or another referee holds it.
     pub fn open(path: &Path) -> Result<Log, LogError> {
         let error = |source| LogError::Write { path: path.to_owned(), source };
-        if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(error)?;
-        }
+        crate::atomic::check(path)?;
         let mut options = OpenOptions::new();
         // Not waiting on a named pipe, which is then refused.
         std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);

@@ -82,8 +82,8 @@ impl Results {
         commands(&self.standings, &self.records)
     }
 
-    /// Writes every file of the results into `directory` (created if need
-    /// be): `standings.csv` (with each player's figures in its last
+    /// Writes every file of the results into `directory` (made if need be,
+    /// in a folder that exists: [`crate::atomic::make_folder`]): `standings.csv` (with each player's figures in its last
     /// columns), `.png` and `.svg`, `crosstable.csv`,
     /// `ratings.csv` and the page, `results.html`. Each is written to a temporary file beside it, and
     /// all are put in place together or, on a failure, none.
@@ -91,16 +91,12 @@ impl Results {
     /// # Errors
     /// When the chart cannot be drawn or a file cannot be written.
     pub fn write(&self, directory: &Path) -> Result<(), Error> {
-        // The folders made here are removed again if the files cannot be
+        // A folder made here is removed again if the files cannot be
         // written (a full disk): a failure leaves nothing behind.
-        let made: Vec<&Path> =
-            directory.ancestors().take_while(|folder| !folder.as_os_str().is_empty() && !folder.exists()).collect();
-        std::fs::create_dir_all(directory).map_err(|source| Error::io("create", directory, source))?;
+        let made = crate::atomic::make_folder(directory)?;
         let written = self.write_into(directory);
-        if written.is_err() {
-            for folder in made {
-                let _ = std::fs::remove_dir(folder);
-            }
+        if written.is_err() && made {
+            let _ = std::fs::remove_dir(directory);
         }
         written
     }

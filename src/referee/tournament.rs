@@ -208,6 +208,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
             seat.check_start(&opening_board(opening), Some(opening_moves(opening).columns()))?;
         }
     }
+    crate::atomic::make_folder(&options.directory)?;
     let mut log = Log::open(&log_path)?;
     let logged = log.records()?;
     super::audit::records(&logged, &log_path)?;

@@ -218,6 +218,22 @@ impl Analysis {
         Column::ALL.into_iter().filter(|&column| self.column(column).is_some_and(|v| v.value == best.value)).collect()
     }
 
+    /// Whether the best columns ([`best`](Analysis::best)) are proven best:
+    /// every column's value is exact. Where one is depth-limited, the best
+    /// columns are only the best the search saw at its depth (a column's
+    /// exact value may fall below another's estimate that is no better).
+    #[must_use]
+    pub fn best_is_proven(&self) -> bool {
+        self.columns.iter().flatten().all(|column| column.is_exact())
+    }
+
+    /// The shallowest depth of a depth-limited value; `None` when every
+    /// value is exact.
+    #[must_use]
+    pub fn shallowest(&self) -> Option<u32> {
+        self.depths().into_iter().flatten().min()
+    }
+
     /// What playing `column` loses against the best column, in points
     /// (Max-Connect4) or score (classic), never negative; `None` when it
     /// cannot be played.
@@ -264,7 +280,9 @@ pub fn analyse(engine: &mut Engine, board: &Board, budget: &Budget) -> Analysis 
             }
         }
     } else {
-        work.try_solving_within(SOLVE_NODES);
+        if worth_solving(work.analysis.rules, board) {
+            work.try_solving_within(SOLVE_NODES);
+        }
         if deepest > 1 {
             // Without a clock there is nothing to gain from the depths on the way.
             work.iteration(deepest, false);
@@ -330,6 +348,19 @@ pub fn solve_columns(engine: &mut Engine, board: &Board, time: Duration) -> Anal
 /// answer on any machine.
 pub const SOLVE_NODES: u64 = 1_000_000;
 
+/// Under Max-Connect4 rules, the most empty cells of a position whose
+/// columns an analysis without a time limit tries to solve within
+/// [`SOLVE_NODES`] each: farther from the end the tries settle almost no
+/// column and cost as much again as the analysis (`reports/solving.md`,
+/// "Exact columns in an analysis"). The classic solver always tries.
+pub const MAX_SOLVE_EMPTY: u32 = 30;
+
+/// Whether an analysis without a time limit tries to solve the columns of
+/// `board` under `rules` (see [`MAX_SOLVE_EMPTY`]).
+fn worth_solving(rules: Rules, board: &Board) -> bool {
+    rules == Rules::Classic || board.empty_cells() <= MAX_SOLVE_EMPTY
+}
+
 /// An analysis under way.
 struct Work<'a> {
     engine: &'a mut Engine,
@@ -341,7 +372,7 @@ struct Work<'a> {
 impl Work<'_> {
     /// Whether every column's value is exact.
     fn settled(&self) -> bool {
-        self.analysis.columns.iter().flatten().all(|column| column.is_exact())
+        self.analysis.best_is_proven()
     }
 
     /// The time left, if there is a clock.
@@ -398,15 +429,13 @@ impl Work<'_> {
         Some(solved.value * Analysis::unit(self.analysis.rules))
     }
 
-    /// Tries to solve every column exactly within `nodes` positions each,
-    /// where the rules' solver counts them (classic rules).
+    /// Tries to solve every column exactly within `nodes` positions each.
     fn try_solving_within(&mut self, nodes: u64) {
         let unit = Analysis::unit(self.analysis.rules);
         for column in self.board.legal_columns() {
             match self.engine.move_value_within(self.board, column, nodes) {
-                None => return,
-                Some(Err(spent)) => self.analysis.nodes += spent.nodes,
-                Some(Ok(solved)) => {
+                Err(spent) => self.analysis.nodes += spent.nodes,
+                Ok(solved) => {
                     self.analysis.nodes += solved.nodes;
                     let value = ColumnValue { value: solved.value * unit, unit, reach: Reach::Exact };
                     self.analysis.columns[column.index()] = Some(value);

@@ -334,23 +334,23 @@ impl Engine {
 
     /// The exact value of the move `column` from `board`, as
     /// [`move_value`](Engine::move_value) finds it, if the solver proves it
-    /// within `nodes` positions: a budget that, unlike time, gives the same
-    /// answer on any machine (see [`proven_result`](Engine::proven_result)).
-    /// [`OutOfTime`] (with the nodes spent) when it needs more; `None`
-    /// under Max-Connect4 rules, whose solver counts time but not nodes.
+    /// within `nodes` positions on one thread: a budget that, unlike time,
+    /// gives the same answer on any machine (see
+    /// [`proven_result`](Engine::proven_result)).
+    ///
+    /// # Errors
+    /// [`OutOfTime`] (with the nodes spent) when it needs more.
     ///
     /// # Panics
     /// When `column` cannot be played on `board`.
-    pub fn move_value_within(
-        &mut self,
-        board: &Board,
-        column: Column,
-        nodes: u64,
-    ) -> Option<Result<ExactValue, OutOfTime>> {
+    pub fn move_value_within(&mut self, board: &Board, column: Column, nodes: u64) -> Result<ExactValue, OutOfTime> {
         assert!(board.can_play(column), "column {column} is full");
+        if let Some(value) = self.read_book(|book, rules| book.move_value(rules, board, column)) {
+            return Ok(ExactValue { value, nodes: 0 });
+        }
         match &mut self.kind {
-            Kind::Max(_) => None,
-            Kind::Classic(engine) => Some(engine.move_value_within(board, column, nodes)),
+            Kind::Max(engine) => engine.move_value_within(board, column, nodes),
+            Kind::Classic(engine) => engine.move_value_within(board, column, nodes),
         }
     }
 
@@ -419,6 +419,26 @@ mod tests {
         // A finished classic game has no moves.
         let won = Moves::board(Rules::Classic, "1212121").unwrap();
         assert_eq!(classic.move_values(&won, Strength::Strong, None).unwrap().values, [None; 7]);
+    }
+
+    /// A budget of positions gives the solve's value when it suffices and
+    /// gives up when it does not, at the same node every time, whatever
+    /// the threads.
+    #[test]
+    fn a_move_value_within_a_budget_of_nodes_is_exact_or_refused_the_same_way_each_time() {
+        let board = Moves::board(Rules::Max, "444434522262").unwrap();
+        let column = Column::from_number(3).unwrap();
+        let exact = Engine::new(1 << 20).move_value(&board, column, None).unwrap().value;
+        let within = |threads, nodes| {
+            let mut engine = Engine::new(1 << 20);
+            engine.set_threads(threads);
+            engine.move_value_within(&board, column, nodes)
+        };
+        let solved = within(2, crate::search::SOLVE_NODES).unwrap();
+        assert_eq!((solved.value, Ok(solved)), (exact, within(1, crate::search::SOLVE_NODES)));
+        let refused = within(1, 5_000).unwrap_err();
+        assert_eq!(within(2, 5_000).unwrap_err().nodes, refused.nodes);
+        assert!(refused.nodes < crate::search::SOLVE_NODES, "{refused:?}");
     }
 
     #[test]

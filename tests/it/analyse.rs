@@ -126,13 +126,38 @@ fn depth_limited_values_say_their_depth() {
         assert!(line.starts_with(&(index + 1).to_string()), "{text}");
         assert!(line.contains("  depth 3"), "{text}");
     }
-    // The position is symmetric, and so are its values; 3 and 5 are best.
-    assert!(lines[2].ends_with("best") && lines[4].ends_with("best"), "{text}");
+    // The position is symmetric, and so are its values; 3 and 5 are best,
+    // at this depth only.
+    assert!(lines[2].ends_with("  best, not proven") && lines[4].ends_with("  best, not proven"), "{text}");
     let analysis = json(&["analyse", "--moves", "444444", "--depth", "3"]);
     assert_eq!(analysis["exact"], serde_json::json!([false, false, false, null, false, false, false]));
     assert_eq!(analysis["depth"], serde_json::json!([3, 3, 3, null, 3, 3, 3]));
     assert_eq!(analysis["values"][3], Value::Null);
     assert_eq!(analysis["best"], serde_json::json!([3, 5]));
+    assert_eq!(analysis["best_proven"], false);
+}
+
+/// Under Max rules, at the default depth, a position the solver reaches
+/// within its budget (here 30 empty cells) has every column exact, each
+/// the negated value `solve` proves for the position after it, and the
+/// best columns proven: a depth-16 search had given column 3 -2.59 (it is
+/// -6) and called column 4 best at -1.66 (it is -3).
+#[test]
+fn max_values_within_the_solvers_reach_are_exact_at_the_default_depth() {
+    let moves = "444434522262";
+    let analysis = json(&["analyse", "--moves", moves]);
+    assert_eq!(analysis["exact"], serde_json::json!([true, true, true, true, true, true, true]), "{analysis}");
+    assert_eq!(analysis["best_proven"], true);
+    for column in 1..=7 {
+        let (child, _) = solved(&["--moves", &format!("{moves}{column}")]);
+        assert_eq!(analysis["values"][column - 1].as_i64(), Some(-child), "column {column}: {analysis}");
+    }
+    let (value, best) = solved(&["--moves", moves]);
+    assert_eq!(analysis["values"].as_array().unwrap().iter().filter_map(Value::as_i64).max(), Some(value));
+    assert_eq!(analysis["best"], serde_json::json!(best));
+    let text = stdout(&["analyse", "--moves", moves]);
+    assert!(text.lines().all(|line| line.contains("  exact")), "{text}");
+    assert_eq!(text.lines().filter(|line| line.ends_with("exact  best")).count(), best.len(), "{text}");
 }
 
 /// A time limit solves what it can: here, everything (a near-full board,

@@ -93,3 +93,39 @@ fn a_report_onto_a_file_a_pipe_or_a_dangling_link_is_refused_before_searching() 
     left.sort();
     assert_eq!(left, ["afile", "alink", "apipe"], "nothing else is left behind");
 }
+
+/// One rule for every output: the folder or file named is made, but the
+/// folder it goes in must exist (a mistyped path is refused, not grown into
+/// a tree of folders), and nothing is left behind.
+#[test]
+fn every_output_is_made_only_in_a_folder_that_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    let players = ["--player", "a=self", "--player", "b=self", "--depth", "1", "--openings", "1", "--no-check"];
+    let tournament = |out: &'static str| [&["tournament", "--out", out][..], &players[..]].concat();
+    check_error(dir.path(), &tournament("deep/er/t"), "cannot write deep/er/t: the directory deep/er does not exist");
+    maxconnect4(dir.path()).args(tournament("t")).assert().success();
+    check_error(
+        dir.path(),
+        &["results", "t/games.jsonl", "--out", "no/such/results"],
+        "cannot write no/such/results: the directory no/such does not exist",
+    );
+    check_error(
+        dir.path(),
+        &["match", "self", "self", "--depth", "1", "--log", "nope/games.jsonl"],
+        "cannot write nope/games.jsonl: the directory nope does not exist",
+    );
+    write(dir.path(), "afile", "keep me\n");
+    check_error(
+        dir.path(),
+        &["results", "t/games.jsonl", "--out", "afile"],
+        "cannot write into afile: it is a file, not a directory",
+    );
+    assert_eq!(read(&dir.path().join("afile")), "keep me\n");
+    let mut left: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+    left.sort();
+    assert_eq!(left, ["afile", "t"], "nothing else is left behind");
+    // A folder in one that exists is made.
+    maxconnect4(dir.path()).args(["results", "t/games.jsonl", "--out", "t/again"]).assert().success();
+    assert!(dir.path().join("t/again/results.html").is_file());
+}

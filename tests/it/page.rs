@@ -475,6 +475,26 @@ fn show_values_gives_every_columns_value_under_both_rules_updated_after_each_mov
     });
 }
 
+/// Where the server's time solves no column (one second, a Max-Connect4
+/// position just beyond its book), every value is an estimate marked with
+/// its depth, and the best column is said to be only the best seen.
+#[test]
+fn estimates_and_an_unproven_best_column_say_so() {
+    with_page(&["--max-time", "1"], |client, url| async move {
+        let pos = super::util::beyond_the_max_book();
+        client.goto(&format!("{url}?rules=max&pos={pos}")).await.unwrap();
+        state(&client, &["your-turn"]).await;
+        click(&client, "show-values").await;
+        let shown = values(&client, "max", &pos).await;
+        assert!(shown.iter().all(|label| label.contains(", depth 1")), "{shown:?}");
+        let best: Vec<&String> = shown.iter().filter(|label| label.contains("best")).collect();
+        assert!(!best.is_empty() && best.iter().all(|label| label.ends_with(", best, not proven")), "{shown:?}");
+        let note = client.find(Locator::Id("values-note")).await.unwrap().text().await.unwrap();
+        assert!(note.contains("the column marked best is only the best the search saw"), "{note}");
+        client.close().await.unwrap();
+    });
+}
+
 /// Waits for the replay's annotation to give `verdict`; returns its text.
 async fn annotation(client: &Client, verdict: &str) -> String {
     let selector = format!("#annotation[data-verdict='{verdict}']");

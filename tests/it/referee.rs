@@ -203,6 +203,7 @@ fn quiet_prints_only_the_result_and_games_are_numbered_in_the_log() {
     let dir = tempfile::tempdir().unwrap();
     let nearly_full = read(&shipped("nearly_full.txt"));
     write(dir.path(), "start.txt", &nearly_full);
+    std::fs::create_dir(dir.path().join("logs")).unwrap();
     for game in 1..=2 {
         let assert = maxconnect4(dir.path())
             .args(["match", "self", "self", "--start", "start.txt", "--quiet", "--log", "logs/games.jsonl"])

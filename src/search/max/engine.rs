@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::negamax::Searcher;
+use super::negamax::{Searcher, Stop};
 use super::ordering::ordered_moves;
 use super::split::Pool;
 use crate::bitboard::WIDTH;
@@ -144,8 +144,9 @@ impl MaxEngine {
         let depth_limit = limits.depth.min(board.empty_cells());
         for depth in 1..=depth_limit {
             self.grow_table(nodes);
+            let stop = Stop { deadline, nodes: None };
             let (found, searched) =
-                self.parallel(deadline, nodes >= HELPERS_MIN_NODES, false, |searcher| searcher.root(board, depth));
+                self.parallel(stop, nodes >= HELPERS_MIN_NODES, false, |searcher| searcher.root(board, depth));
             nodes += searched;
             let Some((column, value)) = found else { break };
             self.progress.finished(depth, column);
@@ -163,7 +164,7 @@ impl MaxEngine {
                 }
                 let child = board.after(column);
                 let (depth, value) = (result.depth, result.value);
-                let (reply, searched) = self.parallel(None, nodes >= HELPERS_MIN_NODES, false, |searcher| {
+                let (reply, searched) = self.parallel(Stop::default(), nodes >= HELPERS_MIN_NODES, false, |searcher| {
                     Some(searcher.negamax(&child, depth - 1, -value, -value + 1))
                 });
                 nodes += searched;
@@ -219,7 +220,7 @@ impl MaxEngine {
         }
         self.progress.start();
         // The root is a node too.
-        let mut solving = Solving { nodes: 1, deadline: deadline_after(time_limit) };
+        let mut solving = Solving::timed(1, time_limit);
         // Each move in turn, the likeliest best first. The first move's
         // value is found exactly; every later move is only tested against the
         // best value so far, which most fail at once (one refutation), and
@@ -286,7 +287,7 @@ impl MaxEngine {
             return Ok(Bounded { bound: ValueBound::AtMost(upper), nodes: 0 });
         }
         self.progress.start();
-        let mut solving = Solving { nodes: 0, deadline: deadline_after(limit) };
+        let mut solving = Solving::timed(0, limit);
         let value = self.window(&mut solving, board, at_least - 1, at_least)?;
         let bound = if value >= at_least { ValueBound::AtLeast(value) } else { ValueBound::AtMost(value) };
         Ok(Bounded { bound, nodes: solving.nodes })
@@ -305,7 +306,7 @@ impl MaxEngine {
         time_limit: Option<Duration>,
     ) -> Result<MoveValues, OutOfTime> {
         self.progress.start();
-        let mut solving = Solving { nodes: 1, deadline: deadline_after(time_limit) };
+        let mut solving = Solving::timed(1, time_limit);
         let mut values = [None; WIDTH];
         for column in board.legal_columns() {
             values[column.index()] = Some(self.solved_move(&mut solving, board, column, strength)?);
@@ -326,7 +327,21 @@ impl MaxEngine {
         time_limit: Option<Duration>,
     ) -> Result<ExactValue, OutOfTime> {
         self.progress.start();
-        let mut solving = Solving { nodes: 1, deadline: deadline_after(time_limit) };
+        let mut solving = Solving::timed(1, time_limit);
+        let value = self.solved_move(&mut solving, board, column, Strength::Strong)?;
+        Ok(ExactValue { value, nodes: solving.nodes })
+    }
+
+    /// The exact value of the move `column` from `board`, as
+    /// [`move_value`](MaxEngine::move_value) finds it, if one thread proves
+    /// it within `nodes` positions: a budget that, unlike time, gives the
+    /// same answer on any machine.
+    ///
+    /// # Errors
+    /// [`OutOfTime`], with the nodes spent, when it needs more.
+    pub fn move_value_within(&mut self, board: &Board, column: Column, nodes: u64) -> Result<ExactValue, OutOfTime> {
+        self.progress.start();
+        let mut solving = Solving { nodes: 1, deadline: None, node_limit: Some(nodes) };
         let value = self.solved_move(&mut solving, board, column, Strength::Strong)?;
         Ok(ExactValue { value, nodes: solving.nodes })
     }
@@ -384,8 +399,11 @@ impl MaxEngine {
     /// `(alpha, beta)` in points, fail-soft, in whole points.
     fn window(&mut self, solving: &mut Solving, board: &Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
         self.grow_table(solving.nodes);
-        let helped = solving.nodes >= HELPERS_MIN_NODES || board.empty_cells() >= HELPERS_MIN_EMPTY;
-        let (value, searched) = self.parallel(solving.deadline, helped, true, |searcher| {
+        let left = solving.node_limit.map(|limit| limit.saturating_sub(solving.nodes));
+        // Threads would make a budget of nodes stop at a different node each time.
+        let helped = left.is_none() && (solving.nodes >= HELPERS_MIN_NODES || board.empty_cells() >= HELPERS_MIN_EMPTY);
+        let stop = Stop { deadline: solving.deadline, nodes: left };
+        let (value, searched) = self.parallel(stop, helped, true, |searcher| {
             Some(searcher.negamax(board, board.empty_cells(), alpha * POINT, beta * POINT))
         });
         solving.nodes += searched;
@@ -403,11 +421,11 @@ impl MaxEngine {
     /// Runs `work` on this thread and, if `helped` (a search worth starting
     /// threads for), with the engine's other threads helping at the
     /// positions it splits, `solving` if it is a solve's search to the end
-    /// of the game with a narrow window. Returns its result (`None` if the
-    /// time ran out first) and the nodes all threads visited.
+    /// of the game with a narrow window, until done or `stop`. Returns its
+    /// result (`None` if it stopped first) and the nodes all threads visited.
     fn parallel<T>(
         &self,
-        deadline: Option<Instant>,
+        stop: Stop,
         helped: bool,
         solving: bool,
         work: impl FnOnce(&mut Searcher) -> Option<T>,
@@ -415,9 +433,8 @@ impl MaxEngine {
         let done = AtomicBool::new(false);
         let pool = Pool::default();
         let alone = self.threads == 1 || !helped;
-        let searcher = || {
-            Searcher::new(&self.table, (!alone).then_some(&pool), deadline, &self.progress, &self.cancelled, solving)
-        };
+        let searcher =
+            || Searcher::new(&self.table, (!alone).then_some(&pool), stop, &self.progress, &self.cancelled, solving);
         let run = || {
             let mut searcher = searcher();
             let result = work(&mut searcher).filter(|_| !searcher.stopped());
@@ -466,8 +483,17 @@ fn settled(lower: i32, upper: i32, strength: Strength) -> Option<i32> {
     }
 }
 
-/// The running totals of one `solve`.
+/// The running totals of one `solve`, and its limits.
 struct Solving {
     nodes: u64,
     deadline: Option<Instant>,
+    /// The nodes it may visit in all, if counted.
+    node_limit: Option<u64>,
+}
+
+impl Solving {
+    /// A solve that has visited `nodes` so far, within `time_limit` from now.
+    fn timed(nodes: u64, time_limit: Option<Duration>) -> Solving {
+        Solving { nodes, deadline: deadline_after(time_limit), node_limit: None }
+    }
 }

@@ -49,6 +49,15 @@ const FOLLOW_UP_MIN_EMPTY: u32 = 11;
 /// cut, are read once every this many nodes (about 50 microseconds).
 const CLOCK_INTERVAL: u64 = 1024;
 
+/// When a search stops before it is done: at a moment (`deadline`), or
+/// once this thread has visited `nodes` positions, a budget that, unlike
+/// the clock, stops a search of one thread at the same node every time.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Stop {
+    pub deadline: Option<Instant>,
+    pub nodes: Option<u64>,
+}
+
 /// One thread's search: its own counters, and the table and flags it shares
 /// with the other threads.
 pub(super) struct Searcher<'a> {
@@ -62,7 +71,7 @@ pub(super) struct Searcher<'a> {
     reported: u64,
     /// The node count at which to read the clock next.
     next_clock_check: u64,
-    deadline: Option<Instant>,
+    stop: Stop,
     progress: &'a Progress,
     /// See [`Engine::canceller`](crate::search::Engine::canceller).
     cancelled: &'a AtomicBool,
@@ -76,13 +85,13 @@ pub(super) struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     /// A thread's search of `table`, offering splits to `pool` if given
-    /// (with other threads) and stopping at `deadline` or once `cancelled`
+    /// (with other threads) and stopping as `stop` says or once `cancelled`
     /// is set (a search with a deadline only), counting its nodes in
     /// `progress`; `solving` as the field says.
     pub(super) fn new(
         table: &'a Table,
         pool: Option<&'a Pool>,
-        deadline: Option<Instant>,
+        stop: Stop,
         progress: &'a Progress,
         cancelled: &'a AtomicBool,
         solving: bool,
@@ -94,7 +103,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             reported: 0,
             next_clock_check: 0,
-            deadline,
+            stop,
             progress,
             cancelled,
             stopped: false,
@@ -119,12 +128,13 @@ impl<'a> Searcher<'a> {
         self.reported = self.nodes;
     }
 
-    /// Whether the search must stop: the time ran out, or the split this
-    /// thread is searching under was cut.
+    /// Whether the search must stop: the time or the nodes ran out, or the
+    /// split this thread is searching under was cut.
     fn must_stop(&self) -> bool {
         // Cancelling, like the clock, spares the first iteration: there is
         // always a move.
-        self.deadline.is_some_and(|deadline| Instant::now() >= deadline || self.cancelled.load(Relaxed))
+        self.stop.deadline.is_some_and(|deadline| Instant::now() >= deadline || self.cancelled.load(Relaxed))
+            || self.stop.nodes.is_some_and(|nodes| self.nodes >= nodes)
             || self.split.as_ref().is_some_and(|split| split.cut())
     }
 
