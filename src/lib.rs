@@ -11,7 +11,7 @@
 //!   [`signals`], [`prompt`], [`memory`], [`plot`];
 //! - the core, without I/O: [`shard`], [`format`], [`display`], [`printable`], [`moves`], [`score`],
 //!   [`rules`], [`board`], [`lines`], [`features`], [`value`], [`player`],
-//!   [`bitboard`].
+//!   [`random`], [`bitboard`].
 
 pub mod atomic;
 pub mod bitboard;
@@ -29,6 +29,7 @@ pub mod plot;
 pub mod printable;
 pub mod prompt;
 pub mod protocol;
+pub mod random;
 pub mod referee;
 pub mod report;
 pub mod rules;

@@ -259,13 +259,8 @@ mod tests {
         // should hold its true rating about 95% of the time. (A fixed seed:
         // the same tournaments every run.)
         let truth = [0.0, 100.0, 200.0, 350.0];
-        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut generator = crate::random::XorShift::new(0x2545_F491_4F6C_DD1D);
+        let mut random = move || generator.unit();
         let (mut covered, mut tried) = (0, 0);
         for _ in 0..400 {
             let mut games = vec![vec![0.0; 4]; 4];

@@ -388,6 +388,7 @@ pub fn perft(rules: Rules, board: &Board, depth: u32) -> u128 {
 mod tests {
     use super::*;
     use crate::moves::Moves;
+    use crate::random::XorShift;
 
     /// The values of every move agree with the solve: the best of them is
     /// its value, and the moves reaching it are its best moves.
@@ -443,20 +444,14 @@ mod tests {
 
     #[test]
     fn a_bound_is_on_the_right_side_of_the_exact_value_under_either_rules() {
-        let mut seed: u64 = 0x5DEE_CE66_D1CE_4E5B;
+        let mut random = XorShift::new(0x5DEE_CE66_D1CE_4E5B);
         for (rules, empty) in [(Rules::Max, 12..18), (Rules::Classic, 14..24)] {
             let mut engine = Engine::with_book(rules, 1 << 20, None).unwrap();
             let mut checked = 0;
             while checked < 12 {
                 let mut board = Board::empty();
-                let cells = empty.start + (seed % (empty.end - empty.start) as u64) as u32;
-                while board.empty_cells() > cells && !rules.is_over(&board) {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let legal: Vec<Column> = board.legal_columns().collect();
-                    board.play(legal[(seed % legal.len() as u64) as usize]);
-                }
+                let cells = empty.start + random.below(u64::from(empty.end - empty.start)) as u32;
+                random.play_until(&mut board, rules, cells);
                 checked += 1;
                 let value = engine.exact_value(&board, Strength::Strong, None).unwrap().value;
                 for at_least in [-100, value - 2, value - 1, value, value + 1, value + 2, 100] {
@@ -576,17 +571,12 @@ mod tests {
 
     /// Max-Connect4 positions after random moves (from `seed`), with 14 to
     /// 22 empty cells.
-    fn random_max_positions(mut seed: u64, count: u32) -> Vec<Board> {
+    fn random_max_positions(seed: u64, count: u32) -> Vec<Board> {
+        let mut random = XorShift::new(seed);
         (0..count)
             .map(|index| {
                 let mut board = Board::empty();
-                while board.empty_cells() > 14 + index % 9 {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let legal: Vec<Column> = board.legal_columns().collect();
-                    board.play(legal[(seed % legal.len() as u64) as usize]);
-                }
+                random.play_until(&mut board, Rules::Max, 14 + index % 9);
                 board
             })
             .collect()

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use maxconnect4::board::{Board, Column};
 use maxconnect4::player::Player;
+use maxconnect4::random::XorShift;
 use maxconnect4::referee::log::{encode_board, Colour, GameRecord, Outcome, Scores, Side, TurnRecord};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Strength};
@@ -123,16 +124,10 @@ fn a_max_move_that_loses_points_is_an_inaccuracy_with_the_points_it_lost() {
     // differ: play the worst column, as the exact solver values it, then
     // the best ones.
     let mut engine = Engine::for_rules(Rules::Max, 1 << 20).unwrap();
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut random = XorShift::new(0x2545_F491_4F6C_DD1D);
     let (start, worst, lost) = loop {
         let mut board = Board::empty();
-        while board.empty_cells() > 7 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let legal: Vec<Column> = board.legal_columns().collect();
-            board.play(legal[(seed % legal.len() as u64) as usize]);
-        }
+        random.play_until(&mut board, Rules::Max, 7);
         let values = engine.move_values(&board, Strength::Strong, None).unwrap().values;
         let playable: Vec<(usize, i32)> = values.iter().enumerate().filter_map(|(i, v)| Some((i, (*v)?))).collect();
         let best = playable.iter().map(|&(_, v)| v).max().unwrap();

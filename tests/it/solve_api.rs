@@ -4,6 +4,7 @@
 
 use maxconnect4::board::Column;
 use maxconnect4::moves::Moves;
+use maxconnect4::random::XorShift;
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Strength};
 use serde_json::{json, Value};
@@ -95,13 +96,8 @@ fn a_value_the_server_cannot_solve_is_left_out_of_score() {
 fn every_score_is_exact_on_random_positions() {
     let server = Server::start(&["--time-limit", "30"]);
     let mut engine = Engine::for_rules(Rules::Classic, 64 << 20).unwrap();
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut random = move |below: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % below
-    };
+    let mut generator = XorShift::new(0x2545_f491_4f6c_dd1d);
+    let mut random = move |below: u64| generator.below(below);
     let (mut exact, mut left_out) = (0, 0);
     for _ in 0..12 {
         let length = 8 + random(9);

@@ -7,6 +7,7 @@
 use super::position::Position;
 use crate::bitboard::{column_cells, ALL_CELLS, WIDTH};
 use crate::board::Column;
+use crate::random::XorShift;
 
 /// `candidates` (cells, one per column at most) ordered: the table's move
 /// `first`, then by threats made, centre first.
@@ -62,20 +63,17 @@ impl MoveList {
         }
     }
 
-    /// Reorders the moves after the first at random (from the xorshift
-    /// state `state`): a helper thread searches the first move with the
+    /// Reorders the moves after the first at random (from `random`): a
+    /// helper thread searches the first move with the
     /// main thread, where a cut is likeliest, and the others in another
     /// order than its.
-    pub(super) fn shuffle(&mut self, state: &mut u64) {
+    pub(super) fn shuffle(&mut self, random: &mut XorShift) {
         let moves = *self;
         // The first move keeps its place, above any score with noise.
         self.len = moves.len.min(1);
         self.scores[0] = u32::MAX;
         for at in 1..moves.len {
-            *state ^= *state << 13;
-            *state ^= *state >> 7;
-            *state ^= *state << 17;
-            self.insert(moves.cells[at], moves.scores[at] + (*state % 4) as u32 * JITTER);
+            self.insert(moves.cells[at], moves.scores[at] + random.below(4) as u32 * JITTER);
         }
     }
 

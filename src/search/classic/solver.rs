@@ -37,6 +37,7 @@ use super::position::{column_of, win_now, Position, CELL_COUNT, CLAIMEVEN_LOSS};
 use super::work::Work;
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
+use crate::random::XorShift;
 use crate::search::outcome::{OutOfTime, Solution, ValueBound};
 use crate::search::progress::Progress;
 use crate::search::table::{Bound, Entry, TableTooLarge};
@@ -113,7 +114,7 @@ pub struct Solver {
     threads: usize,
     /// A helper thread's noise in its move order (see [`JITTER_PLIES`]):
     /// a pseudo-random state, zero in the main thread.
-    jitter: u64,
+    jitter: XorShift,
     /// Positions with fewer moves than this get noise in their move order.
     jitter_until: u32,
     /// Whether a search since [`start`](Solver::start) outlasted
@@ -168,7 +169,7 @@ impl Solver {
             work: Work::new(hash_bytes, NODES_PER_SLOT)?,
             book: None,
             threads: 1,
-            jitter: 0,
+            jitter: XorShift::new(0),
             jitter_until: 0,
             searches_are_long: false,
         })
@@ -459,7 +460,9 @@ impl Solver {
                 work: self.work.helper(&finished, &pause),
                 book: None,
                 threads: 1,
-                jitter: (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(guess.unsigned_abs()) | 1,
+                jitter: XorShift::new(
+                    (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(guess.unsigned_abs()) | 1,
+                ),
                 jitter_until: position.moves() + JITTER_PLIES,
                 searches_are_long: true,
             })
@@ -853,30 +856,21 @@ mod tests {
         best
     }
 
-    /// A random position with `stones` stones where the game goes on, from `seed`.
-    fn random_position(seed: &mut u64, stones: u32) -> Option<Board> {
+    /// A random position with `stones` stones where the game goes on.
+    fn random_position(random: &mut XorShift, stones: u32) -> Option<Board> {
         let mut board = Board::empty();
-        for _ in 0..stones {
-            let legal: Vec<Column> = board.legal_columns().collect();
-            *seed ^= *seed << 13;
-            *seed ^= *seed >> 7;
-            *seed ^= *seed << 17;
-            board.play(legal[(*seed % legal.len() as u64) as usize]);
-            if Rules::Classic.is_over(&board) {
-                return None;
-            }
-        }
-        Some(board)
+        random.play_until(&mut board, Rules::Classic, 42 - stones);
+        (board.empty_cells() == 42 - stones && !Rules::Classic.is_over(&board)).then_some(board)
     }
 
     #[test]
     fn values_and_best_moves_match_brute_force() {
-        let mut seed = 0x2545_F491_4F6C_DD1D;
+        let mut random = XorShift::new(0x2545_F491_4F6C_DD1D);
         let mut solver = Solver::new(1 << 20).unwrap();
         let mut checked = 0;
         while checked < 150 {
-            let stones = 31 + (seed % 6) as u32;
-            let Some(board) = random_position(&mut seed, stones) else { continue };
+            let stones = 31 + random.below(6) as u32;
+            let Some(board) = random_position(&mut random, stones) else { continue };
             checked += 1;
             let expected = brute_force(&board, -100, 100);
             let solution = solver.solve(&board, false, None).unwrap();
@@ -900,13 +894,13 @@ mod tests {
 
     #[test]
     fn claimeven_bounds_the_value_and_tells_early_losses() {
-        let mut seed = 0x1234_5678_9ABC_DEF1;
+        let mut random = XorShift::new(0x1234_5678_9ABC_DEF1);
         let mut solver = Solver::new(1 << 22).unwrap();
         // How many positions claimeven bounded by each of 0, -1, -2 and -3.
         let mut seen = [0; 4];
         while seen.iter().any(|&count| count < 3) {
-            let stones = 2 * (11 + (seed % 6) as u32);
-            let Some(board) = random_position(&mut seed, stones) else { continue };
+            let stones = 2 * (11 + random.below(6) as u32);
+            let Some(board) = random_position(&mut random, stones) else { continue };
             let position = Position::of(&board);
             if position.can_win_next() {
                 continue;
@@ -920,13 +914,13 @@ mod tests {
 
     #[test]
     fn threads_change_neither_values_nor_best_moves() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15;
+        let mut random = XorShift::new(0x9E37_79B9_7F4A_7C15);
         let mut solvers: Vec<Solver> =
             [1, 2, 3].into_iter().map(|threads| Solver::new(1 << 20).unwrap().with_threads(threads)).collect();
         let mut checked = 0;
         while checked < 40 {
-            let stones = 18 + (seed % 8) as u32;
-            let Some(board) = random_position(&mut seed, stones) else { continue };
+            let stones = 18 + random.below(8) as u32;
+            let Some(board) = random_position(&mut random, stones) else { continue };
             checked += 1;
             for weak in [false, true] {
                 let solutions: Vec<Solution> = solvers
