@@ -263,13 +263,16 @@ impl Prediction {
 /// larger of the last two growth factors in nodes (under alpha-beta the factor
 /// alternates with the parity of the depth, so one factor alone can be too
 /// low), or in CPU time where the nodes are not known (a program that prints
-/// no count). Only the search grows: `startup`, what a program's run costs
-/// besides (zero for a search run here), is added once, or a program that
-/// takes 0.3 s to start would be predicted 2 s at depth 3. `None` until two
-/// depths are known.
+/// no count). Where the nodes are known only the search grows: `startup`,
+/// what a program's run costs besides (zero for a search run here), is
+/// added once, or a program that takes 0.3 s to start would be predicted
+/// 2 s at depth 3. `None` until two depths are known.
 #[must_use]
 pub fn predict(shallower: &[Measurement], startup: Duration) -> Option<Prediction> {
-    let fixed = startup.as_secs_f64();
+    // Without counts the growth is read from the times, and the time less
+    // start-up of a shallow run is noise: the whole time grows instead.
+    let counted = shallower.iter().all(|m| m.nodes.is_some());
+    let fixed = if counted { startup.as_secs_f64() } else { 0.0 };
     let search = |m: &Measurement| (m.cpu.as_secs_f64() - fixed).max(f64::MIN_POSITIVE);
     let growth = |pair: &[Measurement]| match (pair[0].nodes, pair[1].nodes) {
         (Some(before), Some(after)) => after as f64 / before as f64,
