@@ -169,7 +169,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if program.is_some() {
                 process::stop_players_on_interrupt();
             }
-            report::run(&report::Options { positions, max_depth, out: dir, budget, command, program }, &mut out)?;
+            let options = report::Options { positions, max_depth, out: dir, budget, command, program };
+            report::run(&options, &mut out, &mut io::stderr())?;
         }
         Command::Match(args) => {
             process::stop_players_on_interrupt();

@@ -3,7 +3,7 @@
 //! The charts and the written findings both use these, so they always agree.
 
 use super::measure::{Algorithm, Measurement};
-use super::timings::Timings;
+use super::timings::{Outcome, Timings};
 
 /// Searches of fewer nodes than this are left out of the cost per node: their
 /// time is mostly the fixed cost of starting a search.
@@ -17,16 +17,29 @@ pub struct AlgorithmSummary {
     pub measured: usize,
     /// Cells skipped because their predicted time exceeded the budget.
     pub skipped: usize,
-    /// The fitted CPU seconds per node: CPU time = cost × nodes, fitted in
-    /// log space (a geometric mean) over searches of at least
-    /// [`MIN_NODES_FOR_COST`] nodes, or all of them if none is that large.
+    /// The fitted CPU seconds per node. For a search run here: CPU time =
+    /// cost × nodes, fitted in log space (a geometric mean) over searches
+    /// of at least [`MIN_NODES_FOR_COST`] nodes, or all of them if none is
+    /// that large. For a program, whose every run pays its start-up: CPU
+    /// time = start-up + cost × nodes (see [`cost_after_startup`]).
     pub seconds_per_node: Option<f64>,
-    /// The slope of log CPU time against log nodes: 1 when time is
-    /// proportional to nodes. Needs two searches of different sizes.
+    /// The slope of log CPU time (less the start-up, for a program) against
+    /// log nodes: 1 when time is proportional to nodes. Needs two searches
+    /// of different sizes.
     pub cost_exponent: Option<f64>,
     /// The effective branching factor: how many times more nodes each extra
     /// ply costs, fitted over all positions (see [`branching_factor`]).
     pub branching_factor: Option<f64>,
+    /// A program's start-up, in CPU seconds, where it was measured.
+    pub startup: Option<f64>,
+    /// The runs the cost per node rests on, and whether each of them
+    /// searched at least as long as the program took to start: if not, the
+    /// figure is mostly the start-up's own spread, not to be trusted.
+    pub cost_runs: usize,
+    pub cost_trusted: bool,
+    /// Where the node counts did not grow with depth (see
+    /// [`count_does_not_grow`]): the figures from nodes are left out.
+    pub flat_count: bool,
 }
 
 /// The summary of every series, in [`Timings::series`] order.
@@ -39,20 +52,102 @@ pub fn summarize(timings: &Timings) -> Vec<AlgorithmSummary> {
             let measurements: Vec<Measurement> = timings.measurements(algorithm).map(|(_, _, m)| m).collect();
             let series: Vec<Vec<(u32, u64)>> =
                 (0..timings.positions.len()).map(|position| timings.node_series(position, algorithm)).collect();
+            let startup = timings.startup(algorithm).map(|startup| startup.median().as_secs_f64());
+            let flat_count = count_does_not_grow(timings, algorithm).is_some();
+            let fit = match startup {
+                _ if flat_count => CostFit::default(),
+                Some(startup) => cost_after_startup(&measurements, startup),
+                None => CostFit {
+                    seconds_per_node: seconds_per_node(&measurements),
+                    exponent: cost_exponent(&measurements),
+                    runs: measurements.iter().filter(|m| m.nodes.is_some()).count(),
+                    trusted: true,
+                },
+            };
             AlgorithmSummary {
                 algorithm,
                 measured: measurements.len(),
-                skipped: timings.cells.iter().filter(|cell| cell.algorithm == algorithm).count() - measurements.len(),
-                seconds_per_node: seconds_per_node(&measurements),
-                cost_exponent: cost_exponent(&measurements),
-                branching_factor: branching_factor(&series),
+                skipped: timings
+                    .cells
+                    .iter()
+                    .filter(|cell| cell.algorithm == algorithm && matches!(cell.outcome, Outcome::Skipped { .. }))
+                    .count(),
+                seconds_per_node: fit.seconds_per_node,
+                cost_exponent: fit.exponent,
+                branching_factor: if flat_count { None } else { branching_factor(&series) },
+                startup,
+                cost_runs: fit.runs,
+                cost_trusted: fit.trusted,
+                flat_count,
             }
         })
         .collect()
 }
 
-/// See [`AlgorithmSummary::seconds_per_node`]. Searches of unknown nodes
-/// are left out.
+/// A cost per node fitted to a program's runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CostFit {
+    pub seconds_per_node: Option<f64>,
+    pub exponent: Option<f64>,
+    /// The runs it rests on.
+    pub runs: usize,
+    /// Whether each of them searched at least as long as the start-up.
+    pub trusted: bool,
+}
+
+/// The cost per node of a program that takes `startup` CPU seconds to
+/// start: CPU time = start-up + cost × nodes, the cost fitted by least
+/// squares of the relative error (so that a run of 10 ms counts as much as
+/// one of 10 s), over the runs whose time is at least twice the start-up;
+/// where there are none, over every run longer than the start-up, and not
+/// to be trusted. The exponent is the slope of log(time − start-up)
+/// against log nodes over the same runs.
+#[must_use]
+pub fn cost_after_startup(measurements: &[Measurement], startup: f64) -> CostFit {
+    let counted: Vec<(f64, f64)> =
+        measurements.iter().filter_map(|m| Some((m.nodes? as f64, m.cpu.as_secs_f64()))).collect();
+    let long: Vec<(f64, f64)> = counted.iter().copied().filter(|&(_, time)| time >= 2.0 * startup).collect();
+    let trusted = !long.is_empty();
+    let used = if trusted { long } else { counted.into_iter().filter(|&(_, time)| time > startup).collect() };
+    // Minimises Σ ((time − startup − cost × nodes) / time)², in closed form.
+    let (mut numerator, mut denominator) = (0.0, 0.0);
+    for &(nodes, time) in &used {
+        numerator += nodes * (time - startup) / (time * time);
+        denominator += nodes * nodes / (time * time);
+    }
+    let points: Vec<(f64, f64)> = used.iter().map(|&(nodes, time)| (nodes.ln(), (time - startup).ln())).collect();
+    CostFit {
+        seconds_per_node: (denominator > 0.0).then(|| numerator / denominator),
+        exponent: slope(&[points]),
+        runs: used.len(),
+        trusted,
+    }
+}
+
+/// Where `algorithm`'s node counts do not grow with depth: on every
+/// position where it gave counts at two depths or more, the count at its
+/// deepest is no larger than at its shallowest. A search's tree grows with
+/// every ply until the board is full (and no position is searched deeper
+/// than its empty cells), so such a count is not of nodes: the pattern
+/// matched something else, such as a move's number. The first such
+/// position's label and its counts by depth; none where a count grows or
+/// no position has counts at two depths.
+#[must_use]
+pub fn count_does_not_grow(timings: &Timings, algorithm: Algorithm) -> Option<(String, Vec<(u32, u64)>)> {
+    let counted: Vec<(usize, Vec<(u32, u64)>)> = (0..timings.positions.len())
+        .map(|position| (position, timings.node_series(position, algorithm)))
+        .filter(|(_, series)| series.len() >= 2)
+        .collect();
+    let grows = |series: &[(u32, u64)]| series.last().map(|last| last.1) > series.first().map(|first| first.1);
+    if counted.is_empty() || counted.iter().any(|(_, series)| grows(series)) {
+        return None;
+    }
+    let (position, series) = counted.into_iter().next()?;
+    Some((timings.positions[position].label.clone(), series))
+}
+
+/// See [`AlgorithmSummary::seconds_per_node`]: a search run here. Searches
+/// of unknown nodes are left out.
 #[must_use]
 pub fn seconds_per_node(measurements: &[Measurement]) -> Option<f64> {
     let counted: Vec<(u64, &Measurement)> = measurements.iter().filter_map(|m| Some((m.nodes?, m))).collect();
@@ -173,6 +268,25 @@ mod tests {
         assert!(close(cost_exponent(&measurements[1..]), 1.0));
         assert!(close(seconds_per_node(&measurements[..1]), 1e-4), "only tiny searches: all are used");
         assert_eq!(cost_exponent(&measurements[..1]), None);
+    }
+
+    #[test]
+    fn a_programs_cost_per_node_is_fitted_after_its_start_up() {
+        // 20 ms to start, then 1 µs a node: the fit finds the 1 µs again.
+        let startup = 0.020;
+        let runs: Vec<Measurement> = [10u64, 1_000, 30_000, 100_000]
+            .iter()
+            .map(|&nodes| measurement(nodes, startup + nodes as f64 * 1e-6))
+            .collect();
+        let fit = cost_after_startup(&runs, startup);
+        assert!(close(fit.seconds_per_node, 1e-6), "{fit:?}");
+        assert!(close(fit.exponent, 1.0), "{fit:?}");
+        assert_eq!((fit.runs, fit.trusted), (2, true), "only the runs that searched as long as they started");
+        // The plain fit of the same runs, start-up included, is far off.
+        assert!(seconds_per_node(&runs).unwrap() > 1.1e-6);
+        let short = cost_after_startup(&runs[..2], startup);
+        assert_eq!((short.runs, short.trusted), (2, false), "no run long enough: every one longer, untrusted");
+        assert_eq!(cost_after_startup(&runs[..1], 1.0).seconds_per_node, None);
     }
 
     #[test]

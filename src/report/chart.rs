@@ -246,7 +246,8 @@ where
 }
 
 /// Every measured search as a point of CPU time against nodes, one colour per
-/// algorithm, with the fitted line `time = cost × nodes` of each.
+/// algorithm, with the fitted line `time = cost × nodes` of each (plus its
+/// start-up, for a program).
 fn time_by_nodes<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     timings: &Timings,
@@ -293,10 +294,18 @@ where
         ) else {
             continue;
         };
-        // A straight line on log-log axes: its two ends are enough.
+        // time = start-up + cost × nodes: a curve on log-log axes, drawn
+        // through points evenly spaced in log nodes (a straight line
+        // without a start-up).
+        let startup = summary.startup.unwrap_or(0.0);
+        let fitted = (0..=32).map(|i| {
+            let nodes = low * (high / low).powf(f64::from(i) / 32.0);
+            (nodes, startup + cost * nodes)
+        });
+        let with = summary.startup.map(|s| format!(" + {} start-up", units::seconds(s))).unwrap_or_default();
         chart
-            .draw_series(LineSeries::new([(low, cost * low), (high, cost * high)], colour.stroke_width(2)))?
-            .label(format!("{}: fitted {} per node", summary.algorithm.name(), units::per_node(cost)))
+            .draw_series(LineSeries::new(fitted, colour.stroke_width(2)))?
+            .label(format!("{}: fitted {} per node{with}", summary.algorithm.name(), units::per_node(cost)))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(2)));
     }
     // The points rise along the diagonal: the upper left corner is free.

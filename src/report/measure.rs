@@ -70,6 +70,7 @@ impl Algorithm {
         match self {
             Algorithm::Engine => "the engine",
             Algorithm::Player => "your program",
+            Algorithm::Program => "this program's search",
             _ => self.name(),
         }
     }
@@ -86,7 +87,11 @@ impl Algorithm {
                 Engine::DEFAULT_HASH_BYTES >> 20
             ),
             Algorithm::Player => "the program given with `--player`, run for one move at each depth".to_owned(),
-            Algorithm::Program => "this program's own `one-move`, run the same way, for comparison".to_owned(),
+            Algorithm::Program => {
+                "this program's own depth-limited search (no opening book, one thread), run the same way, for \
+                 comparison"
+                    .to_owned()
+            }
         }
     }
 }
@@ -236,15 +241,19 @@ fn timed_runs(searcher: &mut Searcher, board: &Board, depth: u32, runs: u32) -> 
 pub struct Prediction {
     /// Predicted CPU seconds.
     pub seconds: f64,
-    /// How many times longer each further ply takes.
+    /// How many times longer each further ply searches.
     growth: f64,
+    /// The CPU seconds of a run that do not grow with depth: a program's
+    /// start-up.
+    fixed: f64,
 }
 
 impl Prediction {
     /// The prediction for a search one ply deeper.
     #[must_use]
     pub fn deeper(self) -> Prediction {
-        Prediction { seconds: self.seconds * self.growth, growth: self.growth }
+        let seconds = self.fixed + (self.seconds - self.fixed) * self.growth;
+        Prediction { seconds, ..self }
     }
 }
 
@@ -254,16 +263,25 @@ impl Prediction {
 /// larger of the last two growth factors in nodes (under alpha-beta the factor
 /// alternates with the parity of the depth, so one factor alone can be too
 /// low), or in CPU time where the nodes are not known (a program that prints
-/// no count). `None` until two depths are known.
+/// no count). Where the nodes are known only the search grows: `startup`,
+/// what a program's run costs besides (zero for a search run here), is
+/// added once, or a program that takes 0.3 s to start would be predicted
+/// 2 s at depth 3. `None` until two depths are known.
 #[must_use]
-pub fn predict(shallower: &[Measurement]) -> Option<Prediction> {
+pub fn predict(shallower: &[Measurement], startup: Duration) -> Option<Prediction> {
+    // Without counts the growth is read from the times, and the time less
+    // start-up of a shallow run is noise: the whole time grows instead.
+    let counted = shallower.iter().all(|m| m.nodes.is_some());
+    let fixed = if counted { startup.as_secs_f64() } else { 0.0 };
+    let search = |m: &Measurement| (m.cpu.as_secs_f64() - fixed).max(f64::MIN_POSITIVE);
     let growth = |pair: &[Measurement]| match (pair[0].nodes, pair[1].nodes) {
         (Some(before), Some(after)) => after as f64 / before as f64,
-        _ => pair[1].cpu.as_secs_f64() / pair[0].cpu.as_secs_f64().max(f64::MIN_POSITIVE),
+        _ => search(&pair[1]) / search(&pair[0]),
     };
     let last = shallower.last()?;
     let growth = shallower.windows(2).rev().take(2).map(growth).reduce(f64::max)?.max(1.0);
-    Some(Prediction { seconds: last.cpu.as_secs_f64() * growth, growth })
+    let seconds = last.cpu.as_secs_f64().max(fixed) + search(last) * (growth - 1.0);
+    Some(Prediction { seconds, growth, fixed })
 }
 
 /// A measurement of `nodes` nodes in `seconds`, for tests of what is computed
@@ -319,16 +337,30 @@ mod tests {
         assert_eq!(runs_for_total(Duration::from_millis(19), 1), 2);
     }
 
+    fn predict_now(shallower: &[Measurement]) -> Option<Prediction> {
+        predict(shallower, Duration::ZERO)
+    }
+
+    #[test]
+    fn only_the_search_grows_not_the_start_up() {
+        let seconds = |prediction: Option<Prediction>| (prediction.unwrap().seconds * 1e3).round();
+        // 300 ms of start-up, then 1 ms and 8 ms of search: the next ply 64 ms.
+        let startup = Duration::from_millis(300);
+        let runs = [measurement(8, 301), measurement(64, 308)];
+        assert_eq!(seconds(predict(&runs, startup)), 364.0);
+        assert_eq!(seconds(predict(&runs, startup).map(Prediction::deeper)), 812.0);
+    }
+
     #[test]
     fn prediction_needs_two_depths_and_takes_the_larger_growth() {
-        assert_eq!(predict(&[]), None);
-        assert_eq!(predict(&[measurement(8, 1)]), None);
+        assert_eq!(predict_now(&[]), None);
+        assert_eq!(predict_now(&[measurement(8, 1)]), None);
         let seconds = |prediction: Option<Prediction>| (prediction.unwrap().seconds * 1e3).round();
-        assert_eq!(seconds(predict(&[measurement(8, 1), measurement(64, 8)])), 64.0);
+        assert_eq!(seconds(predict_now(&[measurement(8, 1), measurement(64, 8)])), 64.0);
         // Growth 10 then 2: the prediction uses 10, and goes on growing by 10.
         let alternating = [measurement(10, 1), measurement(100, 10), measurement(200, 20)];
-        assert_eq!(seconds(predict(&alternating)), 200.0);
-        assert_eq!(seconds(predict(&alternating).map(Prediction::deeper)), 2000.0);
+        assert_eq!(seconds(predict_now(&alternating)), 200.0);
+        assert_eq!(seconds(predict_now(&alternating).map(Prediction::deeper)), 2000.0);
     }
 
     #[test]
@@ -336,9 +368,9 @@ mod tests {
         let uncounted = |millis: u64| Measurement { nodes: None, ..measurement(1, millis) };
         let seconds = |prediction: Option<Prediction>| (prediction.unwrap().seconds * 1e3).round();
         // Growth 3 then 5: the prediction uses 5.
-        assert_eq!(seconds(predict(&[uncounted(2), uncounted(6), uncounted(30)])), 150.0);
+        assert_eq!(seconds(predict_now(&[uncounted(2), uncounted(6), uncounted(30)])), 150.0);
         // A program's start-up can make a deeper run no slower: never less than the last.
-        assert_eq!(seconds(predict(&[uncounted(20), uncounted(19)])), 19.0);
+        assert_eq!(seconds(predict_now(&[uncounted(20), uncounted(19)])), 19.0);
     }
 
     #[test]

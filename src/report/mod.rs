@@ -17,10 +17,14 @@ pub mod chart;
 pub mod machine;
 pub mod markdown;
 pub mod measure;
+pub mod positions;
 pub mod program;
+pub mod startup;
+pub mod terminal;
 pub mod timing_csv;
 pub mod timings;
 pub mod units;
+pub mod version;
 
 use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
@@ -31,16 +35,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::atomic;
 
-use crate::bounded::read_board_file;
 use machine::Machine;
 use markdown::REPORT_FILE;
 use measure::Algorithm;
 use program::ProgramOptions;
 use timing_csv::CSV_FILE;
-use timings::{Outcome, Position, Timings};
+use timings::Timings;
 
-/// Where the positions come from when none are named.
-pub const DEFAULT_POSITIONS: &str = "input_files";
 /// Where the report goes by default.
 pub const DEFAULT_OUT: &str = "timing_report";
 /// The deepest search by default.
@@ -52,7 +53,7 @@ pub const DEFAULT_BUDGET: &str = "2";
 /// What to measure and where to write it.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Board files to search from; empty for every file in [`DEFAULT_POSITIONS`].
+    /// Board files to search from; empty for the default ([`positions::load`]).
     pub positions: Vec<PathBuf>,
     /// Depths 1 to this are searched.
     pub max_depth: u32,
@@ -99,9 +100,9 @@ fn check_directory(path: &Path) -> anyhow::Result<()> {
 /// When a position file cannot be read or parsed, every position is a
 /// finished game, the output directory cannot be created, or a file cannot be
 /// written. Earlier report files are then left as they were.
-pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn run(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
     let started = Instant::now();
-    let positions = load_positions(&options.positions)?;
+    let (positions, source) = positions::load(&options.positions)?;
     if positions.iter().all(|position| position.board.is_full()) {
         bail!("every position is a finished game: there is nothing to search");
     }
@@ -110,11 +111,12 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
         .with_context(|| format!("cannot create the output directory {}", options.out.display()))?;
     check_writable(&options.out, options.program.as_ref())?;
     let machine = Machine::probe();
-    let series = match &options.program {
-        Some(program) => 1 + u64::from(program.compare),
-        None => Algorithm::ALL.len() as u64,
+    let (series, startup_runs) = match &options.program {
+        Some(program) => (1 + u64::from(program.compare), startup::STARTUP_RUNS as u64),
+        None => (Algorithm::ALL.len() as u64, 0),
     };
-    let cells: u64 = positions.iter().map(|p| series * p.depths(options.max_depth).count() as u64).sum();
+    let depths: u64 = positions.iter().map(|p| p.depths(options.max_depth).count() as u64).sum();
+    let cells = series * (startup_runs + depths);
     let progress = progress_bar(cells);
     let (timings, output) = match &options.program {
         Some(program) => {
@@ -136,7 +138,12 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
         files.push((format!("{}.png", chart.file_stem()), png));
         files.push((format!("{}.svg", chart.file_stem()), svg.into_bytes()));
     }
-    let context = markdown::Context { machine: &machine, command: &options.command, elapsed: started.elapsed() };
+    let context = markdown::Context {
+        machine: &machine,
+        command: &options.command,
+        elapsed: started.elapsed(),
+        positions: source,
+    };
     files.push((REPORT_FILE.to_owned(), markdown::write(&timings, &context).into_bytes()));
     files.extend(output);
 
@@ -145,25 +152,10 @@ pub fn run(options: &Options, out: &mut dyn Write) -> anyhow::Result<()> {
         .map(|(name, contents)| atomic::stage(&options.out.join(name), contents))
         .collect::<Result<Vec<_>, _>>()?;
     atomic::put_all_in_place(staged)?;
-    let count = |f: fn(&Outcome) -> bool| timings.cells.iter().filter(|cell| f(&cell.outcome)).count();
-    let measured = count(|outcome| matches!(outcome, Outcome::Measured(_)));
-    let failed_runs = count(|outcome| matches!(outcome, Outcome::Failed { .. }));
-    let failed = if failed_runs > 0 { format!(", {failed_runs} failed") } else { String::new() };
-    writeln!(
-        out,
-        "Measured {} searches ({} skipped over the budget{failed}) in {:.1} s and wrote, in {}:",
-        measured,
-        count(|outcome| matches!(outcome, Outcome::Skipped { .. })),
-        started.elapsed().as_secs_f64(),
-        options.out.display(),
-    )?;
-    for (name, _) in &files {
-        writeln!(out, "  {name}")?;
-    }
-    if measured == 0 && failed_runs > 0 {
-        bail!("every run failed: {} says why", options.out.join(REPORT_FILE).display());
-    }
-    Ok(())
+    let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+    terminal::summary(&timings, &options.out, &names, started.elapsed(), out)?;
+    terminal::warnings(&timings, err)?;
+    terminal::check_every_series_played(&timings, &options.out)
 }
 
 /// Every file the report writes, by name: with `program`, also what each
@@ -207,56 +199,6 @@ pub fn command_line(args: impl IntoIterator<Item = String>) -> String {
         }
     }
     line
-}
-
-/// Reads every position file: each file named, every file of each
-/// directory named (in name order), and every file in
-/// [`DEFAULT_POSITIONS`] when `paths` is empty.
-fn load_positions(paths: &[PathBuf]) -> anyhow::Result<Vec<Position>> {
-    let paths = if paths.is_empty() {
-        board_files_in(Path::new(DEFAULT_POSITIONS)).with_context(|| {
-            format!("no --positions given, and the default positions in {DEFAULT_POSITIONS}/ cannot be read")
-        })?
-    } else {
-        let mut files = Vec::new();
-        for path in paths {
-            if path.is_dir() {
-                files.extend(board_files_in(path)?);
-            } else {
-                files.push(path.clone());
-            }
-        }
-        files
-    };
-    let name =
-        |path: &Path| path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
-    let names: Vec<String> = paths.iter().map(|path| name(path)).collect();
-    let unique = (1..names.len()).all(|i| !names[..i].contains(&names[i]));
-    paths
-        .iter()
-        .zip(names)
-        .map(|(path, name)| {
-            let label = if unique { name } else { path.display().to_string() };
-            Ok(Position { label, board: read_board_file(path)?.board })
-        })
-        .collect()
-}
-
-/// The files directly in `directory` (not its subdirectories), in name order.
-fn board_files_in(directory: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let context = || format!("cannot read the directory {}", directory.display());
-    let mut paths = Vec::new();
-    for entry in std::fs::read_dir(directory).with_context(context)? {
-        let entry = entry.with_context(context)?;
-        if entry.file_type().with_context(context)?.is_file() {
-            paths.push(entry.path());
-        }
-    }
-    if paths.is_empty() {
-        bail!("{} holds no board files", directory.display());
-    }
-    paths.sort();
-    Ok(paths)
 }
 
 /// A progress bar on stderr, hidden when stderr is not a terminal.

@@ -4,9 +4,11 @@
 //! player for a move ([`Program`]), and takes its CPU time from the
 //! operating system: the user and system time of its processes, as the
 //! referee reaps them. The nodes it explored are read from what it printed
-//! ([`NodesPattern`]). With `--compare`, this program's own one-move mode
-//! (`self`) is run the same way beside it, so the two series are measured
-//! alike, start-up included.
+//! ([`NodesPattern`]). Each program's start-up is measured apart first
+//! (see [`super::startup`]). With `--compare`, this program's own
+//! depth-limited search ([`own_search_command`]: no book, one thread) is
+//! run the same way beside it, so the two series are measured alike, each
+//! with its start-up.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -15,9 +17,13 @@ use indicatif::ProgressBar;
 use regex::{Regex, RegexBuilder};
 
 use super::measure::{Algorithm, Measurement};
-use super::timings::{series_cells, Cell, Position, Runs};
+use super::positions;
+use super::startup::{Startup, STARTUP_POSITION, STARTUP_RUNS};
+use super::timings::{series_cells, Cell, Position, ProgramRun, Runs, SeriesLimits};
+use super::version;
+use crate::board::Board;
 use crate::referee::player::program::Program;
-use crate::referee::player::{Ask, Captures, PlayerKind, PlayerSpec};
+use crate::referee::player::{Ask, Captures, PlayerKind, PlayerSpec, Template};
 use crate::referee::process::{Containment, Run};
 use crate::referee::sandbox::Isolation;
 use crate::referee::seat::{self, Seat};
@@ -113,11 +119,26 @@ pub fn output_file(algorithm: Algorithm) -> String {
     format!("{}_output.txt", algorithm.name())
 }
 
-/// Runs the program of `options` (and `self` beside it, if asked) on every
-/// position at each depth from 1 to `max_depth`, while the budget allows;
-/// `progress` advances by one for each cell. `out` is the report's
-/// directory: the failure of a run names the file there that will keep what
-/// the program printed.
+/// This program's own search as `--compare` runs it, for the report to
+/// show: [`Template::OWN_SEARCH`] after the program's name.
+#[must_use]
+pub fn own_search_command() -> String {
+    std::iter::once("maxconnect4").chain(Template::OWN_SEARCH).collect::<Vec<_>>().join(" ")
+}
+
+/// What the series of one report run: the program, how its count is read.
+struct Series {
+    algorithm: Algorithm,
+    spec: PlayerSpec,
+    pattern: NodesPattern,
+}
+
+/// Runs the program of `options` (and this program's own search beside it,
+/// if asked): first [`STARTUP_RUNS`] times with nothing to search, for its
+/// start-up, then on every position at each depth from 1 to `max_depth`,
+/// while the budget allows; `progress` advances by one for each run or
+/// skipped cell. `out` is the report's directory: the failure of a run
+/// names the file there that will keep what the program printed.
 ///
 /// # Errors
 /// When the referee cannot run programs here (no Linux, its folders, no copy
@@ -130,58 +151,90 @@ pub fn measure(
     out: &Path,
     progress: &ProgressBar,
 ) -> Result<Measured, Error> {
-    let mut series = vec![(Algorithm::Player, options.player.clone(), options.nodes.clone())];
+    let mut series =
+        vec![Series { algorithm: Algorithm::Player, spec: options.player.clone(), pattern: options.nodes.clone() }];
     if options.compare {
         let own = PlayerSpec::parse("self").expect("`self` is a player");
-        series.push((Algorithm::Program, own, NodesPattern::default()));
+        series.push(Series { algorithm: Algorithm::Program, spec: own, pattern: NodesPattern::default() });
     }
-    let seats: Vec<Seat> =
-        series.iter().map(|(algorithm, spec, _)| Seat::new(algorithm.name(), spec.clone())).collect();
+    let seats: Vec<Seat> = series.iter().map(|s| Seat::new(s.algorithm.name(), s.spec.clone())).collect();
     let captured =
         tempfile::tempdir().map_err(|source| Error::Io { action: "make", path: "a folder".into(), source })?;
     let containment = seat::containment(&seats, options.isolation.clone(), &[captured.path(), out])?
         .ok_or_else(|| Error::Clash("the report runs a one-move program".to_owned()))?;
     let settings = Settings { rules: Rules::Max, depth: 1, timeout: options.timeout, clock: None, adjudicate: None };
-    let mut cells = Vec::new();
-    let mut output = Vec::new();
-    for (algorithm, spec, pattern) in &series {
+    let base = std::env::current_dir().map_err(|source| Error::Io { action: "find", path: ".".into(), source })?;
+    let (mut cells, mut output, mut programs) = (Vec::new(), Vec::new(), Vec::new());
+    for Series { algorithm, spec, pattern } in &series {
         let capture_path = captured.path().join(output_file(*algorithm));
-        let mut program = program(&containment, spec, settings, Captures::new(capture_path.clone()))?;
-        let mut count = 0;
+        let captures = Captures::new(capture_path.clone());
+        let (mut program, run) = program(&containment, *algorithm, spec, settings, captures, &base)?;
+        let mut runner = Runner { program: &mut program, ply: 0, timeout: options.timeout, pattern };
+        let forfeit = |reason: String| reason.replace(&capture_path.display().to_string(), &kept(out, *algorithm));
+        let startup = startup(&mut runner, progress)?.map_err(forfeit);
+        let fixed = startup.as_ref().map_or(Duration::ZERO, Startup::median);
+        let limits = SeriesLimits { max_depth, budget, startup: fixed };
         for (index, position) in positions.iter().enumerate() {
-            let run = |depth| -> Result<Result<Measurement, String>, Error> {
-                count += 1;
-                program.set_depth(depth);
-                let ask = Ask {
-                    board: &position.board,
-                    history: None,
-                    ply: count,
-                    time: options.timeout,
-                    clock: None,
-                    left: [options.timeout; 2],
-                };
-                let (turn, run) = program.play_run(&ask)?;
-                Ok(turn.result.map(|column| measured(column, run.as_ref(), pattern)).map_err(|forfeit| {
-                    // The failure names the file the output will be kept in.
-                    forfeit.to_string().replace(&capture_path.display().to_string(), &kept(out, *algorithm))
-                }))
-            };
-            cells.extend(series_cells(index, position, *algorithm, max_depth, budget, progress, run)?);
+            let run = |depth| Ok::<_, Error>(runner.run(&position.board, depth)?.map_err(forfeit));
+            cells.extend(series_cells(index, position, *algorithm, limits, progress, run)?);
         }
         drop(program);
-        let text = std::fs::read(&capture_path).unwrap_or_default();
-        output.push((output_file(*algorithm), text));
+        output.push((output_file(*algorithm), std::fs::read(&capture_path).unwrap_or_default()));
+        programs.push(ProgramRun { startup, ..run });
     }
     // By position, then series, as the other reports' cells.
-    let order: Vec<Algorithm> = series.iter().map(|(algorithm, _, _)| *algorithm).collect();
+    let order: Vec<Algorithm> = series.iter().map(|s| s.algorithm).collect();
     cells.sort_by_key(|cell| (cell.position, order.iter().position(|&a| a == cell.algorithm)));
     let runs = Runs {
         command: options.player.command().to_owned(),
         nodes_pattern: options.nodes.as_str().to_owned(),
         timeout: options.timeout,
         sandboxed: containment.sandboxed(),
+        programs,
     };
     Ok(Measured { series: order, cells, runs, output })
+}
+
+/// Runs one program, one move at a time.
+struct Runner<'r, 'c> {
+    program: &'r mut Program<'c>,
+    /// The runs so far, for the names of the board files.
+    ply: usize,
+    timeout: Duration,
+    pattern: &'r NodesPattern,
+}
+
+impl Runner<'_, '_> {
+    /// Runs the program for one move from `board` at `depth`: its
+    /// measurement, or why the run failed (the program's fault).
+    fn run(&mut self, board: &Board, depth: u32) -> Result<Result<Measurement, String>, Error> {
+        self.ply += 1;
+        self.program.set_depth(depth);
+        let ask = Ask { board, history: None, ply: self.ply, time: self.timeout, clock: None, left: [self.timeout; 2] };
+        let (turn, run) = self.program.play_run(&ask)?;
+        Ok(turn.result.map(|column| measured(column, run.as_ref(), self.pattern)).map_err(|f| f.to_string()))
+    }
+}
+
+/// The start-up of `runner`'s program: [`STARTUP_RUNS`] runs at depth 1 on
+/// [`STARTUP_POSITION`], where there is nothing to search; or why the first
+/// run that failed did.
+fn startup(runner: &mut Runner, progress: &ProgressBar) -> Result<Result<Startup, String>, Error> {
+    let position = positions::built_in(STARTUP_POSITION);
+    progress.set_message("start-up");
+    let mut runs = Vec::new();
+    for _ in 0..STARTUP_RUNS {
+        let run = runner.run(&position.board, 1)?;
+        progress.inc(1);
+        match run {
+            Ok(measurement) => runs.push(measurement.cpu),
+            Err(reason) => {
+                progress.inc((STARTUP_RUNS - runs.len() - 1) as u64);
+                return Ok(Err(format!("on {STARTUP_POSITION} at depth 1: {reason}")));
+            }
+        }
+    }
+    Ok(Ok(Startup::new(runs).expect("runs were made")))
 }
 
 /// Where the report keeps what `algorithm`'s program printed, as a failure
@@ -190,25 +243,43 @@ fn kept(out: &Path, algorithm: Algorithm) -> String {
     PathBuf::from(out).join(output_file(algorithm)).display().to_string()
 }
 
-/// The one-move program `spec` names, ready to run.
+/// The program of `algorithm`, `spec` (the player's; this program's own
+/// search for [`Algorithm::Program`]), ready to run, and what the report
+/// says of it, its start-up still to be measured. `base` is the working
+/// directory its command starts from.
 fn program<'a>(
     containment: &'a Containment,
+    algorithm: Algorithm,
     spec: &PlayerSpec,
     settings: Settings,
     captures: Captures,
-) -> Result<Program<'a>, Error> {
+    base: &Path,
+) -> Result<(Program<'a>, ProgramRun), Error> {
     let mut directory = containment.player_dir("report-").map_err(|source| Error::Io {
         action: "create a player's folder in",
         path: std::env::temp_dir(),
         source,
     })?;
+    let described = |command: String, version: String| ProgramRun {
+        algorithm,
+        command,
+        startup: Err("not measured".to_owned()),
+        version,
+    };
     match spec.kind() {
-        PlayerKind::Engine => Program::engine(containment, directory, settings, captures),
+        PlayerKind::Engine if algorithm == Algorithm::Program => {
+            let run = described(own_search_command(), version::own());
+            Ok((Program::engine(containment, directory, settings, captures)?.searching_only(), run))
+        }
+        PlayerKind::Engine => {
+            let run = described(format!("maxconnect4 {}", spec.command()), version::own());
+            Ok((Program::engine(containment, directory, settings, captures)?, run))
+        }
         PlayerKind::Command(template) => {
-            let base =
-                std::env::current_dir().map_err(|source| Error::Io { action: "find", path: ".".into(), source })?;
-            containment.furnish_for(&mut directory, template, &base);
-            Ok(Program::new(containment, directory, template.clone(), settings, captures))
+            containment.furnish_for(&mut directory, template, base);
+            let folder = template.home(base).unwrap_or_else(|| base.to_owned());
+            let run = described(spec.command().to_owned(), version::of_folder(&folder));
+            Ok((Program::new(containment, directory, template.clone(), settings, captures), run))
         }
         _ => Err(Error::Clash(format!("{}: {}", spec.command(), NOT_ONE_MOVE))),
     }

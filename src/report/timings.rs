@@ -10,6 +10,7 @@ use std::time::Duration;
 use indicatif::ProgressBar;
 
 use super::measure::{self, measure, predict, Algorithm, Measurement, Prediction, Searcher};
+use super::startup::Startup;
 use crate::board::Board;
 
 /// A position the report searches from.
@@ -64,6 +65,21 @@ pub struct Runs {
     pub timeout: Duration,
     /// Whether the runs were in the referee's sandbox.
     pub sandboxed: bool,
+    /// Each program, in [`Timings::series`] order.
+    pub programs: Vec<ProgramRun>,
+}
+
+/// One program of a report: what ran, and what it costs to start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramRun {
+    pub algorithm: Algorithm,
+    /// The command that ran, its placeholders kept; this program's own as
+    /// `maxconnect4 ...`.
+    pub command: String,
+    /// Its start-up, or why its start-up runs failed.
+    pub startup: Result<Startup, String>,
+    /// Which version of it ran, in words.
+    pub version: String,
 }
 
 /// Every cell of a report, with what it was measured from.
@@ -96,7 +112,8 @@ impl Timings {
         for (index, position) in positions.iter().enumerate() {
             for (algorithm, searcher) in &mut searchers {
                 let run = |depth| Ok::<_, Infallible>(Ok(measure(searcher, &position.board, depth, clock_overhead)));
-                let Ok(series) = series_cells(index, position, *algorithm, max_depth, budget, progress, run);
+                let limits = SeriesLimits { max_depth, budget, startup: Duration::ZERO };
+                let Ok(series) = series_cells(index, position, *algorithm, limits, progress, run);
                 cells.extend(series);
             }
         }
@@ -123,6 +140,13 @@ impl Timings {
         self.measurements(algorithm).filter(move |&(p, _, _)| p == position).map(|(_, depth, m)| (depth, m))
     }
 
+    /// The start-up of `algorithm`'s program, where it was measured.
+    #[must_use]
+    pub fn startup(&self, algorithm: Algorithm) -> Option<&Startup> {
+        let program = self.runs.as_ref()?.programs.iter().find(|program| program.algorithm == algorithm)?;
+        program.startup.as_ref().ok()
+    }
+
     /// The nodes of `algorithm` on one position by depth, shallowest first,
     /// where they are known.
     #[must_use]
@@ -131,8 +155,18 @@ impl Timings {
     }
 }
 
+/// How deep a series goes: depths 1 to `max_depth`, while a run is not
+/// predicted to take more than `budget`; `startup` is what each run costs
+/// besides its search (see [`predict`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SeriesLimits {
+    pub max_depth: u32,
+    pub budget: Duration,
+    pub startup: Duration,
+}
+
 /// The cells of `algorithm` on one position, depth 1 up: each measured by
-/// `run`, until a depth is predicted to take more than `budget` (it and
+/// `run`, until a depth is predicted to take more than the budget (it and
 /// every deeper one are skipped) or a run fails (no deeper one is run).
 /// `progress` advances by one for each depth, run or not.
 ///
@@ -143,19 +177,19 @@ pub(super) fn series_cells<E>(
     index: usize,
     position: &Position,
     algorithm: Algorithm,
-    max_depth: u32,
-    budget: Duration,
+    limits: SeriesLimits,
     progress: &ProgressBar,
     mut run: impl FnMut(u32) -> Result<Result<Measurement, String>, E>,
 ) -> Result<Vec<Cell>, E> {
     let mut cells = Vec::new();
     let mut shallower: Vec<Measurement> = Vec::new();
     let mut skipping: Option<Prediction> = None;
+    let SeriesLimits { max_depth, budget, startup } = limits;
     let depths = position.depths(max_depth);
     let last = *depths.end();
     for depth in depths {
         progress.set_message(format!("{} {} depth {depth}", position.label, algorithm.name()));
-        let prediction = skipping.map_or_else(|| predict(&shallower), |skipped| Some(skipped.deeper()));
+        let prediction = skipping.map_or_else(|| predict(&shallower, startup), |skipped| Some(skipped.deeper()));
         let outcome = match prediction {
             Some(prediction) if prediction.seconds > budget.as_secs_f64() => {
                 skipping = Some(prediction);

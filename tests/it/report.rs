@@ -12,7 +12,7 @@ use maxconnect4::report::measure::Algorithm;
 use maxconnect4::report::timing_csv::COLUMNS;
 use maxconnect4::search::{alpha_beta, minimax};
 
-use super::util::{maxconnect4, names_in, python, read, shipped, write};
+use super::util::{maxconnect4, names_in, read, shipped, write};
 
 /// One row of `timing.csv`, by column name.
 type Row = HashMap<String, String>;
@@ -39,7 +39,9 @@ fn check_timing_csv(path: &Path) -> Vec<Row> {
                 // A program's run may give no count, and never its value.
                 let program = ["player", "maxconnect4"].contains(&row["algorithm"].as_str());
                 if !(program && row["nodes"].is_empty()) {
-                    assert!(row["nodes"].parse::<u64>().unwrap() >= 2, "{row:?}");
+                    // A program's count is whatever its pattern read.
+                    let least = if program { 0 } else { 2 };
+                    assert!(row["nodes"].parse::<u64>().unwrap() >= least, "{row:?}");
                     assert!(row["nodes_per_second"].parse::<f64>().unwrap() > 0.0, "{row:?}");
                 }
                 assert!(row["cpu_seconds"].parse::<f64>().unwrap() > 0.0, "{row:?}");
@@ -187,7 +189,7 @@ fn a_small_report_is_written_within_seconds_with_real_figures() {
             "| CPU | ",
             "| cores | ",
             "| compiler | rustc ",
-            "| git revision | ",
+            "| maxconnect4 version | ",
             "### input2.txt\n\n```text\n",
             "### player2_next.txt\n\n```text\n",
             "| depth | algorithm | nodes | CPU time | runs | nodes per second | move | value (points) |",
@@ -309,7 +311,6 @@ fn bad_options_fail_clearly_and_leave_the_earlier_report_untouched() {
         1,
         "error: cannot create the output directory a_file/report: ",
     );
-    check_error(&[], 1, "error: no --positions given, and the default positions in input_files/ cannot be read: ");
 }
 
 #[test]
@@ -360,10 +361,11 @@ fn check_report(report: &str, needed: &[&str]) {
 }
 
 /// A command template running the student's bot `tests/bots/minimax_bot.py`
-/// with `behaviour` (`quiet`, `crash-at N`) after its arguments.
+/// with `behaviour` (`quiet`, `crash-at N`) after its arguments, by the
+/// `python3` of the user's PATH, as a student types it.
 fn student_bot(behaviour: &[&str]) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/minimax_bot.py");
-    let mut words = vec![python().to_owned(), "-S".to_owned(), script.display().to_string()];
+    let mut words = vec!["python3".to_owned(), "-S".to_owned(), script.display().to_string()];
     words.extend(["{in}", "{out}", "{depth}"].iter().chain(behaviour).map(|word| (*word).to_owned()));
     shell_words::join(words)
 }
@@ -376,8 +378,8 @@ fn minimax_nodes(board: &Board, depth: u32) -> u64 {
 
 /// Runs `maxconnect4 report --player BOT ARGS` in a new directory on the
 /// course's input2.txt and player2_next.txt to `depth`, and returns the
-/// directory, what it printed and the rows of its CSV.
-fn student_report(bot: &[&str], depth: u32, args: &[&str]) -> (tempfile::TempDir, String, Vec<Row>) {
+/// directory, what it printed on stdout and stderr and the rows of its CSV.
+fn student_report_err(bot: &[&str], depth: u32, args: &[&str]) -> (tempfile::TempDir, String, String, Vec<Row>) {
     let dir = tempfile::tempdir().unwrap();
     let assert = maxconnect4(dir.path())
         .args(["report", "--player", &student_bot(bot), "--max-depth", &depth.to_string(), "--out", "out"])
@@ -387,16 +389,44 @@ fn student_report(bot: &[&str], depth: u32, args: &[&str]) -> (tempfile::TempDir
         .arg(shipped("player2_next.txt"))
         .assert()
         .success();
-    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    let output = assert.get_output();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let rows = check_timing_csv(&dir.path().join("out/timing.csv"));
-    (dir, stdout, rows)
+    (dir, stdout, stderr, rows)
+}
+
+/// The start-up table that ends what a program's report prints: each
+/// program's start-up in seconds, by name.
+fn startups(stdout: &str) -> HashMap<String, f64> {
+    let mut lines = stdout.lines().skip_while(|line| !line.starts_with("program "));
+    let header: Vec<&str> =
+        lines.next().unwrap_or_else(|| panic!("no start-up table:\n{stdout}")).split_whitespace().collect();
+    assert_eq!(header[..3], ["program", "start-up", "per"], "{stdout}");
+    lines
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let scale = match words[2] {
+                "s" => 1.0,
+                "ms" => 1e-3,
+                "µs" => 1e-6,
+                "ns" => 1e-9,
+                unit => panic!("{unit} is no unit of time: {line}"),
+            };
+            (words[0].to_owned(), words[1].parse::<f64>().unwrap() * scale)
+        })
+        .collect()
 }
 
 #[test]
 fn a_students_program_is_timed_with_the_nodes_it_prints() {
-    let (dir, stdout, rows) = student_report(&[], 3, &[]);
+    let (dir, stdout, stderr, rows) = student_report_err(&[], 3, &[]);
     assert!(stdout.starts_with("Measured 6 searches (0 skipped over the budget) in "), "{stdout}");
-    assert!(stdout.ends_with("  REPORT.md\n  player_output.txt\n"), "{stdout}");
+    assert!(stdout.contains("  REPORT.md\n  player_output.txt\nprogram "), "{stdout}");
+    assert_eq!(stderr, "", "nothing to warn of");
+    let startup = startups(&stdout);
+    assert!(startup["player"] > 0.0, "its start-up is measured: {stdout}");
+    assert_eq!(startup.len(), 1, "{stdout}");
     assert_eq!(rows.len(), 6, "one row per position and depth");
     for name in ["input2.txt", "player2_next.txt"] {
         let board = read_board_file(&shipped(name)).unwrap().board;
@@ -421,6 +451,9 @@ fn a_students_program_is_timed_with_the_nodes_it_prints() {
             "| player | `",
             "the user plus system time of the program and every process it waited for",
             "the last match of `(\\d[\\d,]*) nodes` (case ignored)",
+            "| algorithm | what it is | searches | skipped | start-up | fitted ns per node |",
+            "- **Start-up**: before the positions, each program was run 5 times at depth 1 on nearly_full.txt",
+            "| player version | files of ",
             "| depth | algorithm | nodes | CPU time | runs | nodes per second | move | value (points) |",
             "- Your program explored ",
         ],
@@ -431,34 +464,53 @@ fn a_students_program_is_timed_with_the_nodes_it_prints() {
 }
 
 #[test]
-fn compare_adds_this_programs_own_figures_measured_the_same_way() {
-    let (dir, stdout, rows) = student_report(&[], 3, &["--compare"]);
+fn compare_adds_this_programs_own_search_at_every_depth_with_no_book() {
+    let dir = tempfile::tempdir().unwrap();
+    // The empty board, where the opening book would answer with no search.
+    write(dir.path(), "empty.txt", &format!("{}1\n", "0000000\n".repeat(6)));
+    let assert = maxconnect4(dir.path())
+        .args(["report", "--player", &student_bot(&[]), "--max-depth", "3", "--compare", "--out", "out"])
+        .arg("--positions")
+        .arg("empty.txt")
+        .arg(shipped("input2.txt"))
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
     assert!(stdout.starts_with("Measured 12 searches (0 skipped over the budget) in "), "{stdout}");
+    let startup = startups(&stdout);
+    assert!(startup["player"] > 0.0 && startup["maxconnect4"] > 0.0, "both start-ups measured: {stdout}");
+    let rows = check_timing_csv(&dir.path().join("out/timing.csv"));
     let series: Vec<(&str, &str)> =
         rows.iter().map(|row| (row["position"].as_str(), row["algorithm"].as_str())).collect();
     let expected = [
+        [("empty.txt", "player"); 3],
+        [("empty.txt", "maxconnect4"); 3],
         [("input2.txt", "player"); 3],
         [("input2.txt", "maxconnect4"); 3],
-        [("player2_next.txt", "player"); 3],
-        [("player2_next.txt", "maxconnect4"); 3],
     ]
     .concat();
     assert_eq!(series, expected, "by position, then the player's series and this program's");
     for row in rows.iter().filter(|row| row["algorithm"] == "maxconnect4") {
-        assert!(row["nodes"].parse::<u64>().unwrap() >= 2, "its own count, read from what it printed: {row:?}");
+        assert_eq!(row["status"], "measured", "{row:?}");
+        // A book's move is no search: every depth, the empty board's too, searched.
+        assert!(row["nodes"].parse::<u64>().unwrap() >= 2, "it searched, and printed its count: {row:?}");
     }
+    let output = read(&dir.path().join("out/maxconnect4_output.txt"));
+    assert!(output.contains(" 3 --rules max --threads 1\n"), "the search as documented, one thread: {output}");
     let report = read(&dir.path().join("out/REPORT.md"));
     check_report(
         &report,
         &[
         "## Comparison\n\n",
         "| position | depth | player nodes | maxconnect4 nodes | nodes ratio | player CPU time | maxconnect4 CPU time |",
-        "| maxconnect4 | this program's own `one-move`, run the same way, for comparison |",
-        "At depth 3, the deepest both reached on every position, maxconnect4 explored ",
+        "| maxconnect4 | this program's own depth-limited search, `maxconnect4 one-move {in} {out} {depth} --rules max \
+         --threads 1` (under Max-Connect4's rules `one-move` plays from no opening book; one thread), run the same \
+         way, for comparison |",
+        "At depth 3, the deepest both reached on every position, this program's search explored ",
         ],
     );
     let comparison = report.split("## Comparison").nth(1).unwrap().split("\n## ").next().unwrap();
-    assert_eq!(comparison.lines().filter(|line| line.starts_with("| input2.txt |")).count(), 3, "{comparison}");
+    assert_eq!(comparison.lines().filter(|line| line.starts_with("| empty.txt |")).count(), 3, "{comparison}");
     // Both lines on the time chart: each series has its own legend entry.
     let svg = read(&dir.path().join("out/time_by_depth.svg"));
     assert!(svg.contains(">\nplayer\n<") && svg.contains(">\nmaxconnect4\n<"), "both series in the legend");
@@ -466,7 +518,8 @@ fn compare_adds_this_programs_own_figures_measured_the_same_way() {
 
 #[test]
 fn a_program_that_prints_no_count_is_still_timed_against_depth() {
-    let (dir, _, rows) = student_report(&["quiet"], 3, &[]);
+    let (dir, _, stderr, rows) = student_report_err(&["quiet"], 3, &[]);
+    assert!(stderr.contains("warning: your program printed no node count matching `(\\d[\\d,]*) nodes`"), "{stderr}");
     assert_eq!(rows.len(), 6);
     for row in &rows {
         assert_eq!(
@@ -480,6 +533,15 @@ fn a_program_that_prints_no_count_is_still_timed_against_depth() {
     let sentence =
         "- Your program printed no node count: nothing on its standard output or error matched `(\\d[\\d,]*) nodes`";
     assert!(report.contains(sentence), "{report}");
+    check_report(
+        &report,
+        &[
+            "## Counting nodes\n\n",
+            "- Java: `System.out.println(\"Searched \" + nodes + \" nodes to depth \" + depth);`",
+            "- Python: `print(f\"Searched {nodes} nodes to depth {depth}\")`",
+            "- C++: `std::cout << \"Searched \" << nodes << \" nodes to depth \" << depth << std::endl;`",
+        ],
+    );
     check_chart(&out, Chart::TimeByDepth);
     let svg = read(&out.join("time_by_nodes.svg"));
     assert!(svg.contains("no node counts: the program printed none"), "the chart says why it is empty");
@@ -487,8 +549,12 @@ fn a_program_that_prints_no_count_is_still_timed_against_depth() {
 
 #[test]
 fn a_program_that_crashes_is_reported_with_its_reason_and_no_deeper_depth() {
-    let (dir, stdout, rows) = student_report(&["crash-at", "3"], 4, &[]);
+    let (dir, stdout, stderr, rows) = student_report_err(&["crash-at", "3"], 4, &[]);
     assert!(stdout.starts_with("Measured 4 searches (0 skipped over the budget, 2 failed) in "), "{stdout}");
+    let warning = "warning: your program failed 2 of its runs; the first, on input2.txt at depth 3: no output: the \
+                   program wrote no output file (exit status 1); its last line on stderr: 'RuntimeError: this bot \
+                   crashes at depth 3 on purpose'";
+    assert!(stderr.starts_with(warning), "the cause on the terminal:\n{stderr}");
     for name in ["input2.txt", "player2_next.txt"] {
         let statuses: Vec<&str> =
             rows.iter().filter(|row| row["position"] == name).map(|row| row["status"].as_str()).collect();
@@ -520,9 +586,96 @@ fn a_program_that_never_plays_gets_its_report_and_exit_code_1() {
         .assert()
         .code(1);
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-    assert_eq!(stderr, "error: every run failed: out/REPORT.md says why\n");
+    assert!(
+        stderr.starts_with(
+            "error: your program (player) never played a move; the first failure, on input2.txt at \
+                            depth 1: no output: the program wrote no output file (exit status 1); its last line on \
+                            stderr: 'RuntimeError: this bot crashes at depth 1 on purpose'"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("; out/REPORT.md has every run\n"), "{stderr}");
     let report = read(&dir.path().join("out/REPORT.md"));
     assert!(report.contains("this bot crashes at depth 1 on purpose"), "{report}");
+}
+
+/// Runs `maxconnect4 report ARGS` in `dir` (a temporary folder outside the
+/// repository, as a student's own) and returns its exit code, stdout and
+/// stderr.
+fn report_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = maxconnect4(dir).arg("report").args(args).output().unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.code().unwrap(), text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn from_a_students_own_folder_the_course_positions_are_built_in() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/minimax_bot.py"), dir.path().join("bot.py"))
+        .unwrap();
+    let (code, stdout, stderr) =
+        report_in(dir.path(), &["--player", "python3 bot.py {in} {out} {depth}", "--max-depth", "2"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let rows = check_timing_csv(&dir.path().join("timing_report/timing.csv"));
+    let mut positions: Vec<&str> = rows.iter().map(|row| row["position"].as_str()).collect();
+    positions.dedup();
+    assert_eq!(positions, ["input1.txt", "input2.txt", "nearly_full.txt", "player2_next.txt"], "the course's");
+    let report = read(&dir.path().join("timing_report/REPORT.md"));
+    check_report(
+        &report,
+        &[
+            "positions (the course's, built into the program, as there is no `input_files/` here)",
+            "### full.txt\n\n",
+            "| maxconnect4 version | ",
+            "| player version | files of ",
+            ": 1 file, SHA-256 ",
+        ],
+    );
+    assert!(!report.contains("unknown"), "outside a checkout, versions and no unknown revision:\n{report}");
+}
+
+#[test]
+fn an_input_files_folder_that_holds_no_board_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("input_files")).unwrap();
+    let (code, _, stderr) = report_in(dir.path(), &["--max-depth", "1"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stderr,
+        "error: no --positions given, and the positions in input_files/ cannot be read (without input_files/ the \
+         course's positions, built in, are used): input_files holds no board files\n"
+    );
+}
+
+#[test]
+fn a_program_that_cannot_start_says_why_on_the_terminal_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let position = shipped("input2.txt").display().to_string();
+    let args = ["--player", "no-such-program-37 {in} {out} {depth}", "--max-depth", "2", "--positions", &position];
+    let (code, _, stderr) = report_in(dir.path(), &args);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.starts_with("error: your program (player) never played a move; the first failure, on input2.txt"));
+    assert!(stderr.contains("no-such-program-37"), "the cause, not only in the CSV: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_count_that_does_not_grow_with_depth_is_called_out_and_not_used() {
+    // `Player (\d+)` reads the player's number, the same at every depth.
+    let (dir, stdout, stderr, _) = student_report_err(&[], 3, &["--nodes-pattern", r"Player (\d+)"]);
+    assert!(
+        stderr.contains(
+            "warning: the node count of your program does not grow with depth: `Player (\\d+)` read 1, 1, \
+                         1 at depths 1 to 3 on input2.txt"
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("(the count does not grow with depth)"), "{stdout}");
+    let report = read(&dir.path().join("out/REPORT.md"));
+    check_report(&report, &["**Your program's node count does not grow with depth**", "## Counting nodes"]);
+    let table = report.split("## Algorithms").nth(1).unwrap();
+    let row = table.lines().find(|line| line.starts_with("| player |")).unwrap();
+    assert!(row.ends_with(" | – | – |"), "no cost per node nor branching factor from such a count: {row}");
 }
 
 #[test]

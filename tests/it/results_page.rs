@@ -142,7 +142,16 @@ fn the_results_page_opens_from_disk_and_replays_every_game() {
                 logged.iter().flat_map(|game| [&game.red, &game.green]).find(|side| side.name == row[1]).unwrap();
             assert_eq!(row[9], side.command);
         }
-        assert_eq!(rows(&client, "#games").await.len(), logged.len(), "every game is listed");
+        let games = rows(&client, "#games").await;
+        assert_eq!(games.len(), logged.len(), "every game is listed");
+        for row in &games {
+            // Each game's opening as its moves: "44" is red's 4, then green's 4.
+            let record = logged.iter().find(|record| record.id == row[0]).unwrap();
+            let opening = record.opening.as_deref().unwrap();
+            let moves: Vec<String> =
+                opening.chars().enumerate().map(|(i, c)| format!("{} {c}", ["red", "green"][i % 2])).collect();
+            assert_eq!(row[3], moves.join(", "), "{}", record.id);
+        }
         assert_eq!(
             client.find_all(Locator::Css("#ratings-chart g.rating")).await.unwrap().len(),
             3,

@@ -26,13 +26,30 @@ pub const CAPTURE_LIMIT: usize = 8 * 1024;
 /// The most of an output file read: a board file is under 100 bytes.
 const OUTPUT_LIMIT: u64 = 64 * 1024;
 
+/// The copy of this program that the referee runs as a player.
+fn own_executable(containment: &Containment) -> Result<&Path, Error> {
+    containment
+        .own_executable()
+        .ok_or_else(|| Error::OwnExecutable("the referee was started without a copy of its executable".to_owned()))
+}
+
+/// How this program's own one-move mode plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Own {
+    /// As `self` plays: told to stop searching at half the turn's time.
+    Engine,
+    /// Its depth-limited search alone, for the timing report
+    /// ([`Template::own_search`]).
+    Search,
+}
+
 /// A side's command, ready to run, and its working directory.
 pub struct Program<'a> {
     containment: &'a Containment,
     template: Template,
-    /// `self`: its failure to start is the referee's, and it is told to
-    /// stop searching at half the turn's time.
-    engine: bool,
+    /// This program's own one-move mode, when it is the player: its
+    /// failure to start is then the referee's.
+    own: Option<Own>,
     directory: ScratchDir,
     settings: Settings,
     captures: Captures,
@@ -47,7 +64,7 @@ impl<'a> Program<'a> {
         settings: Settings,
         captures: Captures,
     ) -> Program<'a> {
-        Program { containment, template, engine: false, directory, settings, captures }
+        Program { containment, template, own: None, directory, settings, captures }
     }
 
     /// This program's own one-move mode.
@@ -60,11 +77,18 @@ impl<'a> Program<'a> {
         settings: Settings,
         captures: Captures,
     ) -> Result<Program<'a>, Error> {
-        let executable = containment.own_executable().ok_or_else(|| {
-            Error::OwnExecutable("the referee was started without a copy of its executable".to_owned())
-        })?;
+        let executable = own_executable(containment)?;
         let template = Template::engine(executable, settings.rules, settings.timeout / 2);
-        Ok(Program { containment, template, engine: true, directory, settings, captures })
+        Ok(Program { containment, template, own: Some(Own::Engine), directory, settings, captures })
+    }
+
+    /// This program's own one-move mode ([`Program::engine`]) made to play
+    /// its depth-limited search alone, to the depth set, with no book and
+    /// one thread: what the timing report compares a student's program with.
+    #[must_use]
+    pub fn searching_only(self) -> Program<'a> {
+        let executable = own_executable(self.containment).expect("checked when the engine was made");
+        Program { template: Template::own_search(executable), own: Some(Own::Search), ..self }
     }
 
     /// Makes the next turns substitute `depth` for `{depth}` (and `self`
@@ -98,7 +122,7 @@ impl<'a> Program<'a> {
         let (input_path, output_path) = (directory.path().join(&input), directory.path().join(&output));
         let values = Substitution { input: Some(&input_path), output: Some(&output_path), depth: self.settings.depth };
         let base = std::env::current_dir().map_err(|source| Error::io("find", Path::new("."), source))?;
-        if self.engine {
+        if self.own == Some(Own::Engine) {
             // `self` stops searching at half the time it has, so that it
             // never loses on time, clock or not.
             let executable = self.containment.own_executable().expect("checked when the engine was seated");
@@ -117,7 +141,7 @@ impl<'a> Program<'a> {
                 Err(Forfeit::Limit(Passed::Cpu, u64::try_from(limit.as_millis()).unwrap_or(u64::MAX)))
             }
             _ if run.passed.is_some() => Err(self.containment.forfeit(run.passed.expect("checked"))),
-            Ending::FailedToStart(reason) if self.engine => return Err(Error::OwnExecutable(reason.clone())),
+            Ending::FailedToStart(reason) if self.own.is_some() => return Err(Error::OwnExecutable(reason.clone())),
             Ending::FailedToStart(reason) => Err(Forfeit::FailedToStart(reason.clone())),
             Ending::TimedOut => Err(ask.out_of_time()),
             Ending::Exited(_) | Ending::Signalled(_) => match self.directory.read(&output, OUTPUT_LIMIT) {

@@ -338,6 +338,24 @@ impl Template {
         Some(found.unwrap_or(origin))
     }
 
+    /// The arguments of this program's own depth-limited search, as the
+    /// timing report's `--compare` runs it: under Max-Connect4's rules, the
+    /// report's, where `one-move` plays the search alone, from no opening
+    /// book (unlike `self`, whose book's move would cost no search), and
+    /// with one thread (its nodes and CPU time then those of one searcher,
+    /// as a student's program is).
+    pub const OWN_SEARCH: [&'static str; 8] =
+        ["one-move", "{in}", "{out}", "{depth}", "--rules", "max", "--threads", "1"];
+
+    /// This program's own depth-limited search: [`Template::OWN_SEARCH`]
+    /// run by `executable`.
+    #[must_use]
+    pub fn own_search(executable: &Path) -> Template {
+        let mut words = vec![executable.to_string_lossy().into_owned()];
+        words.extend(Template::OWN_SEARCH.map(str::to_owned));
+        Template { words, names_files: false, folder: None, built: None }
+    }
+
     /// This program's own one-move mode under `rules`, told to stop
     /// searching after `time_limit` even if it has not reached the depth.
     #[must_use]

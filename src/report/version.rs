@@ -1,0 +1,173 @@
+//! Which version of each program a report measured, so that figures can be
+//! told apart when the program changes: this program's version and the git
+//! revision it was built from, and for a player's program a fingerprint of
+//! the files of its folder (and that folder's git revision, if it is a
+//! checkout). A fact that cannot be found is left out; it never stops a
+//! report.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The largest file put in a fingerprint, and the most files: a program's
+/// folder holds sources and a few data files; anything beyond is not its code.
+const LARGEST_FILE: u64 = 16 << 20;
+const MOST_FILES: usize = 1_000;
+
+/// This program's version: the package's, and the git revision it was
+/// built from where the build could tell (see `build.rs`).
+#[must_use]
+pub fn own() -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    match option_env!("MAXCONNECT4_REVISION").filter(|revision| !revision.is_empty()) {
+        Some(revision) => format!("{version}, built from git revision {revision}"),
+        None => format!("{version} (built outside a git checkout: no revision)"),
+    }
+}
+
+/// A program in `folder` (the folder copied for its runs), in words: the
+/// SHA-256 of its files, short, and the folder's git revision if it is in a
+/// checkout. "unknown" when the folder cannot be read.
+#[must_use]
+pub fn of_folder(folder: &Path) -> String {
+    let mut parts = Vec::new();
+    if let Some((files, digest)) = fingerprint(folder) {
+        parts.push(format!(
+            "files of {}: {files} file{}, SHA-256 {digest}",
+            folder.display(),
+            if files == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some(revision) = git_revision(folder) {
+        parts.push(format!("git revision {revision}"));
+    }
+    if parts.is_empty() {
+        "unknown".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// How many files lie directly in `folder` (not its subfolders: a report
+/// written there, or a build's output, is not the program) and the first 12
+/// hexadecimal digits of the SHA-256 of their names and contents, in name
+/// order.
+fn fingerprint(folder: &Path) -> Option<(usize, String)> {
+    let mut files: Vec<(String, std::path::PathBuf)> = std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .filter(|entry| entry.metadata().is_ok_and(|metadata| metadata.len() <= LARGEST_FILE))
+        .map(|entry| (entry.file_name().to_string_lossy().into_owned(), entry.path()))
+        .collect();
+    files.sort();
+    files.truncate(MOST_FILES);
+    let mut message = Vec::new();
+    for (name, path) in &files {
+        let contents = std::fs::read(path).ok()?;
+        // Each name and content with its length, so no two folders run together.
+        for part in [name.as_bytes(), &contents] {
+            message.extend_from_slice(&(part.len() as u64).to_be_bytes());
+            message.extend_from_slice(part);
+        }
+    }
+    let digest: String = sha256(&message).iter().map(|byte| format!("{byte:02x}")).collect();
+    Some((files.len(), digest[..12].to_owned()))
+}
+
+/// The short git revision of the checkout holding `folder`, marked when its
+/// tracked files have uncommitted changes.
+fn git_revision(folder: &Path) -> Option<String> {
+    let git = |args: &[&str]| -> Option<String> {
+        let output = Command::new("git").arg("-C").arg(folder).args(args).output().ok()?;
+        output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    };
+    let revision = git(&["rev-parse", "--short", "HEAD"])?;
+    Some(match git(&["status", "--porcelain", "--untracked-files=no", "--", "."]) {
+        Some(changes) if !changes.is_empty() => format!("{revision} (with uncommitted changes)"),
+        _ => revision,
+    })
+}
+
+/// SHA-256 (FIPS 180-4) of `message`: the fingerprint a reader can check
+/// with `sha256sum`, with no dependency for a few lines.
+fn sha256(message: &[u8]) -> [u8; 32] {
+    const K: [u32; 64] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+        0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+        0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+        0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+        0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+        0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+        0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+        0xc67178f2,
+    ];
+    let mut state: [u32; 8] =
+        [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    let mut padded = message.to_vec();
+    padded.push(0x80);
+    while padded.len() % 64 != 56 {
+        padded.push(0);
+    }
+    padded.extend_from_slice(&((message.len() as u64) * 8).to_be_bytes());
+    for block in padded.chunks_exact(64) {
+        let mut w = [0u32; 64];
+        for (i, word) in block.chunks_exact(4).enumerate() {
+            w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+        }
+        for i in 16..64 {
+            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
+            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16].wrapping_add(s0).wrapping_add(w[i - 7]).wrapping_add(s1);
+        }
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = state;
+        for i in 0..64 {
+            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+            let choice = (e & f) ^ (!e & g);
+            let t1 = h.wrapping_add(s1).wrapping_add(choice).wrapping_add(K[i]).wrapping_add(w[i]);
+            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+            let majority = (a & b) ^ (a & c) ^ (b & c);
+            let t2 = s0.wrapping_add(majority);
+            (h, g, f, e, d, c, b, a) = (g, f, e, d.wrapping_add(t1), c, b, a, t1.wrapping_add(t2));
+        }
+        for (value, add) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+            *value = value.wrapping_add(add);
+        }
+    }
+    let mut digest = [0u8; 32];
+    for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
+        bytes.copy_from_slice(&word.to_be_bytes());
+    }
+    digest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    }
+
+    #[test]
+    fn sha256_gives_the_standards_test_vectors() {
+        assert_eq!(hex(&sha256(b"")), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assert_eq!(hex(&sha256(b"abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        let two_blocks = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+        assert_eq!(hex(&sha256(two_blocks)), "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    }
+
+    #[test]
+    fn a_folders_fingerprint_changes_with_a_file_and_ignores_subfolders() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bot.py"), "print(1)").unwrap();
+        let before = fingerprint(dir.path()).unwrap();
+        std::fs::create_dir(dir.path().join("timing_report")).unwrap();
+        std::fs::write(dir.path().join("timing_report/REPORT.md"), "x").unwrap();
+        assert_eq!(fingerprint(dir.path()).unwrap(), before, "a report written in a subfolder is not the program");
+        std::fs::write(dir.path().join("bot.py"), "print(2)").unwrap();
+        let after = fingerprint(dir.path()).unwrap();
+        assert_eq!(after.0, 1);
+        assert_ne!(after.1, before.1);
+        assert!(of_folder(dir.path()).contains(&format!("1 file, SHA-256 {}", after.1)));
+    }
+}
