@@ -22,7 +22,7 @@ fn main() {
     for path in ["src", "Cargo.toml", "build.rs"] {
         println!("cargo:rerun-if-changed={path}");
     }
-    for name in ["HEAD", "index"] {
+    for name in ["HEAD"] {
         if let Some(path) = git(&["rev-parse", "--git-path", name]) {
             println!("cargo:rerun-if-changed={path}");
         }

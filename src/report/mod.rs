@@ -67,32 +67,6 @@ pub struct Options {
     pub program: Option<ProgramOptions>,
 }
 
-/// Checks, before any search, that `path` is a directory or nothing yet:
-/// a file, a named pipe or a link there is named for what it is, rather
-/// than left to `mkdir`'s "File exists".
-///
-/// # Errors
-/// When something other than a directory is at `path`.
-fn check_directory(path: &Path) -> anyhow::Result<()> {
-    let Ok(metadata) = std::fs::symlink_metadata(path) else { return Ok(()) };
-    let kind = metadata.file_type();
-    let what = if kind.is_dir() {
-        return Ok(());
-    } else if kind.is_symlink() {
-        match std::fs::read_link(path) {
-            // A link to a directory is followed, as `mkdir -p` does.
-            Ok(_) if path.is_dir() => return Ok(()),
-            Ok(target) => format!("a symbolic link to {}, which is not a directory", target.display()),
-            Err(_) => "a symbolic link".to_owned(),
-        }
-    } else if kind.is_file() {
-        "a file".to_owned()
-    } else {
-        "neither a directory nor a file (a named pipe, a device or a socket)".to_owned()
-    };
-    bail!("the output directory {} is {what}: give a directory, or a path where one can be made", path.display())
-}
-
 /// Measures, renders and writes a whole report as `options` say, then prints
 /// one line saying where it is to `out`.
 ///
@@ -106,9 +80,25 @@ pub fn run(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> anyho
     if positions.iter().all(|position| position.board.is_full()) {
         bail!("every position is a finished game: there is nothing to search");
     }
-    check_directory(&options.out)?;
-    std::fs::create_dir_all(&options.out)
-        .with_context(|| format!("cannot create the output directory {}", options.out.display()))?;
+    // Made where named, in a folder that exists, as every output is; removed
+    // again if nothing could be written in it.
+    let made = atomic::make_folder(&options.out)?;
+    let written = measure_and_write(options, (positions, source), started, out, err);
+    if written.is_err() && made {
+        // Only an empty folder goes: whatever a failure wrote stays to be read.
+        let _ = std::fs::remove_dir(&options.out);
+    }
+    written
+}
+
+/// [`run`]'s measuring and writing, into `options.out`, which exists.
+fn measure_and_write(
+    options: &Options,
+    (positions, source): (Vec<timings::Position>, positions::Source),
+    started: Instant,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
     check_writable(&options.out, options.program.as_ref())?;
     let machine = Machine::probe();
     let (series, startup_runs) = match &options.program {
