@@ -552,6 +552,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub").join("games.jsonl");
         assert_eq!(read(&path).unwrap(), Records::default());
+        // A log's folder must exist, as every output's.
+        assert!(matches!(Log::open(&path), Err(LogError::Refused(crate::atomic::Error::NoDirectory { .. }))));
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
         let mut log = Log::open(&path).unwrap();
         log.append(&record("1")).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();

@@ -7,9 +7,7 @@ use std::time::Duration;
 
 use super::analysis::{self, AlgorithmSummary};
 use super::chart::Chart;
-use super::machine::Machine;
 use super::measure::{self, Algorithm};
-use super::positions::Source;
 use super::timing_csv::CSV_FILE;
 use super::timings::{Outcome, Runs, Timings};
 use super::units;
@@ -19,22 +17,14 @@ use crate::features::WEIGHTS;
 use crate::player::Player;
 use crate::value::POINT;
 
+mod parts;
 mod program;
+
+pub use parts::Context;
+use parts::{capitalized, facts, join, positions_source};
 
 /// The name of the written report in the output directory.
 pub const REPORT_FILE: &str = "REPORT.md";
-
-/// What the report says besides the measurements.
-#[derive(Clone, Copy, Debug)]
-pub struct Context<'a> {
-    pub machine: &'a Machine,
-    /// The command line that produced the report.
-    pub command: &'a str,
-    /// Wall-clock time of the whole run.
-    pub elapsed: Duration,
-    /// Where the positions came from.
-    pub positions: Source,
-}
 
 /// The Markdown text of the report.
 #[must_use]
@@ -80,15 +70,6 @@ fn header(text: &mut String, timings: &Timings, context: &Context) {
         positions_source(context.positions),
         timings.max_depth,
     );
-}
-
-/// Where the positions came from, as words after "positions".
-pub(super) const fn positions_source(source: Source) -> &'static str {
-    match source {
-        Source::Named => "",
-        Source::InputFiles => " (every file in `input_files/`)",
-        Source::BuiltIn => " (the course's, built into the program, as there is no `input_files/` here)",
-    }
 }
 
 fn findings(text: &mut String, timings: &Timings, summaries: &[AlgorithmSummary]) {
@@ -418,32 +399,6 @@ fn method(text: &mut String, timings: &Timings, context: &Context) {
     facts(text, context, &[]);
 }
 
-/// The machine and the command, as a table.
-pub(super) fn facts(text: &mut String, context: &Context, more: &[(String, String)]) {
-    let seconds = |duration: Duration| units::seconds(duration.as_secs_f64());
-    let machine = context.machine;
-    let facts = [
-        ("command", format!("`{}`", context.command)),
-        ("CPU", machine.cpu.clone()),
-        ("cores", machine.cores.clone()),
-        ("platform", machine.platform.clone()),
-        ("compiler", machine.rustc.clone()),
-        ("build", machine.profile.to_owned()),
-        ("maxconnect4 version", super::version::own()),
-        ("git revision of the working directory", machine.revision.clone()),
-        ("the whole run took", format!("{} (wall clock)", seconds(context.elapsed))),
-    ];
-    text.push_str("| | |\n| --- | --- |\n");
-    let more = more.iter().map(|(name, value)| (name.as_str(), value.clone()));
-    // Outside a checkout the working directory's revision says nothing: the
-    // version rows say what ran.
-    let known = |(name, value): &(&str, String)| !(name.starts_with("git revision") && value == "unknown");
-    for (name, value) in facts.into_iter().chain(more).filter(known) {
-        let _ = writeln!(text, "| {name} | {value} |");
-    }
-    text.push('\n');
-}
-
 fn positions(text: &mut String, timings: &Timings) {
     text.push_str("## Positions\n\n");
     for (index, position) in timings.positions.iter().enumerate() {
@@ -538,19 +493,4 @@ fn board_text(board: &Board) -> String {
 fn per_position_growth(timings: &Timings, position: usize, algorithm: Algorithm) -> Option<String> {
     let factor = analysis::branching_factor(&[timings.node_series(position, algorithm)])?;
     Some(units::significant(factor, 3))
-}
-
-/// `text` with its first letter in capitals, to start a sentence.
-pub(super) fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
-}
-
-/// `a`, `a and b`, `a, b and c`.
-pub(super) fn join(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [only] => only.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
 }

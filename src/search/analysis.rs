@@ -281,6 +281,13 @@ pub fn analyse(engine: &mut Engine, board: &Board, budget: &Budget) -> Analysis 
         }
     } else {
         if worth_solving(work.analysis.rules, board) {
+            if work.analysis.rules == Rules::Max {
+                // The Max engine's one table also serves its searches on
+                // several threads, which leave it different from run to run;
+                // a budget of nodes gives the same answer every time only
+                // from the same table (the classic solver keeps its own).
+                work.engine.clear();
+            }
             work.try_solving_within(SOLVE_NODES);
         }
         if deepest > 1 {

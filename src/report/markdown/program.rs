@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::{capitalized, facts, join, positions_source, Context};
+use super::parts::{capitalized, facts, join, positions_source, Context};
 use crate::report::analysis::{self, AlgorithmSummary};
 use crate::report::measure::Algorithm;
 use crate::report::startup::{STARTUP_POSITION, STARTUP_RUNS};
