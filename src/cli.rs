@@ -10,15 +10,15 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use maxconnect4::contain::limits::Limits as PlayerLimits;
+use maxconnect4::contain::sandbox::Isolation;
 use maxconnect4::modes::{self, bot, BookChoice, EngineSettings, Play};
 use maxconnect4::moves::Moves;
 use maxconnect4::protocol::coordinator;
 use maxconnect4::referee::fixtures;
-use maxconnect4::referee::limits::Limits as PlayerLimits;
 use maxconnect4::referee::{
     self, adjudication,
     player::{PlayerKind, PlayerSpec},
-    sandbox::Isolation,
     settings::Settings,
     tournament,
 };

@@ -7,7 +7,8 @@
 //! - front ends: [`modes`], [`report`], [`referee`], [`serve`];
 //! - [`protocol`]: both sides of the arenas' protocols, without I/O;
 //! - [`search`]: one [`search::Engine`] for both rule sets;
-//! - services the front ends share, over the core: [`atomic`], [`bounded`],
+//! - services the front ends share, over the core: [`contain`] (running
+//!   others' programs, for the referee and the report), [`atomic`], [`bounded`],
 //!   [`signals`], [`prompt`], [`memory`], [`plot`];
 //! - the core, without I/O: [`shard`], [`format`], [`display`], [`printable`], [`moves`], [`score`],
 //!   [`rules`], [`board`], [`lines`], [`features`], [`value`], [`player`],
@@ -17,6 +18,7 @@ pub mod atomic;
 pub mod bitboard;
 pub mod board;
 pub mod bounded;
+pub mod contain;
 pub mod display;
 pub mod features;
 pub mod format;

@@ -11,11 +11,12 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::Parser;
 
+use maxconnect4::contain;
 use maxconnect4::modes::{
     self, bot, AnalyseOptions, BookBuild, BookChoice, EngineSettings, FirstMove, SolveOptions, Source,
 };
 use maxconnect4::referee::player::PlayerSpec;
-use maxconnect4::referee::{self, merge, process, replay, tournament};
+use maxconnect4::referee::{self, merge, replay, tournament};
 use maxconnect4::search::book::BookSpec;
 use maxconnect4::search::Strength;
 use maxconnect4::serve;
@@ -167,13 +168,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 isolation: isolation.isolation(),
             });
             if program.is_some() {
-                process::stop_players_on_interrupt();
+                contain::stop_players_on_interrupt();
             }
             let options = report::Options { positions, max_depth, out: dir, budget, command, program };
             report::run(&options, &mut out, &mut io::stderr())?;
         }
         Command::Match(args) => {
-            process::stop_players_on_interrupt();
+            contain::stop_players_on_interrupt();
             let options = args.options()?;
             referee::play_match(&options, &mut io::stdin().lock(), &mut out)?;
         }
@@ -189,7 +190,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             replay::annotated(&game, &mut engine, &args.analysis.budget.budget(), args.json, &mut out)?;
         }
         Command::Check(args) => {
-            process::stop_players_on_interrupt();
+            contain::stop_players_on_interrupt();
             let settings = args.settings.settings();
             let isolation = args.isolation.isolation();
             let (failed, total) = match &args.class {
@@ -214,7 +215,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             tournament::list_games(&options, &mut out)?;
         }
         Command::Tournament(args) => {
-            process::stop_players_on_interrupt();
+            contain::stop_players_on_interrupt();
             let class = args.class.clone();
             let mut options = args.options();
             // Kept until the tournament ends: it holds the built programs.

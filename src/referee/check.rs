@@ -12,13 +12,13 @@ use std::time::Duration;
 
 use super::log::Colour;
 use super::player::{self, Ask, End, PlayerSpec, Seating};
-use super::process::Containment;
-use super::sandbox::Isolation;
 use super::seat::{self, Seat};
 use super::settings::Settings;
 use super::verdict::Forfeit;
 use super::Error;
 use crate::board::{Board, Column};
+use crate::contain::sandbox::Isolation;
+use crate::contain::Containment;
 
 /// How one player did.
 #[derive(Clone, Debug)]

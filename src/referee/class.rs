@@ -19,13 +19,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::home::Home;
 use super::player::program::{self, CAPTURE_LIMIT};
 use super::player::PlayerSpec;
-use super::process::{Containment, Ending};
-use super::sandbox::Isolation;
-use super::scratch::ScratchDir;
 use super::Error;
+use crate::contain::home::Home;
+use crate::contain::sandbox::Isolation;
+use crate::contain::scratch::ScratchDir;
+use crate::contain::{Containment, Ending};
 
 /// The file in a student's folder that says how to run the program, and
 /// how to build it, overriding the guess: a line `run: COMMAND` (or the

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::chart::ChartError;
 use super::log::LogError;
-use super::process::ContainError;
+use crate::contain::ContainError;
 
 /// What stops the referee itself (a player's failure is a forfeit, not an error).
 #[derive(Debug, thiserror::Error)]

@@ -16,12 +16,12 @@ use super::adjudication::{Adjudication, Adjudicator};
 use super::console::Console;
 use super::log::{Colour, GameRecord, TurnRecord};
 use super::player::{self, Ask, End, Seating, Turn};
-use super::process::Containment;
 use super::result::{GameResult, PlayedTurn};
 use super::seat::Seat;
 use super::settings::Settings;
 use super::Error;
 use crate::board::Board;
+use crate::contain::Containment;
 use crate::display;
 use crate::moves::Moves;
 

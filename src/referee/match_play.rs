@@ -11,12 +11,12 @@ use super::game::{self, Game};
 use super::log::{self, Log};
 use super::player::PlayerSpec;
 use super::result::GameResult;
-use super::sandbox::Isolation;
 use super::seat::{self, Seat};
 use super::settings::Settings;
 use super::Error;
 use crate::board::Board;
 use crate::bounded;
+use crate::contain::sandbox::Isolation;
 use crate::moves::Moves;
 
 /// Where a match starts.

@@ -4,10 +4,9 @@
 //! Programs written by others may hang, crash, print garbage or cheat; the
 //! referee survives all of it, gives the game to the other side with a
 //! reason, and leaves no process behind. [`game`] plays one game between
-//! [`seat`]s, each played by a [`player`] it runs through [`process`] (in a
-//! [`sandbox`], in folders of [`scratch`] holding a copy of its [`home`],
-//! with an [`interpreter`] found as its user's shell would) and judged
-//! with [`verdict`]; the
+//! [`seat`]s, each played by a [`player`] it runs contained ([`crate::contain`]:
+//! in a sandbox, in a folder holding a copy of its own, with the interpreter
+//! its user's shell would find) and judged with [`verdict`]; the
 //! game's [`result`] becomes a record of the [`log`], which [`replay`]
 //! shows again. [`match_play`] plays one game for the `match` command,
 //! [`check`] asks each player for one move, and [`tournament`] plays the
@@ -30,22 +29,16 @@ pub mod error;
 pub mod figures;
 pub mod fixtures;
 pub mod game;
-pub mod home;
-pub mod interpreter;
-pub mod limits;
 pub mod log;
 pub mod manifest;
 pub mod match_play;
 pub mod merge;
 pub mod page;
 pub mod player;
-pub mod process;
 pub mod ratings;
 pub mod replay;
 pub mod result;
 pub mod results;
-pub mod sandbox;
-pub mod scratch;
 pub mod seat;
 pub mod settings;
 pub mod standings;

@@ -7,10 +7,10 @@ use std::path::Path;
 
 use super::log::Side;
 use super::player::{PlayerKind, PlayerSpec};
-use super::process::Containment;
-use super::sandbox::Isolation;
 use super::Error;
 use crate::board::{Board, Column};
+use crate::contain::sandbox::Isolation;
+use crate::contain::Containment;
 
 /// A player and how it is shown and logged.
 #[derive(Clone, Debug)]

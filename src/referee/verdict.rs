@@ -34,12 +34,12 @@ pub enum Forfeit {
     #[error("quit: the player gave up at the prompt")]
     Quit,
     #[error("{}", describe_limit(*.0, *.1))]
-    Limit(crate::referee::limits::Passed, u64),
+    Limit(crate::contain::limits::Passed, u64),
 }
 
 /// A passed limit in words, with the limit (bytes or processes).
-fn describe_limit(passed: crate::referee::limits::Passed, limit: u64) -> String {
-    use crate::referee::limits::Passed;
+fn describe_limit(passed: crate::contain::limits::Passed, limit: u64) -> String {
+    use crate::contain::limits::Passed;
     match passed {
         Passed::Memory => format!("memory limit: it used more than {} MB of memory (--memory)", limit >> 20),
         Passed::Processes => {
@@ -64,10 +64,10 @@ impl Forfeit {
             Forfeit::Unparseable { .. } | Forfeit::Garbage(_) => "unparseable",
             Forfeit::Illegal(_) => "illegal-move",
             Forfeit::Quit => "quit",
-            Forfeit::Limit(crate::referee::limits::Passed::Memory, _) => "memory-limit",
-            Forfeit::Limit(crate::referee::limits::Passed::Processes, _) => "process-limit",
-            Forfeit::Limit(crate::referee::limits::Passed::Disk, _) => "disk-limit",
-            Forfeit::Limit(crate::referee::limits::Passed::Cpu, _) => "cpu-limit",
+            Forfeit::Limit(crate::contain::limits::Passed::Memory, _) => "memory-limit",
+            Forfeit::Limit(crate::contain::limits::Passed::Processes, _) => "process-limit",
+            Forfeit::Limit(crate::contain::limits::Passed::Disk, _) => "disk-limit",
+            Forfeit::Limit(crate::contain::limits::Passed::Cpu, _) => "cpu-limit",
         }
     }
 }

@@ -22,10 +22,10 @@ use super::startup::{Startup, STARTUP_POSITION, STARTUP_RUNS};
 use super::timings::{series_cells, Cell, Position, ProgramRun, Runs, SeriesLimits};
 use super::version;
 use crate::board::Board;
+use crate::contain::sandbox::Isolation;
+use crate::contain::{Containment, Run};
 use crate::referee::player::program::Program;
 use crate::referee::player::{Ask, Captures, PlayerKind, PlayerSpec, Template};
-use crate::referee::process::{Containment, Run};
-use crate::referee::sandbox::Isolation;
 use crate::referee::seat::{self, Seat};
 use crate::referee::settings::Settings;
 use crate::referee::Error;
@@ -276,7 +276,7 @@ fn program<'a>(
             Ok((Program::engine(containment, directory, settings, captures)?, run))
         }
         PlayerKind::Command(template) => {
-            containment.furnish_for(&mut directory, template, base);
+            template.furnish(containment, &mut directory, base);
             let folder = template.home(base).unwrap_or_else(|| base.to_owned());
             let run = described(spec.command().to_owned(), version::of_folder(&folder));
             Ok((Program::new(containment, directory, template.clone(), settings, captures), run))

@@ -343,7 +343,7 @@ fn a_player_reaches_nothing_of_the_referee_its_opponent_or_the_host() {
     if !rustix::process::geteuid().is_root() {
         return;
     }
-    let nobody = maxconnect4::referee::sandbox::PLAYER_ID;
+    let nobody = maxconnect4::contain::sandbox::PLAYER_ID;
     // The test's own interpreter may live in root's home, where no other
     // user may go; the system's serves.
     let python = "/usr/bin/python3";

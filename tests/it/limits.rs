@@ -142,7 +142,7 @@ fn a_referee_that_cannot_keep_a_limit_says_which_and_plays_on() {
     if !rustix::process::geteuid().is_root() {
         return;
     }
-    let nobody = maxconnect4::referee::sandbox::PLAYER_ID;
+    let nobody = maxconnect4::contain::sandbox::PLAYER_ID;
     let python = "/usr/bin/python3";
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/bot.py");
     let reachable = Command::new("setpriv")

@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 
 use super::pipe::forfeit;
 use super::{Ask, Captures, Competitor, End, Turn};
+use crate::contain::Captured;
 use crate::protocol::arena::{Delivery, Host, ANSWER_LIMIT};
 use crate::referee::console::Console;
 use crate::referee::log::Colour;
-use crate::referee::process::Captured;
 use crate::referee::settings::Settings;
 use crate::referee::Error;
 

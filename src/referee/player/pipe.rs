@@ -18,11 +18,11 @@ use std::time::{Duration, Instant};
 
 use super::program::{describe, section, shown, CAPTURE_LIMIT};
 use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
+use crate::contain::limits::Passed;
+use crate::contain::scratch::ScratchDir;
+use crate::contain::{Captured, Contained, Containment, Progress, Stream};
 use crate::protocol::host::{Fault, PipeHost, Position, Silence, Step, Then};
 use crate::referee::console::Console;
-use crate::referee::limits::Passed;
-use crate::referee::process::{Captured, Contained, Containment, Progress, Stream};
-use crate::referee::scratch::ScratchDir;
 use crate::referee::verdict::{Forfeit, IllegalMove};
 use crate::referee::Error;
 
@@ -72,7 +72,7 @@ impl Conversation {
         mut directory: ScratchDir,
         base: &Path,
     ) -> Conversation {
-        containment.furnish_for(&mut directory, template, base);
+        template.furnish(containment, &mut directory, base);
         let values = Substitution { input: None, output: None, depth };
         let (program, args) = template.command_line(&values, base, directory.copy_of_home());
         let words = std::iter::once(program.as_os_str()).chain(args.iter().map(|arg| arg.as_os_str()));
@@ -80,7 +80,8 @@ impl Conversation {
         let process = containment.spawn(&program, &args, &directory, true);
         Conversation {
             process,
-            limits: [Passed::Memory, Passed::Processes, Passed::Disk].map(|passed| containment.forfeit(passed)),
+            limits: [Passed::Memory, Passed::Processes, Passed::Disk]
+                .map(|passed| Forfeit::Limit(passed, containment.limit_of(passed))),
             cpu: containment.limits().cpu,
             _directory: directory,
             command,
@@ -181,7 +182,7 @@ impl Conversation {
             if !open {
                 return Err(NoAnswer::Silence(Silence::Gone(self.how_it_went(deadline))));
             }
-            let check = (looked + crate::referee::process::CPU_CHECK).min(deadline);
+            let check = (looked + crate::contain::CPU_CHECK).min(deadline);
             match self.poll(check) {
                 Progress::Output => {}
                 Progress::Ended => return Err(NoAnswer::Silence(Silence::Gone(self.how_it_went(deadline)))),
@@ -189,7 +190,7 @@ impl Conversation {
                 Progress::Deadline => {}
             }
             // Not on every piece of output: a walk of its folder is not free.
-            if looked.elapsed() < crate::referee::process::CPU_CHECK {
+            if looked.elapsed() < crate::contain::CPU_CHECK {
                 continue;
             }
             looked = Instant::now();
@@ -257,7 +258,7 @@ impl Conversation {
     }
 
     /// Stops the process and notes how it ended.
-    fn stop(&mut self, process: Contained) -> crate::referee::process::Stopped {
+    fn stop(&mut self, process: Contained) -> crate::contain::Stopped {
         let (pending, stderr) = (&mut self.pending, &mut self.stderr);
         let stopped = process.stop(&mut |stream, bytes| match stream {
             Stream::Stdout => keep(pending, bytes),

@@ -10,11 +10,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
+use crate::contain::limits::Passed;
+use crate::contain::scratch::ScratchDir;
+use crate::contain::{Captured, Containment, Ending, Run};
 use crate::format::{self, LineEnding};
 use crate::referee::console::Console;
-use crate::referee::limits::Passed;
-use crate::referee::process::{Captured, Containment, Ending, Run};
-use crate::referee::scratch::ScratchDir;
 use crate::referee::settings::Settings;
 use crate::referee::verdict::{self, Forfeit};
 use crate::referee::Error;
@@ -140,7 +140,10 @@ impl<'a> Program<'a> {
                 let limit = self.containment.limits().cpu.unwrap_or(ask.time);
                 Err(Forfeit::Limit(Passed::Cpu, u64::try_from(limit.as_millis()).unwrap_or(u64::MAX)))
             }
-            _ if run.passed.is_some() => Err(self.containment.forfeit(run.passed.expect("checked"))),
+            _ if run.passed.is_some() => Err({
+                let passed = run.passed.expect("checked");
+                Forfeit::Limit(passed, self.containment.limit_of(passed))
+            }),
             Ending::FailedToStart(reason) if self.own.is_some() => return Err(Error::OwnExecutable(reason.clone())),
             Ending::FailedToStart(reason) => Err(Forfeit::FailedToStart(reason.clone())),
             Ending::TimedOut => Err(ask.out_of_time()),

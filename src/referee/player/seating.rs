@@ -6,9 +6,9 @@ use std::path::Path;
 
 use super::{coordinator, http, human, moderator, pipe, program};
 use super::{Captures, Competitor, PlayerKind, PlayerSpec, STARTUP};
+use crate::contain::scratch::ScratchDir;
+use crate::contain::{ContainError, Containment};
 use crate::referee::log::Colour;
-use crate::referee::process::{ContainError, Containment};
-use crate::referee::scratch::ScratchDir;
 use crate::referee::settings::Settings;
 use crate::referee::Error;
 
@@ -54,7 +54,7 @@ pub fn seat<'a>(spec: &PlayerSpec, colour: Colour, at: &Seating<'a>) -> Result<B
         }
         PlayerKind::Command(template) => {
             let (containment, mut directory) = contained()?;
-            containment.furnish_for(&mut directory, template, base);
+            template.furnish(containment, &mut directory, base);
             Box::new(program::Program::new(containment, directory, template.clone(), settings, captures))
         }
         PlayerKind::Moderator(template) => {

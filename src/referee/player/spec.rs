@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::board::{Board, Column};
+use crate::contain::home::Home;
+use crate::contain::scratch::ScratchDir;
+use crate::contain::Containment;
 use crate::rules::Rules;
 
 /// What a command template may not be.
@@ -294,6 +297,21 @@ impl Template {
             (Some(Ok(built)), _) => built.clone(),
             (Some(Err(_)) | None, Some(folder)) => base.join(folder),
             (Some(Err(_)) | None, None) => base.to_owned(),
+        }
+    }
+
+    /// Gives the player of `dir` this program's folder, as
+    /// [`Containment::furnish`] does, `base` being the referee's working
+    /// directory; or, when the referee could not find or build the
+    /// program, the reason, which its first turn gives.
+    pub fn furnish(&self, containment: &Containment, dir: &mut ScratchDir, base: &Path) {
+        if self.is_built() {
+            dir.confine();
+        }
+        match (self.unbuilt(), self.home(base)) {
+            (Some(why), _) => dir.set_home(Home::Missing(why.to_owned())),
+            (None, Some(home)) => containment.furnish(dir, &home),
+            (None, None) => {}
         }
     }
 

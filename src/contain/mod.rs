@@ -1,5 +1,11 @@
-//! Running other programs contained: started in a sandbox of their own when
-//! the system allows it ([`sandbox`](super::sandbox)), watched with a
+//! Running other programs contained, for the referee's players and the
+//! timing report's: a [`Containment`] holds the [`sandbox`], the [`limits`]
+//! and the [`scratch`] folders, gives each program a copy of its [`home`]
+//! and its user's [`interpreter`]; `spawn` starts and watches a program,
+//! `tree` kills what it leaves, `interrupt` stops all on Ctrl-C.
+//!
+//! Programs are started in a sandbox of their own when
+//! the system allows it ([`sandbox`]), watched with a
 //! process file descriptor, and, when they end or their time is up, killed
 //! together with every process they started, before the referee goes on.
 //!
@@ -40,11 +46,19 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Resource, Rlimit};
 
-use super::home::Home;
-use super::limits::{Group, Groups, Limits, Passed};
-use super::player::Template;
-use super::sandbox::{Isolation, Sandbox};
-use super::scratch::{Root, ScratchDir};
+pub mod home;
+pub mod interpreter;
+pub mod limits;
+pub mod outcome;
+pub mod sandbox;
+pub mod scratch;
+
+pub use outcome::{Ending, Progress, Stopped, Stream};
+
+use home::Home;
+use limits::{Group, Groups, Limits, Passed};
+use sandbox::{Isolation, Sandbox};
+use scratch::{Root, ScratchDir};
 
 /// Whether this system can run command players.
 pub const SUPPORTED: bool = cfg!(target_os = "linux");
@@ -58,15 +72,6 @@ pub enum ContainError {
     Folder { path: PathBuf, source: std::io::Error },
     #[error("cannot keep a copy of this program's own executable to play `self`")]
     OwnExecutable(#[source] std::io::Error),
-}
-
-/// How one run of a program ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
-    Exited(i32),
-    Signalled(i32),
-    TimedOut,
-    FailedToStart(String),
 }
 
 /// The last bytes of what a program wrote to one stream.
@@ -99,37 +104,6 @@ pub struct Run {
     pub cpu: Duration,
     pub stdout: Captured,
     pub stderr: Captured,
-    /// The limit it passed, if it passed one.
-    pub passed: Option<Passed>,
-}
-
-/// One of a program's output streams.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stream {
-    Stdout,
-    Stderr,
-}
-
-/// What [`Contained::poll`] saw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Progress {
-    /// Some output was read (and given to the caller), or an output stream
-    /// was closed.
-    Output,
-    /// The program has ended.
-    Ended,
-    /// The deadline passed first.
-    Deadline,
-}
-
-/// How a stopped program ended and what it cost.
-#[derive(Clone, Debug)]
-pub struct Stopped {
-    /// `Exited` or `Signalled`; killed by the referee is signal 9.
-    pub ending: Ending,
-    /// From the start to the end seen by [`Contained::poll`], or to the stop.
-    pub wall: Duration,
-    pub cpu: Duration,
     /// The limit it passed, if it passed one.
     pub passed: Option<Passed>,
 }
@@ -231,18 +205,18 @@ impl Containment {
         self.limits
     }
 
-    /// The forfeit for passing `passed`, with the limit it passed.
+    /// The limit a program passed when it passed `passed`: bytes of memory
+    /// or disk, processes, or milliseconds of CPU time (0 where no CPU
+    /// limit is set: then a move's own time limit, which only the caller
+    /// knows, was passed).
     #[must_use]
-    pub fn forfeit(&self, passed: Passed) -> super::verdict::Forfeit {
-        let limit = match passed {
+    pub fn limit_of(&self, passed: Passed) -> u64 {
+        match passed {
             Passed::Memory => self.limits.memory,
             Passed::Processes => self.limits.processes as u64,
             Passed::Disk => self.limits.disk,
-            // Milliseconds; a move's own time limit when none is set, which
-            // only the caller knows.
             Passed::Cpu => self.limits.cpu.map_or(0, |cpu| u64::try_from(cpu.as_millis()).unwrap_or(u64::MAX)),
-        };
-        super::verdict::Forfeit::Limit(passed, limit)
+        }
     }
 
     /// Whether players run in a sandbox.
@@ -266,7 +240,7 @@ impl Containment {
     }
 
     /// Gives the player of `dir` its program's own folder `home`, if it has
-    /// one: a copy of it in `dir` (see [`home`](super::home)), or, when it
+    /// one: a copy of it in `dir` (see [`home`]), or, when it
     /// holds more than a player's folder may, the folder itself, shown
     /// read-only. A folder that cannot be given costs the player its first
     /// turn, not the referee its work.
@@ -295,7 +269,7 @@ impl Containment {
                     let owner = self.sandbox.as_ref().and_then(Sandbox::player_owner);
                     // Half of what the folder may hold, so that the program
                     // has room to write.
-                    match super::home::copy(&home, dir.path(), self.limits.disk / 2, &self.private, owner) {
+                    match home::copy(&home, dir.path(), self.limits.disk / 2, &self.private, owner) {
                         Ok(true) => Home::Copied(home),
                         Ok(false) => Home::Shown(home),
                         Err(error) => Home::Missing(format!("the program's folder cannot be copied: {error}")),
@@ -304,21 +278,6 @@ impl Containment {
             },
         };
         dir.set_home(furnished);
-    }
-
-    /// Gives the player of `dir` the folder of `template`'s program, as
-    /// [`furnish`](Self::furnish) does, `base` being the referee's working
-    /// directory; or, when the referee could not find or build the
-    /// program, the reason, which its first turn gives.
-    pub fn furnish_for(&self, dir: &mut ScratchDir, template: &Template, base: &Path) {
-        if template.is_built() {
-            dir.confine();
-        }
-        match (template.unbuilt(), template.home(base)) {
-            (Some(why), _) => dir.set_home(Home::Missing(why.to_owned())),
-            (None, Some(home)) => self.furnish(dir, &home),
-            (None, None) => {}
-        }
     }
 
     /// Starts `program` with `args` in `dir`, contained, with its output
@@ -335,7 +294,7 @@ impl Containment {
             Home::Shown(home) => Some(home.as_path()),
             Home::None | Home::Copied(_) => None,
         };
-        let found = super::sandbox::find_program(program).map_err(cannot)?;
+        let found = sandbox::find_program(program).map_err(cannot)?;
         if dir.confined() && !on_path(program) && !found.starts_with(dir.path()) {
             return Err(format!(
                 "{} is outside the program's folder: a submission's program is its own or one on the PATH",
@@ -351,12 +310,11 @@ impl Containment {
         let name = found.file_name().unwrap_or(found.as_os_str()).to_owned();
         // Only a program found on the PATH may be a shim: one the command
         // names by a path may be the submission's own file.
-        let shim =
-            if on_path(program) { super::interpreter::resolve_shim(&found, &name, folder, run_aside)? } else { None };
+        let shim = if on_path(program) { interpreter::resolve_shim(&found, &name, folder, run_aside)? } else { None };
         let found = shim.clone().unwrap_or(found);
         let tmp = if self.sandbox.is_some() { PathBuf::from("/tmp") } else { std::env::temp_dir() };
         let environment =
-            super::interpreter::environment(dir.path(), &tmp, &self.passed, shim.as_deref().and_then(Path::parent));
+            interpreter::environment(dir.path(), &tmp, &self.passed, shim.as_deref().and_then(Path::parent));
         let mut keep_open = Vec::new();
         let (mut command, status) = match &self.sandbox {
             Some(sandbox) => {
@@ -409,15 +367,13 @@ impl Containment {
                 for fd in &keep_open {
                     rustix::io::fcntl_setfd(fd, rustix::io::FdFlags::empty())?;
                 }
-                super::limits::join(&procs)?;
+                limits::join(&procs)?;
                 let limit = Rlimit { current: largest_file, maximum: largest_file };
                 Ok(rustix::process::setrlimit(Resource::Fsize, limit)?)
             });
         }
-        let mut contained = linux::spawn(command, stdin, status).map_err(cannot)?;
-        contained.group = group;
-        contained.folder = Some((dir.path().to_owned(), self.limits.disk));
-        Ok(contained)
+        let (inner, stdin) = linux::spawn(command, stdin, status).map_err(cannot)?;
+        Ok(Contained { inner, stdin, group, folder: Some((dir.path().to_owned(), self.limits.disk)) })
     }
 
     /// Runs `program` with `args` in `dir`, its standard input empty, for at
@@ -571,7 +527,7 @@ impl Contained {
     pub fn passed(&self) -> Option<Passed> {
         self.group.as_ref().and_then(Group::passed).or_else(|| {
             let (folder, most) = self.folder.as_ref()?;
-            (super::limits::size_of(folder, *most) > *most).then_some(Passed::Disk)
+            (limits::size_of(folder, *most) > *most).then_some(Passed::Disk)
         })
     }
 }
@@ -598,470 +554,23 @@ pub fn stop_players_on_interrupt() {
     crate::signals::exit_on_stop(linux::stop_players);
 }
 
-#[cfg(not(target_os = "linux"))]
-mod linux {
-    //! Stand-ins: [`Containment::start`](super::Containment::start) refuses
-    //! before any of these is reached.
-    use std::path::Path;
-    use std::time::Instant;
-
-    use crate::referee::process::{Contained, Progress, Stopped, Stream};
-
-    pub struct Process;
-
-    pub fn become_subreaper() {}
-    pub fn remember_root(_: &Path) {}
-
-    pub fn run_aside(command: &mut std::process::Command) -> std::io::Result<std::process::Output> {
-        command.output()
-    }
-
-    pub fn spawn(
-        _: std::process::Command,
-        _: bool,
-        _: Option<(std::io::PipeReader, std::io::PipeWriter)>,
-    ) -> std::io::Result<Contained> {
-        Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
-    }
-
-    impl Process {
-        pub fn poll(&mut self, _: Option<Instant>, _: &mut dyn FnMut(Stream, &[u8])) -> Progress {
-            unreachable!("no process is started on this system")
-        }
-        pub fn stop(&mut self, _: &mut dyn FnMut(Stream, &[u8])) -> Stopped {
-            unreachable!("no process is started on this system")
-        }
-        pub fn is_open(&self, _: Stream) -> bool {
-            unreachable!("no process is started on this system")
-        }
-    }
-}
-
+/// The system's side of containment, Linux's: [`spawn`] starts and watches
+/// a program, [`tree`] finds and kills what it left, [`interrupt`] stops
+/// everything on Ctrl-C.
 #[cfg(target_os = "linux")]
 mod linux {
-    use std::io::{self, BufRead as _, PipeReader, PipeWriter};
-    use std::os::fd::OwnedFd;
-    use std::os::unix::process::CommandExt as _;
-    use std::path::{Path, PathBuf};
-    use std::process::Stdio;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::{Mutex, MutexGuard, PoisonError};
-    use std::time::{Duration, Instant};
-
-    use rustix::event::{poll, PollFd, PollFlags, Timespec};
-    use rustix::io::{Errno, FdFlags};
-    use rustix::process::{getpid, getppid, Pid, PidfdFlags, Signal};
-
-    use crate::referee::process::{Contained, Ending, Progress, Stopped, Stream};
-
-    /// The referee's children that belong to a running program (the
-    /// program, or bwrap and its sandbox's first process): every other
-    /// child is an orphan a player left, to be killed. Held while a program
-    /// starts, so that it is registered before anyone looks.
-    static REGISTERED: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
-
-    /// The referee's folder, for the interrupt handler to remove.
-    static ROOT: Mutex<Option<PathBuf>> = Mutex::new(None);
-
-    /// Set when the referee is interrupted: from then on no program starts
-    /// or is judged, so that none cut short is logged before the exit.
-    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-    fn registered() -> MutexGuard<'static, Vec<libc::pid_t>> {
-        REGISTERED.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Waits for the exit if the referee has been interrupted.
-    fn stop_if_interrupted() {
-        while INTERRUPTED.load(Ordering::SeqCst) {
-            std::thread::park();
-        }
-    }
-
-    pub fn become_subreaper() {
-        let _ = rustix::process::set_child_subreaper(Some(getpid()));
-    }
-
-    pub fn run_aside(command: &mut std::process::Command) -> io::Result<std::process::Output> {
-        /// The longest a helper may take: a version manager answers in a
-        /// fraction of a second, unless something it reads hangs it.
-        const LIMIT: Duration = Duration::from_secs(10);
-        let child = {
-            let mut registered = registered();
-            let child =
-                command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0).spawn()?;
-            registered.push(libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t"));
-            child
-        };
-        let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
-        let (send, receive) = std::sync::mpsc::channel();
-        std::thread::spawn(move || send.send(child.wait_with_output()));
-        let output = receive.recv_timeout(LIMIT).unwrap_or_else(|_| {
-            // Its whole group, so that no process of it keeps the pipes open.
-            if let Some(group) = Pid::from_raw(pid) {
-                let _ = rustix::process::kill_process_group(group, Signal::KILL);
-            }
-            let _ = receive.recv();
-            Err(io::Error::other(format!("it took more than {} s and was stopped", LIMIT.as_secs())))
-        });
-        registered().retain(|&id| id != pid);
-        output
-    }
-
-    /// The referee's own process id.
-    fn referee() -> libc::pid_t {
-        getpid().as_raw_pid()
-    }
-
-    pub fn remember_root(path: &Path) {
-        *ROOT.lock().unwrap_or_else(PoisonError::into_inner) = Some(path.to_owned());
-    }
-
-    /// A started program: our child (the program itself, or bwrap), the
-    /// sandbox's first process if any, and the pipes.
-    pub struct Process {
-        child: libc::pid_t,
-        /// The sandbox's init, our grandchild, adopted by us when bwrap ends.
-        init: Option<libc::pid_t>,
-        /// Becomes readable when the child ends.
-        pidfd: OwnedFd,
-        /// bwrap's status pipe, kept open so that its last report never
-        /// meets a closed pipe.
-        _status: Option<PipeReader>,
-        stdout: Option<OwnedFd>,
-        stderr: Option<OwnedFd>,
-        started: Instant,
-        ended: Option<Instant>,
-        sandboxed: bool,
-        stopped: bool,
-    }
-
-    /// Starts `command`; `status` is the pipe bwrap was told to report the
-    /// sandbox's first process on, for a sandboxed program.
-    pub fn spawn(
-        mut command: std::process::Command,
-        stdin: bool,
-        status: Option<(PipeReader, PipeWriter)>,
-    ) -> io::Result<Contained> {
-        stop_if_interrupted();
-        let sandboxed = status.is_some();
-        let (status, report) = status.unzip();
-        let referee = getpid();
-        // SAFETY: between fork and exec only async-signal-safe calls are
-        // allowed: these are plain system calls through rustix, and nothing
-        // allocates. A closure run there is unsafe whatever it calls; no
-        // crate makes it safe.
-        unsafe {
-            command.pre_exec(move || {
-                // bwrap's end of the status pipe stays open through exec.
-                if let Some(report) = &report {
-                    rustix::io::fcntl_setfd(report, FdFlags::empty())?;
-                }
-                let _ = rustix::process::set_parent_process_death_signal(Some(Signal::KILL));
-                // The referee may have died before the signal was asked for.
-                if getppid() != Some(referee) {
-                    rustix::process::kill_process(getpid(), Signal::KILL)?;
-                }
-                Ok(())
-            });
-        }
-        command
-            .stdin(if stdin { Stdio::piped() } else { Stdio::null() })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-
-        let mut registered = registered();
-        let mut child = command.spawn()?;
-        // Closes the referee's copy of bwrap's end of the status pipe, held
-        // by the closure above.
-        drop(command);
-        let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
-        registered.push(pid);
-        let pidfd = match pidfd_open(pid) {
-            Ok(pidfd) => pidfd,
-            Err(error) => {
-                // A kernel before 5.3: the program cannot be watched.
-                drop(registered);
-                let _ = child.kill();
-                kill_trees(&[pid]);
-                reap(pid);
-                self::registered().retain(|&id| id != pid);
-                return Err(error);
-            }
-        };
-        let (status, init) = match status {
-            Some(read) => {
-                let mut reader = io::BufReader::new(read);
-                let mut line = String::new();
-                let _ = reader.read_line(&mut line);
-                let init = serde_json::from_str::<serde_json::Value>(&line)
-                    .ok()
-                    .and_then(|report| report.get("child-pid")?.as_i64())
-                    .and_then(|pid| libc::pid_t::try_from(pid).ok());
-                registered.extend(init);
-                (Some(reader.into_inner()), init)
-            }
-            None => (None, None),
-        };
-        drop(registered);
-        let take = |stream: Option<OwnedFd>| {
-            stream.inspect(|fd| {
-                let _ = rustix::fs::fcntl_setfl(fd, rustix::fs::OFlags::NONBLOCK);
-            })
-        };
-        let process = Process {
-            child: pid,
-            init,
-            pidfd,
-            _status: status,
-            stdout: take(child.stdout.take().map(OwnedFd::from)),
-            stderr: take(child.stderr.take().map(OwnedFd::from)),
-            started: Instant::now(),
-            ended: None,
-            sandboxed,
-            stopped: false,
-        };
-        Ok(Contained { inner: process, stdin: child.stdin.take(), group: None, folder: None })
-    }
-
-    impl Process {
-        pub fn poll(&mut self, deadline: Option<Instant>, sink: &mut dyn FnMut(Stream, &[u8])) -> Progress {
-            loop {
-                if self.ended.is_some() {
-                    return Progress::Ended;
-                }
-                let timeout = match deadline {
-                    None => None,
-                    Some(deadline) => {
-                        let left = deadline.saturating_duration_since(Instant::now());
-                        if left.is_zero() {
-                            return Progress::Deadline;
-                        }
-                        // Past what a timespec holds: as good as no deadline.
-                        Timespec::try_from(left).ok()
-                    }
-                };
-                let open = [(Stream::Stdout, &self.stdout), (Stream::Stderr, &self.stderr)];
-                let open: Vec<(Stream, &OwnedFd)> =
-                    open.into_iter().filter_map(|(stream, fd)| Some((stream, fd.as_ref()?))).collect();
-                let mut fds = vec![PollFd::new(&self.pidfd, PollFlags::IN)];
-                fds.extend(open.iter().map(|(_, fd)| PollFd::new(*fd, PollFlags::IN)));
-                if poll(&mut fds, timeout.as_ref()).is_err() {
-                    continue; // EINTR
-                }
-                let ended = !fds[0].revents().is_empty();
-                let ready: Vec<Stream> = open
-                    .iter()
-                    .zip(&fds[1..])
-                    .filter(|(_, fd)| !fd.revents().is_empty())
-                    .map(|((stream, _), _)| *stream)
-                    .collect();
-                drop(fds);
-                let mut output = false;
-                for stream in ready {
-                    output |= self.read_available(stream, sink);
-                }
-                if ended {
-                    self.ended = Some(Instant::now());
-                }
-                if output {
-                    return Progress::Output;
-                }
-            }
-        }
-
-        pub fn is_open(&self, stream: Stream) -> bool {
-            match stream {
-                Stream::Stdout => self.stdout.is_some(),
-                Stream::Stderr => self.stderr.is_some(),
-            }
-        }
-
-        /// Reads what `stream` holds now, without waiting; closes it at its
-        /// end. Whether anything was read or the stream closed.
-        fn read_available(&mut self, stream: Stream, sink: &mut dyn FnMut(Stream, &[u8])) -> bool {
-            let slot = match stream {
-                Stream::Stdout => &mut self.stdout,
-                Stream::Stderr => &mut self.stderr,
-            };
-            let Some(fd) = slot else { return false };
-            let mut buffer = [0u8; 8192];
-            let mut any = false;
-            // Bounded, so that a program writing without end cannot keep
-            // the referee from its deadline: the next poll comes back here.
-            for _ in 0..16 {
-                match rustix::io::read(&*fd, &mut buffer) {
-                    Ok(0) => {
-                        *slot = None;
-                        return true;
-                    }
-                    Ok(read) => {
-                        any = true;
-                        sink(stream, &buffer[..read]);
-                    }
-                    Err(Errno::INTR) => {}
-                    Err(_) => return any,
-                }
-            }
-            any
-        }
-
-        pub fn stop(&mut self, sink: &mut dyn FnMut(Stream, &[u8])) -> Stopped {
-            let roots: Vec<libc::pid_t> = std::iter::once(self.child).chain(self.init).collect();
-            kill_trees(&roots);
-            stop_if_interrupted();
-            let (status, mut cpu) = reap(self.child);
-            if let Some(init) = self.init {
-                cpu += reap(init).1;
-            }
-            registered().retain(|pid| !roots.contains(pid));
-            sweep();
-            self.stopped = true;
-            for stream in [Stream::Stdout, Stream::Stderr] {
-                self.read_available(stream, sink);
-            }
-            let ending = match status {
-                Some(status) if libc::WIFEXITED(status) => {
-                    let code = libc::WEXITSTATUS(status);
-                    // bwrap reports a program killed by signal N as 128 + N,
-                    // as a shell does.
-                    if self.sandboxed && code > 128 && self.ended.is_some() {
-                        Ending::Signalled(code - 128)
-                    } else {
-                        Ending::Exited(code)
-                    }
-                }
-                Some(status) => Ending::Signalled(libc::WTERMSIG(status)),
-                None => Ending::Signalled(libc::SIGKILL),
-            };
-            let wall = self.ended.unwrap_or_else(Instant::now) - self.started;
-            Stopped { ending, wall, cpu, passed: None }
-        }
-    }
-
-    impl Drop for Process {
-        fn drop(&mut self) {
-            if !self.stopped {
-                self.stop(&mut |_, _| {});
-            }
-        }
-    }
-
-    fn pidfd_open(pid: libc::pid_t) -> io::Result<OwnedFd> {
-        let pid = Pid::from_raw(pid).ok_or_else(|| io::Error::from(Errno::SRCH))?;
-        Ok(rustix::process::pidfd_open(pid, PidfdFlags::empty())?)
-    }
-
-    /// Every process: its id, its parent's and its start time (which tells
-    /// a process from a later one given the same id).
-    fn processes() -> Vec<(libc::pid_t, libc::pid_t, u64)> {
-        let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-        entries
-            .flatten()
-            .filter_map(|entry| entry.file_name().to_str()?.parse::<libc::pid_t>().ok())
-            .filter_map(|pid| stat(pid).map(|(parent, start)| (pid, parent, start)))
-            .collect()
-    }
-
-    /// The parent and start time of `pid`, from `/proc/PID/stat`.
-    fn stat(pid: libc::pid_t) -> Option<(libc::pid_t, u64)> {
-        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // The name, in parentheses, may hold spaces and parentheses itself.
-        let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
-        Some((fields.get(1)?.parse().ok()?, fields.get(19)?.parse().ok()?))
-    }
-
-    /// Kills `roots` and all their descendants with SIGKILL and waits until
-    /// each has ended. A process started after the descendants were listed
-    /// is adopted by the referee when its parent ends, for [`sweep`].
-    fn kill_trees(roots: &[libc::pid_t]) {
-        let table = processes();
-        let mut doomed: Vec<(libc::pid_t, u64)> = Vec::new();
-        let mut queue: Vec<libc::pid_t> = roots.to_vec();
-        while let Some(pid) = queue.pop() {
-            let Some(&(_, _, start)) = table.iter().find(|(id, _, _)| *id == pid) else { continue };
-            if doomed.iter().any(|(id, _)| *id == pid) {
-                continue;
-            }
-            doomed.push((pid, start));
-            queue.extend(table.iter().filter(|(_, parent, _)| *parent == pid).map(|(id, _, _)| *id));
-        }
-        let mut handles = Vec::new();
-        for (pid, start) in doomed {
-            let Ok(pidfd) = pidfd_open(pid) else { continue };
-            // The same process, not a later one given its id.
-            if stat(pid).is_some_and(|(_, now)| now == start) {
-                let _ = rustix::process::pidfd_send_signal(&pidfd, Signal::KILL);
-                handles.push(pidfd);
-            }
-        }
-        for pidfd in handles {
-            // Readable once the process has ended.
-            while poll(&mut [PollFd::new(&pidfd, PollFlags::IN)], None).is_err() {}
-        }
-    }
-
-    /// Kills and reaps every child of the referee that no running program
-    /// owns: orphans a player left, adopted by the subreaper. Repeats until
-    /// there are none, as killing one may orphan more.
-    fn sweep() {
-        let registered = registered();
-        let referee = referee();
-        loop {
-            let orphans: Vec<libc::pid_t> = processes()
-                .into_iter()
-                .filter(|&(pid, parent, _)| parent == referee && !registered.contains(&pid))
-                .map(|(pid, _, _)| pid)
-                .collect();
-            if orphans.is_empty() {
-                return;
-            }
-            kill_trees(&orphans);
-            for orphan in orphans {
-                reap(orphan);
-            }
-        }
-    }
-
-    /// Reaps the child `pid`: its wait status (none if it was not ours to
-    /// reap) and CPU time.
-    fn reap(pid: libc::pid_t) -> (Option<i32>, Duration) {
-        let mut status = 0;
-        // SAFETY: wait4 fills `status` and `usage` (zeroed: a valid value of
-        // that plain C struct), both valid for writing. It stays libc's: the
-        // waits of rustix and std do not give the resource usage, which is
-        // where a program's CPU time comes from.
-        let usage = unsafe {
-            let mut usage: libc::rusage = std::mem::zeroed();
-            loop {
-                if libc::wait4(pid, &mut status, libc::__WALL, &mut usage) == pid {
-                    break usage;
-                }
-                if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-                    return (None, Duration::ZERO);
-                }
-            }
-        };
-        let seconds = |time: libc::timeval| {
-            Duration::from_secs(u64::try_from(time.tv_sec).unwrap_or(0))
-                + Duration::from_micros(u64::try_from(time.tv_usec).unwrap_or(0))
-        };
-        (Some(status), seconds(usage.ru_utime) + seconds(usage.ru_stime))
-    }
-
-    /// What a stop does in the referee: no program starts or is judged from
-    /// then on, every process the referee started (registered or not) is
-    /// killed, and its folder removed.
-    pub fn stop_players() {
-        INTERRUPTED.store(true, Ordering::SeqCst);
-        let referee = referee();
-        let children: Vec<libc::pid_t> =
-            processes().into_iter().filter(|&(_, parent, _)| parent == referee).map(|(pid, _, _)| pid).collect();
-        kill_trees(&children);
-        if let Some(root) = ROOT.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
-            let _ = std::fs::remove_dir_all(root);
-        }
-        eprintln!("\ninterrupted: the players' processes were killed");
-    }
+    pub use super::interrupt::{remember_root, stop_players};
+    pub use super::spawn::{spawn, Process};
+    pub use super::tree::{become_subreaper, run_aside};
 }
+#[cfg(target_os = "linux")]
+mod interrupt;
+#[cfg(target_os = "linux")]
+mod spawn;
+#[cfg(target_os = "linux")]
+mod tree;
+
+/// Stand-ins elsewhere.
+#[cfg(not(target_os = "linux"))]
+#[path = "unsupported.rs"]
+mod linux;

@@ -1,0 +1,42 @@
+//! The interrupt handler: on Ctrl-C or SIGTERM no program starts or is
+//! judged any more, every process the referee started is killed and its
+//! folder removed, before the exit.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use super::tree::{kill_trees, processes, referee};
+
+/// The referee's folder, for the interrupt handler to remove.
+static ROOT: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Set when the referee is interrupted: from then on no program starts
+/// or is judged, so that none cut short is logged before the exit.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Waits for the exit if the referee has been interrupted.
+pub(super) fn stop_if_interrupted() {
+    while INTERRUPTED.load(Ordering::SeqCst) {
+        std::thread::park();
+    }
+}
+
+pub fn remember_root(path: &Path) {
+    *ROOT.lock().unwrap_or_else(PoisonError::into_inner) = Some(path.to_owned());
+}
+
+/// What a stop does in the referee: no program starts or is judged from
+/// then on, every process the referee started (registered or not) is
+/// killed, and its folder removed.
+pub fn stop_players() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    let referee = referee();
+    let children: Vec<libc::pid_t> =
+        processes().into_iter().filter(|&(_, parent, _)| parent == referee).map(|(pid, _, _)| pid).collect();
+    kill_trees(&children);
+    if let Some(root) = ROOT.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
+        let _ = std::fs::remove_dir_all(root);
+    }
+    eprintln!("\ninterrupted: the players' processes were killed");
+}

@@ -1,0 +1,249 @@
+//! Starting a program contained (its death signal, its own process group,
+//! no descriptor of the referee's, bwrap's report of the sandbox's first
+//! process) and watching it: its output read with `poll(2)` on the pipes and
+//! a process file descriptor, and its stop, which kills its whole tree.
+
+use std::io::{self, BufRead as _, PipeReader, PipeWriter};
+use std::os::fd::OwnedFd;
+use std::os::unix::process::CommandExt as _;
+use std::process::Stdio;
+use std::time::Instant;
+
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::io::{Errno, FdFlags};
+use rustix::process::{getpid, getppid, Signal};
+
+use super::interrupt::stop_if_interrupted;
+use super::outcome::{Ending, Progress, Stopped, Stream};
+use super::tree::{kill_trees, pidfd_open, reap, registered, sweep};
+
+/// A started program: our child (the program itself, or bwrap), the
+/// sandbox's first process if any, and the pipes.
+pub struct Process {
+    child: libc::pid_t,
+    /// The sandbox's init, our grandchild, adopted by us when bwrap ends.
+    init: Option<libc::pid_t>,
+    /// Becomes readable when the child ends.
+    pidfd: OwnedFd,
+    /// bwrap's status pipe, kept open so that its last report never
+    /// meets a closed pipe.
+    _status: Option<PipeReader>,
+    stdout: Option<OwnedFd>,
+    stderr: Option<OwnedFd>,
+    started: Instant,
+    ended: Option<Instant>,
+    sandboxed: bool,
+    stopped: bool,
+}
+
+/// Starts `command`; `status` is the pipe bwrap was told to report the
+/// sandbox's first process on, for a sandboxed program.
+pub fn spawn(
+    mut command: std::process::Command,
+    stdin: bool,
+    status: Option<(PipeReader, PipeWriter)>,
+) -> io::Result<(Process, Option<std::process::ChildStdin>)> {
+    stop_if_interrupted();
+    let sandboxed = status.is_some();
+    let (status, report) = status.unzip();
+    let referee = getpid();
+    // SAFETY: between fork and exec only async-signal-safe calls are
+    // allowed: these are plain system calls through rustix, and nothing
+    // allocates. A closure run there is unsafe whatever it calls; no
+    // crate makes it safe.
+    unsafe {
+        command.pre_exec(move || {
+            // bwrap's end of the status pipe stays open through exec.
+            if let Some(report) = &report {
+                rustix::io::fcntl_setfd(report, FdFlags::empty())?;
+            }
+            let _ = rustix::process::set_parent_process_death_signal(Some(Signal::KILL));
+            // The referee may have died before the signal was asked for.
+            if getppid() != Some(referee) {
+                rustix::process::kill_process(getpid(), Signal::KILL)?;
+            }
+            Ok(())
+        });
+    }
+    command
+        .stdin(if stdin { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+
+    let mut registered = registered();
+    let mut child = command.spawn()?;
+    // Closes the referee's copy of bwrap's end of the status pipe, held
+    // by the closure above.
+    drop(command);
+    let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
+    registered.push(pid);
+    let pidfd = match pidfd_open(pid) {
+        Ok(pidfd) => pidfd,
+        Err(error) => {
+            // A kernel before 5.3: the program cannot be watched.
+            drop(registered);
+            let _ = child.kill();
+            kill_trees(&[pid]);
+            reap(pid);
+            self::registered().retain(|&id| id != pid);
+            return Err(error);
+        }
+    };
+    let (status, init) = match status {
+        Some(read) => {
+            let mut reader = io::BufReader::new(read);
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            let init = serde_json::from_str::<serde_json::Value>(&line)
+                .ok()
+                .and_then(|report| report.get("child-pid")?.as_i64())
+                .and_then(|pid| libc::pid_t::try_from(pid).ok());
+            registered.extend(init);
+            (Some(reader.into_inner()), init)
+        }
+        None => (None, None),
+    };
+    drop(registered);
+    let take = |stream: Option<OwnedFd>| {
+        stream.inspect(|fd| {
+            let _ = rustix::fs::fcntl_setfl(fd, rustix::fs::OFlags::NONBLOCK);
+        })
+    };
+    let process = Process {
+        child: pid,
+        init,
+        pidfd,
+        _status: status,
+        stdout: take(child.stdout.take().map(OwnedFd::from)),
+        stderr: take(child.stderr.take().map(OwnedFd::from)),
+        started: Instant::now(),
+        ended: None,
+        sandboxed,
+        stopped: false,
+    };
+    Ok((process, child.stdin.take()))
+}
+
+impl Process {
+    pub fn poll(&mut self, deadline: Option<Instant>, sink: &mut dyn FnMut(Stream, &[u8])) -> Progress {
+        loop {
+            if self.ended.is_some() {
+                return Progress::Ended;
+            }
+            let timeout = match deadline {
+                None => None,
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Progress::Deadline;
+                    }
+                    // Past what a timespec holds: as good as no deadline.
+                    Timespec::try_from(left).ok()
+                }
+            };
+            let open = [(Stream::Stdout, &self.stdout), (Stream::Stderr, &self.stderr)];
+            let open: Vec<(Stream, &OwnedFd)> =
+                open.into_iter().filter_map(|(stream, fd)| Some((stream, fd.as_ref()?))).collect();
+            let mut fds = vec![PollFd::new(&self.pidfd, PollFlags::IN)];
+            fds.extend(open.iter().map(|(_, fd)| PollFd::new(*fd, PollFlags::IN)));
+            if poll(&mut fds, timeout.as_ref()).is_err() {
+                continue; // EINTR
+            }
+            let ended = !fds[0].revents().is_empty();
+            let ready: Vec<Stream> = open
+                .iter()
+                .zip(&fds[1..])
+                .filter(|(_, fd)| !fd.revents().is_empty())
+                .map(|((stream, _), _)| *stream)
+                .collect();
+            drop(fds);
+            let mut output = false;
+            for stream in ready {
+                output |= self.read_available(stream, sink);
+            }
+            if ended {
+                self.ended = Some(Instant::now());
+            }
+            if output {
+                return Progress::Output;
+            }
+        }
+    }
+
+    pub fn is_open(&self, stream: Stream) -> bool {
+        match stream {
+            Stream::Stdout => self.stdout.is_some(),
+            Stream::Stderr => self.stderr.is_some(),
+        }
+    }
+
+    /// Reads what `stream` holds now, without waiting; closes it at its
+    /// end. Whether anything was read or the stream closed.
+    fn read_available(&mut self, stream: Stream, sink: &mut dyn FnMut(Stream, &[u8])) -> bool {
+        let slot = match stream {
+            Stream::Stdout => &mut self.stdout,
+            Stream::Stderr => &mut self.stderr,
+        };
+        let Some(fd) = slot else { return false };
+        let mut buffer = [0u8; 8192];
+        let mut any = false;
+        // Bounded, so that a program writing without end cannot keep
+        // the referee from its deadline: the next poll comes back here.
+        for _ in 0..16 {
+            match rustix::io::read(&*fd, &mut buffer) {
+                Ok(0) => {
+                    *slot = None;
+                    return true;
+                }
+                Ok(read) => {
+                    any = true;
+                    sink(stream, &buffer[..read]);
+                }
+                Err(Errno::INTR) => {}
+                Err(_) => return any,
+            }
+        }
+        any
+    }
+
+    pub fn stop(&mut self, sink: &mut dyn FnMut(Stream, &[u8])) -> Stopped {
+        let roots: Vec<libc::pid_t> = std::iter::once(self.child).chain(self.init).collect();
+        kill_trees(&roots);
+        stop_if_interrupted();
+        let (status, mut cpu) = reap(self.child);
+        if let Some(init) = self.init {
+            cpu += reap(init).1;
+        }
+        registered().retain(|pid| !roots.contains(pid));
+        sweep();
+        self.stopped = true;
+        for stream in [Stream::Stdout, Stream::Stderr] {
+            self.read_available(stream, sink);
+        }
+        let ending = match status {
+            Some(status) if libc::WIFEXITED(status) => {
+                let code = libc::WEXITSTATUS(status);
+                // bwrap reports a program killed by signal N as 128 + N,
+                // as a shell does.
+                if self.sandboxed && code > 128 && self.ended.is_some() {
+                    Ending::Signalled(code - 128)
+                } else {
+                    Ending::Exited(code)
+                }
+            }
+            Some(status) => Ending::Signalled(libc::WTERMSIG(status)),
+            None => Ending::Signalled(libc::SIGKILL),
+        };
+        let wall = self.ended.unwrap_or_else(Instant::now) - self.started;
+        Stopped { ending, wall, cpu, passed: None }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if !self.stopped {
+            self.stop(&mut |_, _| {});
+        }
+    }
+}
