@@ -23,7 +23,6 @@
 //! solving ([`Strength::Weak`](crate::search::Strength)) gives only the sign.
 
 mod benchmarks;
-pub mod book;
 mod engine;
 mod ordering;
 mod perft;
@@ -33,7 +32,6 @@ mod solver;
 mod work;
 
 pub use benchmarks::BENCHMARK_SETS;
-pub use book::Book;
 pub use engine::ClassicEngine;
 pub use perft::perft;
 pub use player::{ClassicPlayer, WIN_UNIT};

@@ -31,13 +31,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::book::Book;
 use super::ordering::{MoveList, RACE};
 use super::position::{column_of, win_now, Position, CELL_COUNT, CLAIMEVEN_LOSS};
 use super::work::Work;
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::random::XorShift;
+use crate::search::book::Book;
 use crate::search::outcome::{OutOfTime, Solution, ValueBound};
 use crate::search::progress::Progress;
 use crate::search::table::{Bound, Entry, TableTooLarge};
