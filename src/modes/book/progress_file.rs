@@ -152,7 +152,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("b.progress");
         let spec = BookSpec { rules: Rules::Classic, root: String::new(), depth: 1 };
-        let first = header(&spec, None);
+        let first = progress_header(&spec, None);
         let read = |text: &str| {
             std::fs::write(&path, text).unwrap();
             match read_progress(&path) {
@@ -170,7 +170,7 @@ mod tests {
             Err("FILE, line 4: the position 12 again, with another value".into())
         );
         assert_eq!(read(&format!("{whole}12 19\n")), Err("FILE, line 4: expected 'KEY VALUE', found '12 19'".into()));
-        let max = header(&BookSpec { rules: Rules::Max, ..spec }, None);
+        let max = progress_header(&BookSpec { rules: Rules::Max, ..spec }, None);
         assert_eq!(read(&format!("{max}\n12 19\n")).map(|read| read.1), Ok(1), "a Max value beyond a classic score");
         std::fs::remove_file(&path).unwrap();
         assert_eq!(read_progress(&path).err().map(|error| matches!(error, ProgressError::Absent)), Some(true));
