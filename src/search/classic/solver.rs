@@ -552,26 +552,10 @@ impl Solver {
         // first 10 Begin-Hard positions, one thread, measured side by side).
         let (table_key, mirrored) = table_key_of(position);
         self.work.table.prefetch(table_key);
-        // Each move's forced line first, no move searched yet: a move it
-        // settles is not searched at all, and one it bounds raises `alpha`.
-        // A move after which every reply loses at once is worth the most
-        // the position can be, and cuts here, so once every line is
-        // followed the mover's next stone wins nothing either.
-        let mut lines = [None; WIDTH];
-        let mut cells = candidates;
-        while cells != 0 {
-            let cell = cells & cells.wrapping_neg();
-            cells &= cells - 1;
-            let line = forced_line(position.after(cell));
-            if line.is_exact() && line.lower >= beta {
-                return line.lower;
-            }
-            if !line.is_exact() && line.end.moves() < CUTOFF_PROBE_MOVES {
-                // Looked up below, when every line's slot is on its way.
-                self.work.table.prefetch(table_key_of(&line.end).0);
-            }
-            lines[column_of(cell).index()] = Some(line);
-        }
+        let mut lines = match self.forced_lines(position, candidates, beta) {
+            Ok(lines) => lines,
+            Err(value) => return value,
+        };
         let upper = win_now(moves + 4);
         if beta > upper {
             beta = upper;
@@ -580,32 +564,10 @@ impl Solver {
             }
         }
         let mut best = None;
-        let mut open = 0;
-        let mut cells = candidates;
-        while cells != 0 {
-            let cell = cells & cells.wrapping_neg();
-            cells &= cells - 1;
-            let column = column_of(cell);
-            let Some(line) = &mut lines[column.index()] else { unreachable!("every move has its line") };
-            if !line.is_exact() {
-                self.bound_line_end(line, alpha, beta);
-            }
-            match line.settled(alpha, beta) {
-                Some(value) if value >= beta => return value,
-                Some(value) if value > alpha => {
-                    alpha = value;
-                    best = Some(column);
-                }
-                Some(_) => {}
-                None => {
-                    if line.lower > alpha {
-                        alpha = line.lower;
-                        best = Some(column);
-                    }
-                    open |= cell;
-                }
-            }
-        }
+        let open = match self.settle_lines(&mut lines, candidates, (&mut alpha, beta), &mut best) {
+            Ok(open) => open,
+            Err(value) => return value,
+        };
         if open == 0 {
             // Every move settled below `beta`: `alpha` is the best of them,
             // or a bound on the position no move reaches past.
@@ -625,10 +587,100 @@ impl Solver {
         if moves < self.jitter_until {
             ordered.shuffle(&mut self.jitter);
         }
-        // With other threads searching, a move after the first whose
-        // position another thread is searching now waits for a second pass
-        // (ABDADA): by then that thread has likely stored its value.
         let marks = busy.filter(|_| moves < BUSY_MOVES);
+        let (value, bound, best) = match self.search_moves(&ordered, &lines, (alpha, beta), best, busy, marks) {
+            Searched::Stopped => return 0,
+            Searched::Cut(value, column) => (value, Bound::Lower, Some(column)),
+            // A move inside the window gave the exact value; otherwise every
+            // move is at most `alpha`.
+            Searched::All(alpha, best) => (alpha, if best.is_some() { Bound::Exact } else { Bound::Upper }, best),
+        };
+        self.store(table_key, mirrored, Entry { value, bound, depth: 0, best }, self.work.nodes - nodes_before);
+        value
+    }
+
+    /// Each move's forced line, followed before any move is searched: a
+    /// move it settles is not searched at all, and one it bounds raises
+    /// `alpha`. A move after which every reply loses at once is worth the
+    /// most the position can be, and cuts here (`Err`, its value), so once
+    /// every line is followed the mover's next stone wins nothing either.
+    #[inline(always)]
+    fn forced_lines(&self, position: &Position, candidates: u64, beta: i32) -> Result<[Option<Line>; WIDTH], i32> {
+        let mut lines = [None; WIDTH];
+        let mut cells = candidates;
+        while cells != 0 {
+            let cell = cells & cells.wrapping_neg();
+            cells &= cells - 1;
+            let line = forced_line(position.after(cell));
+            if line.is_exact() && line.lower >= beta {
+                return Err(line.lower);
+            }
+            if !line.is_exact() && line.end.moves() < CUTOFF_PROBE_MOVES {
+                // Looked up below, when every line's slot is on its way.
+                self.work.table.prefetch(table_key_of(&line.end).0);
+            }
+            lines[column_of(cell).index()] = Some(line);
+        }
+        Ok(lines)
+    }
+
+    /// Each move's line narrowed by the bounds at its end that cost no
+    /// search ([`bound_line_end`](Solver::bound_line_end)): a move it
+    /// settles at `beta` or more cuts (`Err`, its value); one it settles
+    /// or bounds above `alpha` raises it, and becomes the `best` move. The
+    /// moves left open, to be searched.
+    #[inline(always)]
+    fn settle_lines(
+        &self,
+        lines: &mut [Option<Line>; WIDTH],
+        candidates: u64,
+        (alpha, beta): (&mut i32, i32),
+        best: &mut Option<Column>,
+    ) -> Result<u64, i32> {
+        let mut open = 0;
+        let mut cells = candidates;
+        while cells != 0 {
+            let cell = cells & cells.wrapping_neg();
+            cells &= cells - 1;
+            let column = column_of(cell);
+            let Some(line) = &mut lines[column.index()] else { unreachable!("every move has its line") };
+            if !line.is_exact() {
+                self.bound_line_end(line, *alpha, beta);
+            }
+            match line.settled(*alpha, beta) {
+                Some(value) if value >= beta => return Err(value),
+                Some(value) if value > *alpha => {
+                    *alpha = value;
+                    *best = Some(column);
+                }
+                Some(_) => {}
+                None => {
+                    if line.lower > *alpha {
+                        *alpha = line.lower;
+                        *best = Some(column);
+                    }
+                    open |= cell;
+                }
+            }
+        }
+        Ok(open)
+    }
+
+    /// The open moves searched in the order `ordered`, the positions they
+    /// lead to being where their `lines` end. With other threads searching
+    /// (`busy`), a move after the first whose position another thread is
+    /// searching now (among those `marks` marks) waits for a second pass
+    /// (ABDADA): by then that thread has likely stored its value.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        ordered: &MoveList,
+        lines: &[Option<Line>; WIDTH],
+        (mut alpha, beta): (i32, i32),
+        mut best: Option<Column>,
+        busy: Option<&Busy>,
+        marks: Option<&Busy>,
+    ) -> Searched {
         let mut deferred = 0;
         for pass in 0..2 {
             for (index, &cell) in ordered.cells().iter().enumerate() {
@@ -651,16 +703,10 @@ impl Solver {
                     busy.leave(end.key());
                 }
                 if self.work.stopped {
-                    return 0;
+                    return Searched::Stopped;
                 }
                 if value >= beta {
-                    self.store(
-                        table_key,
-                        mirrored,
-                        Entry { value, bound: Bound::Lower, depth: 0, best: Some(column_of(cell)) },
-                        self.work.nodes - nodes_before,
-                    );
-                    return value;
+                    return Searched::Cut(value, column_of(cell));
                 }
                 if value > alpha {
                     alpha = value;
@@ -671,11 +717,7 @@ impl Solver {
                 break;
             }
         }
-        // A move inside the window gave the exact value; otherwise every
-        // move is at most `alpha`.
-        let bound = if best.is_some() { Bound::Exact } else { Bound::Upper };
-        self.store(table_key, mirrored, Entry { value: alpha, bound, depth: 0, best }, self.work.nodes - nodes_before);
-        alpha
+        Searched::All(alpha, best)
     }
 
     /// Narrows what `line` knows of its move's value with the bounds on
@@ -715,6 +757,17 @@ impl Solver {
         // The table keeps the entries that cost the most nodes to find.
         self.work.table.store(key, Entry { depth: u64::BITS - nodes.leading_zeros(), best, ..entry });
     }
+}
+
+/// How the search of a position's open moves ended.
+enum Searched {
+    /// The deadline or the node budget stopped it: the result is meaningless.
+    Stopped,
+    /// A move reached `beta`: its value (a lower bound) and its column.
+    Cut(i32, Column),
+    /// Every move was searched: the best value (exact if a move reached
+    /// inside the window, else an upper bound) and the move that gave it.
+    All(i32, Option<Column>),
 }
 
 /// The forced line after a move ([`forced_line`]): where it ends and the bounds on the
