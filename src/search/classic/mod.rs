@@ -23,7 +23,9 @@
 //! solving ([`Strength::Weak`](crate::search::Strength)) gives only the sign.
 
 mod benchmarks;
+mod busy;
 mod engine;
+mod forced_line;
 mod ordering;
 mod perft;
 mod player;
