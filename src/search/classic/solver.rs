@@ -487,10 +487,10 @@ impl Solver {
         // first 10 Begin-Hard positions, one thread, measured side by side).
         let (table_key, mirrored) = table_key_of(position);
         self.work.table.prefetch(table_key);
-        let mut lines = match self.forced_lines(position, candidates, beta) {
-            Ok(lines) => lines,
-            Err(value) => return value,
-        };
+        let mut lines = [None; WIDTH];
+        if let Some(value) = self.forced_lines(position, candidates, beta, &mut lines) {
+            return value;
+        }
         let upper = win_now(moves + 4);
         if beta > upper {
             beta = upper;
@@ -537,18 +537,24 @@ impl Solver {
     /// Each move's forced line, followed before any move is searched: a
     /// move it settles is not searched at all, and one it bounds raises
     /// `alpha`. A move after which every reply loses at once is worth the
-    /// most the position can be, and cuts here (`Err`, its value), so once
+    /// most the position can be, and cuts here (its value), so once
     /// every line is followed the mover's next stone wins nothing either.
+    /// Each line goes to `lines`, by column.
     #[inline(always)]
-    fn forced_lines(&self, position: &Position, candidates: u64, beta: i32) -> Result<[Option<Line>; WIDTH], i32> {
-        let mut lines = [None; WIDTH];
+    fn forced_lines(
+        &self,
+        position: &Position,
+        candidates: u64,
+        beta: i32,
+        lines: &mut [Option<Line>; WIDTH],
+    ) -> Option<i32> {
         let mut cells = candidates;
         while cells != 0 {
             let cell = cells & cells.wrapping_neg();
             cells &= cells - 1;
             let line = forced_line(position.after(cell));
             if line.is_exact() && line.lower >= beta {
-                return Err(line.lower);
+                return Some(line.lower);
             }
             if !line.is_exact() && line.end.moves() < CUTOFF_PROBE_MOVES {
                 // Looked up below, when every line's slot is on its way.
@@ -556,7 +562,7 @@ impl Solver {
             }
             lines[column_of(cell).index()] = Some(line);
         }
-        Ok(lines)
+        None
     }
 
     /// Each move's line narrowed by the bounds at its end that cost no
