@@ -4,7 +4,7 @@
 //! counted from 0, is I modulo N. Interleaved rather than in blocks, so that
 //! every shard gets a mix: of players and openings in a tournament
 //! (`referee::fixtures`), of easy and hard families of positions in an
-//! opening book's build (`modes::book_build`).
+//! opening book's build (`modes::book::build`).
 
 use std::fmt;
 use std::str::FromStr;

@@ -4,7 +4,6 @@
 mod analysis;
 mod bench;
 mod book;
-mod book_build;
 pub mod bot;
 mod interactive;
 mod one_move;
@@ -15,8 +14,7 @@ mod thinking;
 
 pub use analysis::{analyse, perft, solve, solve_batch, AnalyseOptions, AnalysisJson, SolveOptions};
 pub use bench::{bench, BENCH_POSITIONS, CLASSIC_BENCH_POSITIONS, DEEP_BENCH_POSITIONS};
-pub use book::{read_book, read_book_for, rules_words, BookChoice};
-pub use book_build::{build_book, list_book, merge_books, BookBuild};
+pub use book::{build_book, list_book, merge_books, read_book, read_book_for, rules_words, BookBuild, BookChoice};
 pub use interactive::{interactive, FirstMove};
 pub use one_move::one_move;
 pub use position::{save_board, Source};

@@ -24,7 +24,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::classic::{self, Book, ClassicEngine};
+use super::book::Book;
+use super::classic::{self, ClassicEngine};
 use super::max::MaxEngine;
 use super::outcome::{Bounded, ValueBound};
 use super::table::TableTooLarge;
@@ -487,7 +488,7 @@ mod tests {
     /// A Max-Connect4 book two moves deep from a root of 23 empty cells,
     /// its deepest layer solved here.
     fn max_book(root: &str) -> Arc<Book> {
-        use crate::search::book::{BookSpec, Layers};
+        use crate::search::book::{layers::Layers, BookSpec};
         let layers = Layers::new(&BookSpec { rules: Rules::Max, root: root.to_owned(), depth: 2 }).unwrap();
         let mut solver = Engine::new(1 << 20);
         let values = layers

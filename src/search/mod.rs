@@ -18,8 +18,8 @@
 //! - [`analyse`]: the value of every column of a position within a budget,
 //!   exact where it can be had, for people and bots.
 //!
-//! - [`book`] and [`book_build`]: opening books under either rules, their
-//!   layers and file format, and the solve of their deepest layer;
+//! - [`book`]: opening books under either rules, their file format, their
+//!   layers and the build that solves their deepest layer;
 //!   [`Engine::play_perfectly`] and [`Engine::book_move`] (`perfect`):
 //!   playing from a book, and solving past it.
 //!
@@ -32,7 +32,6 @@
 mod alpha_beta;
 mod analysis;
 pub mod book;
-pub mod book_build;
 pub mod classic;
 mod engine;
 mod max;

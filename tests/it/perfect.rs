@@ -9,7 +9,7 @@ use maxconnect4::board::{Board, Column};
 use maxconnect4::moves::Moves;
 use maxconnect4::protocol::arena::{PlayTurn, Request};
 use maxconnect4::rules::Rules;
-use maxconnect4::search::book::{Book, BookSpec, Layers};
+use maxconnect4::search::book::{layers::Layers, Book, BookSpec};
 use maxconnect4::search::{Engine, Limits, Strength};
 
 use super::util::{maxconnect4, Rng};

@@ -11,13 +11,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::book::Book;
 use super::player::{heuristic, ClassicPlayer};
 use super::position::Position;
 use super::solver::Solver;
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::rules::Rules;
+use crate::search::book::Book;
 use crate::search::outcome::{Bounded, ExactValue, MoveValues, OutOfTime, SearchResult, Solution};
 use crate::search::progress::Progress;
 use crate::search::request::{Limits, Strength};

@@ -23,8 +23,9 @@
 //! solving ([`Strength::Weak`](crate::search::Strength)) gives only the sign.
 
 mod benchmarks;
-pub mod book;
+mod busy;
 mod engine;
+mod forced_line;
 mod ordering;
 mod perft;
 mod player;
@@ -33,7 +34,6 @@ mod solver;
 mod work;
 
 pub use benchmarks::BENCHMARK_SETS;
-pub use book::Book;
 pub use engine::ClassicEngine;
 pub use perft::perft;
 pub use player::{ClassicPlayer, WIN_UNIT};

@@ -13,13 +13,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::book::Book;
 use super::ordering::ordered_moves;
 use super::position::{column_of, win_now, Position, CELL_COUNT};
 use super::work::Work;
 use crate::bitboard::{column_cells, ALL_CELLS};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
+use crate::search::book::Book;
 use crate::search::outcome::SearchResult;
 use crate::search::progress::Progress;
 use crate::search::table::{Bound, Entry, TableTooLarge};

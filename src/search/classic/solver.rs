@@ -27,83 +27,50 @@
 //!   table ([`Solver::with_threads`]), sharing out the moves of the
 //!   positions they meet (ABDADA).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::book::Book;
+use super::busy::Busy;
+use super::forced_line::{forced_line, Line};
 use super::ordering::{MoveList, RACE};
 use super::position::{column_of, win_now, Position, CELL_COUNT, CLAIMEVEN_LOSS};
 use super::work::Work;
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::random::XorShift;
+use crate::search::book::Book;
 use crate::search::outcome::{OutOfTime, Solution, ValueBound};
 use crate::search::progress::Progress;
 use crate::search::table::{Bound, Entry, TableTooLarge};
 
-/// The table grows to one slot per this many nodes searched. Measured on
-/// the first 30 Begin-Medium positions, table cleared before each: one slot
-/// per node searched 1.05 M nodes a position, a table at its full 64 MB from
-/// the start 4% fewer, one slot per 4 nodes 4% more, all in the same time
-/// within the noise.
+/// The table grows to one slot per this many nodes searched: a table at its
+/// full size from the start saved 4% of the nodes and no time (the figures
+/// of these constants: `reports/solving.md`, "The classic solver's constants").
 const NODES_PER_SLOT: usize = 1;
 
 /// The end of a move's forced line is looked up in the table (an enhanced
 /// transposition cutoff, [`Solver::bound_line_end`]) only in positions with
 /// fewer stones than this: deeper, the lookup costs more time than the
-/// nodes it saves. Measured side by side, one thread, on the first 10
-/// Begin-Hard positions, with lookups one at a time: 6.01 M nodes and
-/// 1.56 s a position with lookups below 36 stones, 5.97 M and 1.61 s in
-/// every position, 6.83 M and 1.34 s below 30, 7.63 M and 1.28 s below
-/// 26, 8.17 M and 1.31 s below 22 (c4 looks up below 27). With every
-/// move's slot prefetched before the first lookup: 7.63 M and 1.10 s below
-/// 26, 6.83 M and 1.06 s below 30, 6.13 M and 1.08 s below 34.
+/// nodes it saves (`reports/solving.md` has the figures, as for each constant here).
 const CUTOFF_PROBE_MOVES: u32 = 30;
 
 /// A helper thread orders its moves with noise in positions fewer than
-/// this many moves from the root of its search, so that it does not search
-/// the tree in the main thread's order but proves other parts of it into
-/// the shared table first. The first move keeps its place: in a search
-/// that fails high at the root it is the move that cuts, and a helper that
-/// searched another first gained nothing there (the main thread then
-/// visited as many nodes as one thread alone). Measured side by side on
-/// the first 20 Begin-Hard positions, two threads, three runs each: 0.47
-/// to 0.49 s a position and 6.1 M to 6.2 M nodes, against 0.52 to 0.55 s
-/// and 6.4 M to 6.5 M with every move reordered, and 0.49 to 0.51 s with
-/// none (noise 2 or 3 plies deep, the first move kept: the same).
+/// this many moves from the root of its search, the first move kept, so
+/// that it proves other parts of the tree into the shared table first
+/// rather than follow the main thread; deeper noise gained nothing more.
 const JITTER_PLIES: u32 = 1;
 
 /// A search on several threads is tried on one first for this many nodes
 /// (a few milliseconds), and if it lasts longer, searched again by all:
-/// starting threads costs more than a shorter search saves. Measured side
-/// by side on two threads, twice each, since the table grows while they
-/// run (before, they sized it whole at once and 2^18 was best): 2^14
-/// against 2^18, the first 20 Begin-Hard positions 0.48 and 0.49 s
-/// against 0.51 and 0.51 s, the first 300 Begin-Medium 30 and 32 ms
-/// against 38 and 39 ms, Middle-Medium 1.17 ms against 1.27 ms,
-/// Begin-Easy the same; 2^16 in between; 2^12 slower on Begin-Hard
-/// (0.50 s) and Begin-Easy (85 us against 75 us).
+/// starting threads costs more than a shorter search saves.
 const SERIAL_NODES: u64 = 1 << 14;
 
 /// Once a solve has visited this many nodes, its next null windows step
 /// one score at a time from a draw towards the value, as c4 does, rather
-/// than halve the interval left. The first searches, far from a draw, are
-/// cheap, and settle the positions whose values are far from it; a
-/// position that has cost this much is a close one, whose costly searches
-/// are those near its value, and halving tries scores near it that a step
-/// from a draw does not need. Measured side by side against halving to the
-/// end: the empty board 110 M nodes and 20.9 s against 142 M and 29.4 s on
-/// one thread, 11.9 s against 16.9 to 20.0 s on two; all 1000 Begin-Hard
-/// positions on two threads 0.98 s a position against 1.06 s (10.8 M nodes
-/// against 11.9 M); but Begin-Medium 49 ms against 42 ms on one thread
-/// (400 K nodes against 338 K), the easier sets the same. Measured on the
-/// first 20 Begin-Hard and 200 Begin-Medium positions, one thread: from
-/// 30,000 nodes 5.33 M and 395 K nodes, from 100,000 5.50 M and 382 K,
-/// from 300,000 5.62 M and 357 K, never 5.91 M and 344 K; two scores a
-/// step while the interval allows, 5.43 M and 376 K; from the last bound
-/// found (MTD(f)), 6.14 M and 385 K; and stepping from the start, Begin-Easy
-/// 21 K nodes a position against 594 (2.5 ms against 78 us).
+/// than halve the interval left: a position that has cost this much is a
+/// close one, whose costly searches are those near its value, which
+/// halving tries and a step from a draw does not need.
 const STEP_AFTER_NODES: u64 = 30_000;
 
 /// An exact solver with its transposition table, and perhaps an opening book.
@@ -126,38 +93,6 @@ pub struct Solver {
 /// Only positions with fewer stones than this are marked busy: deeper
 /// subtrees are too small to be worth sharing out.
 const BUSY_MOVES: u32 = 24;
-
-/// The positions the threads of a search are in, by key: a small table in
-/// which a thread marks a child before it searches it, so that another
-/// thread can search something else first (see [`Solver::negamax`]).
-/// A slot holds one key; two positions in one slot only cost a deferral.
-struct Busy {
-    slots: Vec<AtomicU64>,
-}
-
-impl Busy {
-    const SLOTS: usize = 1 << 12;
-
-    fn new() -> Busy {
-        Busy { slots: (0..Self::SLOTS).map(|_| AtomicU64::new(0)).collect() }
-    }
-
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize]
-    }
-
-    fn holds(&self, key: u64) -> bool {
-        self.slot(key).load(Ordering::Relaxed) == key
-    }
-
-    fn enter(&self, key: u64) {
-        self.slot(key).store(key, Ordering::Relaxed);
-    }
-
-    fn leave(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
-    }
-}
 
 impl Solver {
     /// A solver whose table uses at most `hash_bytes`.
@@ -552,25 +487,9 @@ impl Solver {
         // first 10 Begin-Hard positions, one thread, measured side by side).
         let (table_key, mirrored) = table_key_of(position);
         self.work.table.prefetch(table_key);
-        // Each move's forced line first, no move searched yet: a move it
-        // settles is not searched at all, and one it bounds raises `alpha`.
-        // A move after which every reply loses at once is worth the most
-        // the position can be, and cuts here, so once every line is
-        // followed the mover's next stone wins nothing either.
         let mut lines = [None; WIDTH];
-        let mut cells = candidates;
-        while cells != 0 {
-            let cell = cells & cells.wrapping_neg();
-            cells &= cells - 1;
-            let line = forced_line(position.after(cell));
-            if line.is_exact() && line.lower >= beta {
-                return line.lower;
-            }
-            if !line.is_exact() && line.end.moves() < CUTOFF_PROBE_MOVES {
-                // Looked up below, when every line's slot is on its way.
-                self.work.table.prefetch(table_key_of(&line.end).0);
-            }
-            lines[column_of(cell).index()] = Some(line);
+        if let Some(value) = self.forced_lines(position, candidates, beta, &mut lines) {
+            return value;
         }
         let upper = win_now(moves + 4);
         if beta > upper {
@@ -580,32 +499,10 @@ impl Solver {
             }
         }
         let mut best = None;
-        let mut open = 0;
-        let mut cells = candidates;
-        while cells != 0 {
-            let cell = cells & cells.wrapping_neg();
-            cells &= cells - 1;
-            let column = column_of(cell);
-            let Some(line) = &mut lines[column.index()] else { unreachable!("every move has its line") };
-            if !line.is_exact() {
-                self.bound_line_end(line, alpha, beta);
-            }
-            match line.settled(alpha, beta) {
-                Some(value) if value >= beta => return value,
-                Some(value) if value > alpha => {
-                    alpha = value;
-                    best = Some(column);
-                }
-                Some(_) => {}
-                None => {
-                    if line.lower > alpha {
-                        alpha = line.lower;
-                        best = Some(column);
-                    }
-                    open |= cell;
-                }
-            }
-        }
+        let open = match self.settle_lines(&mut lines, candidates, (&mut alpha, beta), &mut best) {
+            Ok(open) => open,
+            Err(value) => return value,
+        };
         if open == 0 {
             // Every move settled below `beta`: `alpha` is the best of them,
             // or a bound on the position no move reaches past.
@@ -625,10 +522,106 @@ impl Solver {
         if moves < self.jitter_until {
             ordered.shuffle(&mut self.jitter);
         }
-        // With other threads searching, a move after the first whose
-        // position another thread is searching now waits for a second pass
-        // (ABDADA): by then that thread has likely stored its value.
         let marks = busy.filter(|_| moves < BUSY_MOVES);
+        let (value, bound, best) = match self.search_moves(&ordered, &lines, (alpha, beta), best, busy, marks) {
+            Searched::Stopped => return 0,
+            Searched::Cut(value, column) => (value, Bound::Lower, Some(column)),
+            // A move inside the window gave the exact value; otherwise every
+            // move is at most `alpha`.
+            Searched::All(alpha, best) => (alpha, if best.is_some() { Bound::Exact } else { Bound::Upper }, best),
+        };
+        self.store(table_key, mirrored, Entry { value, bound, depth: 0, best }, self.work.nodes - nodes_before);
+        value
+    }
+
+    /// Each move's forced line, followed before any move is searched: a
+    /// move it settles is not searched at all, and one it bounds raises
+    /// `alpha`. A move after which every reply loses at once is worth the
+    /// most the position can be, and cuts here (its value), so once
+    /// every line is followed the mover's next stone wins nothing either.
+    /// Each line goes to `lines`, by column.
+    #[inline(always)]
+    fn forced_lines(
+        &self,
+        position: &Position,
+        candidates: u64,
+        beta: i32,
+        lines: &mut [Option<Line>; WIDTH],
+    ) -> Option<i32> {
+        let mut cells = candidates;
+        while cells != 0 {
+            let cell = cells & cells.wrapping_neg();
+            cells &= cells - 1;
+            let line = forced_line(position.after(cell));
+            if line.is_exact() && line.lower >= beta {
+                return Some(line.lower);
+            }
+            if !line.is_exact() && line.end.moves() < CUTOFF_PROBE_MOVES {
+                // Looked up below, when every line's slot is on its way.
+                self.work.table.prefetch(table_key_of(&line.end).0);
+            }
+            lines[column_of(cell).index()] = Some(line);
+        }
+        None
+    }
+
+    /// Each move's line narrowed by the bounds at its end that cost no
+    /// search ([`bound_line_end`](Solver::bound_line_end)): a move it
+    /// settles at `beta` or more cuts (`Err`, its value); one it settles
+    /// or bounds above `alpha` raises it, and becomes the `best` move. The
+    /// moves left open, to be searched.
+    #[inline(always)]
+    fn settle_lines(
+        &self,
+        lines: &mut [Option<Line>; WIDTH],
+        candidates: u64,
+        (alpha, beta): (&mut i32, i32),
+        best: &mut Option<Column>,
+    ) -> Result<u64, i32> {
+        let mut open = 0;
+        let mut cells = candidates;
+        while cells != 0 {
+            let cell = cells & cells.wrapping_neg();
+            cells &= cells - 1;
+            let column = column_of(cell);
+            let Some(line) = &mut lines[column.index()] else { unreachable!("every move has its line") };
+            if !line.is_exact() {
+                self.bound_line_end(line, *alpha, beta);
+            }
+            match line.settled(*alpha, beta) {
+                Some(value) if value >= beta => return Err(value),
+                Some(value) if value > *alpha => {
+                    *alpha = value;
+                    *best = Some(column);
+                }
+                Some(_) => {}
+                None => {
+                    if line.lower > *alpha {
+                        *alpha = line.lower;
+                        *best = Some(column);
+                    }
+                    open |= cell;
+                }
+            }
+        }
+        Ok(open)
+    }
+
+    /// The open moves searched in the order `ordered`, the positions they
+    /// lead to being where their `lines` end. With other threads searching
+    /// (`busy`), a move after the first whose position another thread is
+    /// searching now (among those `marks` marks) waits for a second pass
+    /// (ABDADA): by then that thread has likely stored its value.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        ordered: &MoveList,
+        lines: &[Option<Line>; WIDTH],
+        (mut alpha, beta): (i32, i32),
+        mut best: Option<Column>,
+        busy: Option<&Busy>,
+        marks: Option<&Busy>,
+    ) -> Searched {
         let mut deferred = 0;
         for pass in 0..2 {
             for (index, &cell) in ordered.cells().iter().enumerate() {
@@ -651,16 +644,10 @@ impl Solver {
                     busy.leave(end.key());
                 }
                 if self.work.stopped {
-                    return 0;
+                    return Searched::Stopped;
                 }
                 if value >= beta {
-                    self.store(
-                        table_key,
-                        mirrored,
-                        Entry { value, bound: Bound::Lower, depth: 0, best: Some(column_of(cell)) },
-                        self.work.nodes - nodes_before,
-                    );
-                    return value;
+                    return Searched::Cut(value, column_of(cell));
                 }
                 if value > alpha {
                     alpha = value;
@@ -671,11 +658,7 @@ impl Solver {
                 break;
             }
         }
-        // A move inside the window gave the exact value; otherwise every
-        // move is at most `alpha`.
-        let bound = if best.is_some() { Bound::Exact } else { Bound::Upper };
-        self.store(table_key, mirrored, Entry { value: alpha, bound, depth: 0, best }, self.work.nodes - nodes_before);
-        alpha
+        Searched::All(alpha, best)
     }
 
     /// Narrows what `line` knows of its move's value with the bounds on
@@ -717,95 +700,15 @@ impl Solver {
     }
 }
 
-/// The forced line after a move ([`forced_line`]): where it ends and the bounds on the
-/// move's value (for the player who made it) known so far.
-#[derive(Clone, Copy)]
-struct Line {
-    /// The position where the line ends: the player to move there has more
-    /// than one move that does not lose at once, or none, or the board is
-    /// all but full (the move's value is then known).
-    end: Position,
-    /// Whether the player to move at `end` is the player who made the move
-    /// (the line has an odd number of moves after it).
-    ours: bool,
-    lower: i32,
-    upper: i32,
-}
-
-impl Line {
-    /// Whether the move's value is known (nothing is left to search).
-    const fn is_exact(&self) -> bool {
-        self.lower == self.upper
-    }
-
-    /// The move's value within the window `(alpha, beta)` as a search
-    /// would give it (fail-soft), if the bounds tell it.
-    fn settled(&self, alpha: i32, beta: i32) -> Option<i32> {
-        if self.lower >= beta || self.is_exact() {
-            Some(self.lower)
-        } else if self.upper <= alpha {
-            Some(self.upper)
-        } else {
-            None
-        }
-    }
-
-    /// The value at the line's end (for its mover) is at most `value`.
-    fn end_at_most(&mut self, value: i32) {
-        if self.ours {
-            self.upper = self.upper.min(value);
-        } else {
-            self.lower = self.lower.max(-value);
-        }
-    }
-
-    /// The value at the line's end (for its mover) is at least `value`.
-    fn end_at_least(&mut self, value: i32) {
-        if self.ours {
-            self.lower = self.lower.max(value);
-        } else {
-            self.upper = self.upper.min(-value);
-        }
-    }
-}
-
-/// Follows the forced line after a move, `child` being the position it
-/// leads to: while the player to move has only one move that does not lose
-/// at once, it is played (counted as no node and stored nowhere: such a
-/// position is worth what its one move is), and every position on the way
-/// bounds the value: neither side wins with its next stone.
-#[inline]
-fn forced_line(child: Position) -> Line {
-    let mut position = child;
-    // Whether the player to move in `position` made the move, and the
-    // bounds on the value of `position` for its player to move.
-    let mut ours = false;
-    let (mut lower, mut upper) = (i32::MIN + 1, i32::MAX);
-    loop {
-        let moves = position.moves();
-        let candidates = position.non_losing_moves();
-        let exact = if candidates == 0 {
-            Some(-win_now(moves + 1))
-        } else if moves >= CELL_COUNT - 2 {
-            Some(0)
-        } else {
-            None
-        };
-        if let Some(value) = exact {
-            let value = if ours { value } else { -value };
-            return Line { end: position, ours, lower: value, upper: value };
-        }
-        lower = lower.max(-win_now(moves + 3));
-        upper = upper.min(win_now(moves + 2));
-        if candidates & (candidates - 1) != 0 {
-            break;
-        }
-        position = position.after(candidates);
-        ours = !ours;
-        (lower, upper) = (-upper, -lower);
-    }
-    let (lower, upper) = if ours { (lower, upper) } else { (-upper, -lower) };
-    Line { end: position, ours, lower, upper }
+/// How the search of a position's open moves ended.
+enum Searched {
+    /// The deadline or the node budget stopped it: the result is meaningless.
+    Stopped,
+    /// A move reached `beta`: its value (a lower bound) and its column.
+    Cut(i32, Column),
+    /// Every move was searched: the best value (exact if a move reached
+    /// inside the window, else an upper bound) and the move that gave it.
+    All(i32, Option<Column>),
 }
 
 /// The key a position's entry is stored under: its own key or its mirror

@@ -367,22 +367,12 @@ impl<'a> Searcher<'a> {
         }
 
         if children_stored && !(to_the_end && depth < ETC_MIN_EMPTY) {
-            // Enhanced transposition cutoff: a child already known to be good
-            // enough cuts without being searched.
-            for column in board.legal_columns() {
-                if let Some(entry) = self.table.probe(board.key_after(column)) {
-                    // An exact value or upper bound for the child, searched to
-                    // the depth it would be searched to here, bounds this move
-                    // from below.
-                    if entry.depth == depth - 1 && entry.bound != Bound::Lower && -entry.value >= beta {
-                        return -entry.value;
-                    }
-                }
+            if let Some(value) = self.child_cut(board, depth, beta) {
+                return value;
             }
         }
         let searched_alpha = alpha;
         let mut best = -INFINITY;
-        let mut best_move = None;
         // Moves whose child the score bounds settle are not made at all.
         let mut settled = 0;
         if to_the_end {
@@ -392,75 +382,9 @@ impl<'a> Searcher<'a> {
             };
             first = first.filter(|&column| board.landing_cell(column) & settled == 0);
         }
-        'moves: {
-            // The table's move often cuts at once, before the others are ordered.
-            if let Some(column) = first {
-                let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
-                if self.stopped {
-                    return 0;
-                }
-                // Not `best = value`: a settled move's bound may be higher,
-                // and a value failing low must bound every move from above.
-                best = best.max(value);
-                best_move = first;
-                if best >= beta {
-                    break 'moves;
-                }
-                alpha = alpha.max(best);
-            }
-            // In a solve's search with a narrow window, positions with the
-            // first player to move (an even number of empty cells) are
-            // expected to fail low, and those with the second player to
-            // move to cut: the second player holds the first to about the
-            // value the windows test, so it is the first player's moves
-            // that all get searched. Their order then matters little, and
-            // they are searched centre first without the cost of ordering.
-            // The parity counted from the window search's start instead
-            // (the other half of the positions centre first when it starts
-            // with the second player to move) took 2.3 to 3.2 times the
-            // nodes there (35 empty cells) and the same elsewhere; see
-            // reports/solving.md. Ordering every position took 1.6 times
-            // the nodes on `input_files/input2.txt`.
-            let expected_all = self.solving && board.empty_cells().is_multiple_of(2);
-            let mut moves = if expected_all {
-                centre_first(board, first, settled)
-            } else {
-                ordered_moves(board, depth, first, settled)
-            };
-            loop {
-                // Young brothers wait: only once a move has been searched are
-                // the others shared with idle threads.
-                if best_move.is_some() {
-                    if let Some(pool) = self.pool_for_split(depth, moves) {
-                        (best, best_move) = self.split(pool, board, depth, (alpha, beta), (best, best_move), moves);
-                        if self.stopped {
-                            return 0;
-                        }
-                        break;
-                    }
-                }
-                let Some(column) = moves.next() else { break };
-                let child = board.after(column);
-                let value = if best_move.is_some() {
-                    self.test_move(&child, depth, alpha, beta)
-                } else {
-                    -self.negamax(&child, depth - 1, -beta, -alpha)
-                };
-                if self.stopped {
-                    return 0;
-                }
-                if value > best {
-                    best = value;
-                    best_move = Some(column);
-                    if value > alpha {
-                        alpha = value;
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-        }
+        let Some((best, best_move)) = self.search_moves(board, depth, (alpha, beta), first, settled, best) else {
+            return 0;
+        };
 
         if depth >= TABLE_MIN_DEPTH {
             let bound = if best <= searched_alpha {
@@ -473,6 +397,110 @@ impl<'a> Searcher<'a> {
             self.table.store(key, Entry { value: best, bound, depth, best: best_move });
         }
         best
+    }
+
+    /// Enhanced transposition cutoff: the value of a move whose child the
+    /// table already knows to be good enough for the mover to cut, without
+    /// searching it.
+    #[inline(always)]
+    fn child_cut(&self, board: &Board, depth: u32, beta: Value) -> Option<Value> {
+        for column in board.legal_columns() {
+            if let Some(entry) = self.table.probe(board.key_after(column)) {
+                // An exact value or upper bound for the child, searched to
+                // the depth it would be searched to here, bounds this move
+                // from below.
+                if entry.depth == depth - 1 && entry.bound != Bound::Lower && -entry.value >= beta {
+                    return Some(-entry.value);
+                }
+            }
+        }
+        None
+    }
+
+    /// The moves of an [`interior`](Searcher::interior) position searched,
+    /// the table's move `first` first, those in `settled` not at all: the
+    /// best value (at least `best`, the settled moves' bound) and the move
+    /// that gave it, or `None` when the search was stopped.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        (mut alpha, beta): (Value, Value),
+        first: Option<Column>,
+        settled: u64,
+        mut best: Value,
+    ) -> Option<(Value, Option<Column>)> {
+        let mut best_move = None;
+        // The table's move often cuts at once, before the others are ordered.
+        if let Some(column) = first {
+            let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
+            if self.stopped {
+                return None;
+            }
+            // Not `best = value`: a settled move's bound may be higher,
+            // and a value failing low must bound every move from above.
+            best = best.max(value);
+            best_move = first;
+            if best >= beta {
+                return Some((best, best_move));
+            }
+            alpha = alpha.max(best);
+        }
+        // In a solve's search with a narrow window, positions with the
+        // first player to move (an even number of empty cells) are
+        // expected to fail low, and those with the second player to
+        // move to cut: the second player holds the first to about the
+        // value the windows test, so it is the first player's moves
+        // that all get searched. Their order then matters little, and
+        // they are searched centre first without the cost of ordering.
+        // The parity counted from the window search's start instead
+        // (the other half of the positions centre first when it starts
+        // with the second player to move) took 2.3 to 3.2 times the
+        // nodes there (35 empty cells) and the same elsewhere; see
+        // reports/solving.md. Ordering every position took 1.6 times
+        // the nodes on `input_files/input2.txt`.
+        let expected_all = self.solving && board.empty_cells().is_multiple_of(2);
+        let mut moves = if expected_all {
+            centre_first(board, first, settled)
+        } else {
+            ordered_moves(board, depth, first, settled)
+        };
+        loop {
+            // Young brothers wait: only once a move has been searched are
+            // the others shared with idle threads.
+            if best_move.is_some() {
+                if let Some(pool) = self.pool_for_split(depth, moves) {
+                    (best, best_move) = self.split(pool, board, depth, (alpha, beta), (best, best_move), moves);
+                    if self.stopped {
+                        return None;
+                    }
+                    break;
+                }
+            }
+            let Some(column) = moves.next() else { break };
+            let child = board.after(column);
+            let value = if best_move.is_some() {
+                self.test_move(&child, depth, alpha, beta)
+            } else {
+                -self.negamax(&child, depth - 1, -beta, -alpha)
+            };
+            if self.stopped {
+                return None;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(column);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+
+        Some((best, best_move))
     }
 
     /// [`negamax`](Searcher::negamax) for the last few moves of the game: so

@@ -1,6 +1,6 @@
 //! Reading opening books: the book the other modes play and solve from
 //! (`--book FILE`, `--no-book`, or the one shipped in the program), checked
-//! to be for the rules of the game. Building one is `modes::book_build`.
+//! to be for the rules of the game. Building one is `modes::book::build`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -8,7 +8,8 @@ use std::sync::Arc;
 use anyhow::{bail, Context as _};
 
 use crate::rules::Rules;
-use crate::search::book::{self, Book};
+use crate::search::book::format::{BookError, MAGIC};
+use crate::search::book::Book;
 
 /// The largest book file read: a book of every position up to 12 moves
 /// from the empty board (about 4 million positions after symmetry) takes
@@ -79,11 +80,10 @@ pub fn read_book(path: &Path) -> anyhow::Result<Book> {
     let mut file = crate::bounded::open(path).with_context(cannot)?;
     // The magic bytes first: a large file of something else is refused
     // before it is read.
-    let mut magic = [0; book::MAGIC.len()];
+    let mut magic = [0; MAGIC.len()];
     let read = file.read(&mut magic).with_context(cannot)?;
-    if magic[..read] != book::MAGIC[..read] || read == 0 {
-        return Err(book::BookError::NotABook)
-            .with_context(|| format!("{} is not a valid opening book", path.display()));
+    if magic[..read] != MAGIC[..read] || read == 0 {
+        return Err(BookError::NotABook).with_context(|| format!("{} is not a valid opening book", path.display()));
     }
     let rest = crate::bounded::read_from(file, BOOK_FILE_LIMIT, "opening book").with_context(cannot)?;
     let bytes = [&magic[..read], &rest].concat();

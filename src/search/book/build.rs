@@ -1,0 +1,244 @@
+//! Building an opening book under either rules, everything but the files:
+//! which positions of the deepest layer a build or a shard of one solves
+//! ([`places`]), solving them ([`solve`]: the positions asked for, taken
+//! from one queue by threads a family (the siblings among them) at a time,
+//! each thread with an engine of its own ([`Engine`], one search thread
+//! each) whose table carries over from one position to the next), and a
+//! build's progress file as data: its first line, which names the build
+//! ([`progress_header`]), and its `KEY VALUE` lines ([`progress_values`]).
+//! The rest of a book, the layers above, is negamax over the deepest
+//! ([`Layers::book`]); reading and writing the files, and which positions
+//! an earlier run solved, are the modes' work.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::layers::Layers;
+use super::{largest_value, BookSpec};
+use crate::rules::Rules;
+use crate::search::engine::Engine;
+use crate::search::request::Strength;
+use crate::search::table::TableTooLarge;
+use crate::shard::Shard;
+
+/// The first words of a progress file's first line.
+const PROGRESS_HEADER: &str = "maxconnect4 book progress: ";
+
+/// The first line of the progress file of `shard` of the build of `spec`
+/// (all of it with no shard).
+#[must_use]
+pub fn progress_header(spec: &BookSpec, shard: Option<Shard>) -> String {
+    let mut header = format!("{PROGRESS_HEADER}{spec}");
+    if let Some(shard) = shard {
+        header.push_str(&format!(", shard {shard}"));
+    }
+    header
+}
+
+/// The build and the shard a progress file's first line names, if it is one.
+#[must_use]
+pub fn parse_progress_header(line: &str) -> Option<(BookSpec, Option<Shard>)> {
+    let mut parts = line.strip_prefix(PROGRESS_HEADER)?.split(", ");
+    let rules = parts.next()?.strip_prefix("rules ")?.parse().ok()?;
+    let root = parts.next()?.strip_prefix("root '")?.strip_suffix('\'')?.to_owned();
+    let depth = parts.next()?.strip_prefix("depth ")?.parse().ok()?;
+    let shard = match parts.next() {
+        Some(part) => Some(part.strip_prefix("shard ")?.parse().ok()?),
+        None => None,
+    };
+    parts.next().is_none().then_some((BookSpec { rules, root, depth }, shard))
+}
+
+/// Why a line of a progress file is refused; `line` counts from 1, the
+/// header being line 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProgressLineError {
+    #[error("line {line}: expected 'KEY VALUE', found '{}'", .text.escape_debug())]
+    Malformed { line: usize, text: String },
+    #[error("line {line}: the position {key} again, with another value")]
+    Again { line: usize, key: u64 },
+}
+
+/// The values a progress file's lines after its `header` give, by key.
+/// Values beyond either rules' scores are refused; a file whose header
+/// names its rules is held to theirs.
+///
+/// # Errors
+/// A line that is not `KEY VALUE` with a value within the scores, or a key
+/// given two values.
+pub fn progress_values(header: &str, lines: &[String]) -> Result<HashMap<u64, i32>, ProgressLineError> {
+    let largest = parse_progress_header(header)
+        .map_or(largest_value(Rules::Max).max(largest_value(Rules::Classic)), |(spec, _)| largest_value(spec.rules));
+    let mut values = HashMap::new();
+    for (number, line) in (2..).zip(lines) {
+        let parsed = line.split_once(' ').and_then(|(key, value)| Some((key.parse().ok()?, value.parse().ok()?)));
+        let Some((key, value)) = parsed.filter(|&(_, value): &(u64, i32)| value.abs() <= largest) else {
+            return Err(ProgressLineError::Malformed { line: number, text: line.clone() });
+        };
+        if values.insert(key, value).is_some_and(|earlier| earlier != value) {
+            return Err(ProgressLineError::Again { line: number, key });
+        }
+    }
+    Ok(values)
+}
+
+/// The places in the deepest layer of `layers` that a build solves: all of
+/// them, or with a shard the whole families it holds (siblings solved one
+/// after another on one table share much of their trees: see [`solve`]).
+#[must_use]
+pub fn places(layers: &Layers, shard: Option<Shard>) -> Vec<usize> {
+    let families = layers.families();
+    (0..families.len()).filter(|&place| shard.is_none_or(|shard| shard.holds(families[place]))).collect()
+}
+
+/// Which shards the positions missing belong to, given by their families'
+/// places (one for each position), when every file given was a shard of
+/// one count N: `; no file of shards 3/8, 5/8; shard 2/8's lacks 5 (run it
+/// again: it resumes)`. Empty otherwise.
+#[must_use]
+pub fn absent_shards(given: &[Option<Shard>], missing: &[usize]) -> String {
+    let Some(Some(count)) = given.first().map(|shard| shard.map(Shard::count)) else { return String::new() };
+    if !given.iter().all(|shard| shard.is_some_and(|shard| shard.count() == count)) {
+        return String::new();
+    }
+    let mut lacking: Vec<(Shard, usize)> = Vec::new();
+    for &family in missing {
+        let shard = Shard::of_place(family, count);
+        match lacking.iter_mut().find(|(seen, _)| *seen == shard) {
+            Some((_, lacks)) => *lacks += 1,
+            None => lacking.push((shard, 1)),
+        }
+    }
+    lacking.sort_by_key(|(shard, _)| shard.index());
+    let (absent, short): (Vec<_>, Vec<_>) = lacking.iter().partition(|(shard, _)| !given.contains(&Some(*shard)));
+    let mut text = String::new();
+    if !absent.is_empty() {
+        let names: Vec<String> = absent.iter().map(|(shard, _)| shard.to_string()).collect();
+        text.push_str(&format!("; no file of shard{} {}", if names.len() == 1 { "" } else { "s" }, names.join(", ")));
+    }
+    for (shard, lacks) in short {
+        text.push_str(&format!("; shard {shard}'s file lacks {lacks} (run it again: it resumes)"));
+    }
+    text
+}
+
+/// One position of the deepest layer solved, as [`solve`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// Its place in the deepest layer's list.
+    pub place: usize,
+    /// Its key in the book.
+    pub key: u64,
+    /// Its exact value for the player to move.
+    pub value: i32,
+    /// Positions visited by the search of this one.
+    pub nodes: u64,
+}
+
+/// Solves the positions at `places` of `layers`' deepest layer with
+/// `threads` threads, each with a table of `hash_bytes`, taking them in the
+/// order given, a thread all the siblings next to each other in `places`:
+/// siblings share much of their trees, and a sibling solved after another
+/// on the same table took half the nodes and 1.8 times less time (the
+/// seven positions `111x` of the Max book 4 moves deep, on one thread, took
+/// 315 s in all each on a new table and 175 s one after another on one,
+/// measured with `examples/max_solve.rs`). Each is reported to `on_solved` from the
+/// thread that solved it, as soon as it is.
+///
+/// # Errors
+/// When a table cannot be had.
+pub fn solve(
+    layers: &Layers,
+    places: &[usize],
+    threads: usize,
+    hash_bytes: usize,
+    on_solved: &(dyn Fn(Solved) + Sync),
+) -> Result<(), TableTooLarge> {
+    let keys: Vec<u64> = layers.deepest_keys().collect();
+    let engines: Vec<Engine> = (0..threads.clamp(1, places.len().max(1)))
+        .map(|_| Engine::with_book(layers.spec().rules, hash_bytes, None))
+        .collect::<Result<_, _>>()?;
+    let family = layers.families();
+    let families: Vec<&[usize]> = places.chunk_by(|&one, &next| family[one] == family[next]).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for mut engine in engines {
+            let (next, keys, families) = (&next, &keys, &families);
+            scope.spawn(move || {
+                engine.set_threads(1);
+                while let Some(&family) = families.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    for &place in family {
+                        let solved = engine
+                            .exact_value(&layers.board(place), Strength::Strong, None)
+                            .expect("no time limit, and a strong solve under either rules");
+                        on_solved(Solved { place, key: keys[place], value: solved.value, nodes: solved.nodes });
+                    }
+                }
+            });
+        }
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[test]
+    fn a_progress_header_names_the_build_and_the_shard() {
+        let spec = BookSpec { rules: Rules::Max, root: "44".to_owned(), depth: 3 };
+        let shard: Shard = "2/8".parse().unwrap();
+        let line = progress_header(&spec, Some(shard));
+        assert_eq!(line, "maxconnect4 book progress: rules max, root '44', depth 3, shard 2/8");
+        assert_eq!(parse_progress_header(&line), Some((spec.clone(), Some(shard))));
+        assert_eq!(parse_progress_header(&progress_header(&spec, None)), Some((spec, None)));
+        for bad in [
+            "maxconnect4 book progress: root '44' depth 3",
+            "maxconnect4 book progress: rules max, root '44', depth 3, shard 8/8",
+            "maxconnect4 book progress: rules max, root '44', depth x",
+            "maxconnect4 book progress: rules max, root '44', depth 3, shard 1/8, more",
+        ] {
+            assert_eq!(parse_progress_header(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn missing_positions_name_the_shards_that_lack_them() {
+        let shard = |text: &str| Some(text.parse::<Shard>().unwrap());
+        let given = [shard("0/4"), shard("2/4")];
+        // Positions of families 1, 5 (shard 1/4), 3 (3/4) and 6 (2/4, whose
+        // file is short).
+        assert_eq!(
+            absent_shards(&given, &[1, 3, 5, 6]),
+            "; no file of shards 1/4, 3/4; shard 2/4's file lacks 1 (run it again: it resumes)"
+        );
+        assert_eq!(absent_shards(&given, &[1]), "; no file of shard 1/4");
+        assert_eq!(absent_shards(&[shard("0/4"), None], &[1]), "", "a whole build's file among them");
+        assert_eq!(absent_shards(&[shard("0/4"), shard("1/3")], &[1]), "", "shards of different counts");
+    }
+
+    #[test]
+    fn threads_and_shards_solve_the_same_values_as_one_thread() {
+        let spec = BookSpec { rules: Rules::Classic, root: "52753311433677442422121".to_owned(), depth: 2 };
+        let layers = Layers::new(&spec).unwrap();
+        let all: Vec<usize> = (0..layers.deepest_keys().count()).collect();
+        let run = |places: &[usize], threads| {
+            let values = Mutex::new(HashMap::new());
+            solve(&layers, places, threads, 1 << 20, &|solved| {
+                assert_eq!(values.lock().unwrap().insert(solved.key, solved.value), None, "solved once");
+            })
+            .unwrap();
+            values.into_inner().unwrap()
+        };
+        let one = run(&all, 1);
+        assert_eq!(one.len(), all.len());
+        let mut shards = HashMap::new();
+        for index in 0..3 {
+            let shard: Vec<usize> = all.iter().copied().filter(|place| place % 3 == index).collect();
+            shards.extend(run(&shard, 2));
+        }
+        assert_eq!(shards, one);
+        assert_eq!(layers.book(&shards).unwrap(), layers.book(&one).unwrap());
+    }
+}
