@@ -80,7 +80,7 @@ impl Engine {
     /// # Errors
     /// When the memory cannot be had.
     pub fn for_rules(rules: Rules, hash_bytes: usize) -> Result<Engine, TableTooLarge> {
-        Engine::with_book(rules, hash_bytes, Engine::reads_books(rules).then(|| Book::shipped_for(rules)))
+        Engine::with_book(rules, hash_bytes, Some(Book::shipped_for(rules)))
     }
 
     /// As [`for_rules`](Engine::for_rules), with `book` (`None` for no
@@ -101,13 +101,6 @@ impl Engine {
     #[must_use]
     pub fn book(&self) -> Option<&Book> {
         self.book.as_deref()
-    }
-
-    /// Whether engines for `rules` solve from an opening book (and play
-    /// from one, see `search::perfect`): under both rules.
-    #[must_use]
-    pub const fn reads_books(rules: Rules) -> bool {
-        matches!(rules, Rules::Classic | Rules::Max)
     }
 
     /// The rules this engine plays by.
@@ -503,7 +496,6 @@ mod tests {
     fn a_max_engine_answers_from_its_book_at_once_as_a_fresh_solve_does() {
         let root = "4444443333335555552";
         let mut engine = Engine::with_book(Rules::Max, 1 << 20, Some(max_book(root))).unwrap();
-        assert!(Engine::reads_books(Rules::Max));
         // The root and one move from it: the book holds them and their children.
         for moves in [root.to_owned(), format!("{root}1"), format!("{root}7")] {
             let board = Moves::board(Rules::Max, &moves).unwrap();

@@ -324,10 +324,7 @@ async fn solve(
     if rules.is_over(&board) {
         return Ok(Json(Solved::new(pos, &Analysis::none(rules))).into_response());
     }
-    if let Some(booked) = Engine::reads_books(rules)
-        .then(|| Book::shipped_for(rules))
-        .and_then(|book| search::from_book(&book, rules, &board))
-    {
+    if let Some(booked) = search::from_book(&Book::shipped_for(rules), rules, &board) {
         return Ok(Json(Solved::new(pos, &booked)).into_response());
     }
     let options = &shared.options;
