@@ -486,3 +486,35 @@ fn the_checker_finds_a_circle_through_a_re_export_and_ignores_a_facade() {
     assert_eq!(edges.get(&module("a::c")), Some(&BTreeSet::from([module("a::b")])));
     assert_eq!(edges.get(&module("f")), None);
 }
+
+/// Every Rust file under `dir`, recursively.
+fn rust_files(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, files);
+        } else if path.extension().is_some_and(|extension| extension == "rs") {
+            files.push(path);
+        }
+    }
+}
+
+/// A file a reader can hold in mind: none of the program's or the tests'
+/// sources is over 900 lines (split a longer one by what its parts do).
+#[test]
+fn no_source_file_is_over_900_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "examples"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 50, "the sources are found: {files:?}");
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|file| {
+            let lines = std::fs::read_to_string(file).unwrap().lines().count();
+            (lines > 900).then(|| format!("{} ({lines} lines)", file.strip_prefix(root).unwrap().display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "files over 900 lines: {long:?}");
+}

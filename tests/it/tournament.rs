@@ -219,6 +219,16 @@ fn an_interrupted_tournament_kills_its_players_and_resumes() {
     let scratch = tempfile::tempdir().unwrap();
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_maxconnect4"));
     command.args(&args).current_dir(dir.path()).env("TMPDIR", scratch.path());
+    // Ctrl-C's default, as a terminal's foreground job has it: run in the
+    // background of a script, the tests inherit SIGINT ignored, and so
+    // would the referee, which then rightly keeps playing.
+    // SAFETY: only `signal`, async-signal-safe, runs between fork and exec.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
     let referee = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     // The first game, a against b, is played; the second, a against c,
     // waits for c, which waits for the file `go`.
