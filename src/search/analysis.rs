@@ -18,11 +18,14 @@
 //! The budget ([`Budget`]) is a depth, which gives the same values on any
 //! machine, and perhaps a time limit. A column's value is exact when the
 //! search from it reaches the end of the game (then the solver finds it,
-//! much faster than a depth-limited search would), and under classic rules
-//! also when a depth-limited search proves the result (a win or loss within
-//! its horizon, or a position of the opening book) or when, without a time
-//! limit, the classic solver proves it within [`SOLVE_NODES`] positions (a
-//! budget that gives the same answer on any machine). Where the engine's
+//! much faster than a depth-limited search would); when, without a time
+//! limit, the solver proves it within [`SOLVE_NODES`] positions on one
+//! thread (a budget that gives the same answer on any machine; under
+//! Max-Connect4 rules tried from [`MAX_SOLVE_EMPTY`] empty cells on); and
+//! under classic rules also when a depth-limited search proves the result
+//! (a win or loss within its horizon, or a position of the opening book).
+//! The best columns are proven best only where every value is exact
+//! ([`Analysis::best_is_proven`]). Where the engine's
 //! opening book holds the position and its children, under either rules,
 //! every column is read from it, exact, at once. With a time limit the
 //! columns are first each given a share of half the time to be solved
