@@ -26,6 +26,20 @@ use std::sync::{Mutex, PoisonError};
 /// which interpreter a shim stands for): as [`Command::output`] does.
 pub type RunAside = fn(&mut Command) -> std::io::Result<std::process::Output>;
 
+/// Why a version manager could not say which interpreter its shim stands
+/// for (kept, as the answer is, for the referee's run: hence words, not the
+/// I/O errors themselves).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShimError {
+    #[error("the version manager {manager} of the shim {} cannot be run: {reason}", shim.display())]
+    NoManager { manager: String, shim: PathBuf, reason: String },
+    #[error("{} which {name}: {reason}", manager.display())]
+    CannotAsk { manager: PathBuf, name: String, reason: String },
+    /// The manager answered with no interpreter; what it said.
+    #[error("the shim {} cannot tell which {name} to run here: {said}", shim.display())]
+    NoAnswer { shim: PathBuf, name: String, said: String },
+}
+
 /// The program that the shim `found`, run as `name`, stands for when
 /// started in `folder`; none when `found` is no shim of a version manager.
 /// The manager is asked through `run`.
@@ -33,7 +47,7 @@ pub type RunAside = fn(&mut Command) -> std::io::Result<std::process::Output>;
 /// # Errors
 /// When the manager cannot say, with what it said (a version named in
 /// `.python-version` that is not installed, say).
-pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Result<Option<PathBuf>, String> {
+pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Result<Option<PathBuf>, ShimError> {
     // A shim is the user's own: in a folder `shims`, owned by the referee's
     // user or root and writable by no one else. A file a submission brings
     // is never one (the caller looks only at programs found on the PATH).
@@ -43,7 +57,7 @@ pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path, run: RunAside) ->
     // Asked once per folder: the answer does not change while the referee
     // runs, and asking costs a manager's start-up, counted in a turn.
     type Key = (PathBuf, OsString, PathBuf);
-    static ANSWERS: Mutex<BTreeMap<Key, Result<Option<PathBuf>, String>>> = Mutex::new(BTreeMap::new());
+    static ANSWERS: Mutex<BTreeMap<Key, Result<Option<PathBuf>, ShimError>>> = Mutex::new(BTreeMap::new());
     let key = (found.to_owned(), name.to_owned(), folder.to_owned());
     if let Some(answer) = ANSWERS.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
         return answer.clone();
@@ -54,7 +68,7 @@ pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path, run: RunAside) ->
 }
 
 /// [`resolve_shim`], asked of the manager.
-fn ask_manager(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Result<Option<PathBuf>, String> {
+fn ask_manager(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Result<Option<PathBuf>, ShimError> {
     // A shim is a short script; its last lines run `MANAGER exec PROGRAM`.
     let Ok(text) = std::fs::read(found) else { return Ok(None) };
     let text = String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]);
@@ -63,27 +77,33 @@ fn ask_manager(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Resu
     if !known {
         return Ok(None);
     }
-    let manager = super::sandbox::find_program(Path::new(&manager)).map_err(|error| {
-        format!("the version manager {manager} of the shim {} cannot be run: {error}", found.display())
+    let manager = super::sandbox::find_program(Path::new(&manager)).map_err(|error| ShimError::NoManager {
+        manager: manager.clone(),
+        shim: found.to_owned(),
+        reason: error.to_string(),
     })?;
     if !trusted(&manager) {
         return Ok(None);
     }
     let folder = if folder.is_dir() { folder } else { Path::new("/") };
-    let output = run(Command::new(&manager).arg("which").arg(name).current_dir(folder))
-        .map_err(|error| format!("{} which {}: {error}", manager.display(), name.to_string_lossy()))?;
+    let output = run(Command::new(&manager).arg("which").arg(name).current_dir(folder)).map_err(|error| {
+        ShimError::CannotAsk {
+            manager: manager.clone(),
+            name: name.to_string_lossy().into_owned(),
+            reason: error.to_string(),
+        }
+    })?;
     let said = |bytes: &[u8]| {
         String::from_utf8_lossy(bytes).lines().map(str::trim).find(|line| !line.is_empty()).map(str::to_owned)
     };
     let program = said(&output.stdout).map(PathBuf::from).filter(|path| path.is_absolute() && path.is_file());
     match program {
         Some(program) if output.status.success() => Ok(Some(program)),
-        _ => Err(format!(
-            "the shim {} cannot tell which {} to run here: {}",
-            found.display(),
-            name.to_string_lossy(),
-            said(&output.stderr).unwrap_or_else(|| format!("`{} which` failed", manager.display()))
-        )),
+        _ => Err(ShimError::NoAnswer {
+            shim: found.to_owned(),
+            name: name.to_string_lossy().into_owned(),
+            said: said(&output.stderr).unwrap_or_else(|| format!("`{} which` failed", manager.display())),
+        }),
     }
 }
 

@@ -63,6 +63,24 @@ use scratch::{Root, ScratchDir};
 /// Whether this system can run command players.
 pub const SUPPORTED: bool = cfg!(target_os = "linux");
 
+/// Why one program could not be started: the player's failure to start,
+/// said in words by its `Display`.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Its folder cannot be given to it (see [`Containment::furnish`]).
+    #[error("{0}")]
+    Folder(String),
+    /// A submission names a program outside its folder.
+    #[error("{} is outside the program's folder: a submission's program is its own or one on the PATH", .0.display())]
+    Outside(PathBuf),
+    #[error(transparent)]
+    Shim(#[from] interpreter::ShimError),
+    #[error("cannot run {}: {source}", program.display())]
+    Run { program: PathBuf, source: std::io::Error },
+    #[error("cannot limit {}: {source}", program.display())]
+    Limit { program: PathBuf, source: std::io::Error },
+}
+
 /// What stops the referee from running players at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ContainError {
@@ -286,20 +304,23 @@ impl Containment {
     /// when it has no `/`.
     ///
     /// # Errors
-    /// Why the program could not be started, in words.
-    pub fn spawn(&self, program: &Path, args: &[OsString], dir: &ScratchDir, stdin: bool) -> Result<Contained, String> {
-        let cannot = |error: std::io::Error| format!("cannot run {}: {error}", program.display());
+    /// Why the program could not be started.
+    pub fn spawn(
+        &self,
+        program: &Path,
+        args: &[OsString],
+        dir: &ScratchDir,
+        stdin: bool,
+    ) -> Result<Contained, StartError> {
+        let cannot = |source: std::io::Error| StartError::Run { program: program.to_owned(), source };
         let shown_home = match dir.home() {
-            Home::Missing(reason) => return Err(reason.clone()),
+            Home::Missing(reason) => return Err(StartError::Folder(reason.clone())),
             Home::Shown(home) => Some(home.as_path()),
             Home::None | Home::Copied(_) => None,
         };
         let found = sandbox::find_program(program).map_err(cannot)?;
         if dir.confined() && !on_path(program) && !found.starts_with(dir.path()) {
-            return Err(format!(
-                "{} is outside the program's folder: a submission's program is its own or one on the PATH",
-                program.display()
-            ));
+            return Err(StartError::Outside(program.to_owned()));
         }
         // A version manager's shim is asked, from the program's folder,
         // which interpreter it stands for: the manager is not in the sandbox.
@@ -350,7 +371,7 @@ impl Containment {
             None => (std::process::Command::new(&found), None),
         };
         command.args(args).current_dir(dir.path()).env_clear().envs(environment);
-        let limit = |error: std::io::Error| format!("cannot limit {}: {error}", program.display());
+        let limit = |source: std::io::Error| StartError::Limit { program: program.to_owned(), source };
         let group = self.groups.make(&self.limits).map_err(limit)?;
         let procs = group.as_ref().map(Group::procs).transpose().map_err(limit)?.unwrap_or_default();
         let largest_file = Some(self.limits.disk);
@@ -386,7 +407,7 @@ impl Containment {
             Ok(contained) => contained,
             Err(reason) => {
                 return Run {
-                    ending: Ending::FailedToStart(reason),
+                    ending: Ending::FailedToStart(reason.to_string()),
                     wall: started.elapsed(),
                     cpu: Duration::ZERO,
                     stdout: Captured::default(),

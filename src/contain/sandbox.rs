@@ -117,6 +117,20 @@ impl Mount {
     }
 }
 
+/// Why players cannot be sandboxed here.
+#[derive(Debug, thiserror::Error)]
+pub enum Unavailable {
+    #[error("bubblewrap (bwrap) is not installed")]
+    NoBwrap,
+    #[error("setpriv (util-linux), which takes root's powers from players, is not installed")]
+    NoSetpriv,
+    #[error("bwrap cannot be run: {0}")]
+    CannotRun(#[source] std::io::Error),
+    /// bwrap ran but made no sandbox; what it said.
+    #[error("bwrap cannot make a sandbox here ({0})")]
+    Refused(String),
+}
+
 impl Sandbox {
     /// bwrap, if it is on the PATH and can make a sandbox on this system;
     /// otherwise why not, in words. `root` is the referee's folder and
@@ -125,11 +139,10 @@ impl Sandbox {
     ///
     /// # Errors
     /// The reason the sandbox is unavailable.
-    pub fn find(network: bool, root: &Path, private: &[&Path], tmp_size: u64) -> Result<Sandbox, String> {
-        let bwrap = find_program(Path::new("bwrap")).map_err(|_| "bubblewrap (bwrap) is not installed".to_owned())?;
+    pub fn find(network: bool, root: &Path, private: &[&Path], tmp_size: u64) -> Result<Sandbox, Unavailable> {
+        let bwrap = find_program(Path::new("bwrap")).map_err(|_| Unavailable::NoBwrap)?;
         let privileges = if rustix::process::geteuid().is_root() {
-            let setpriv = find_program(Path::new("setpriv"))
-                .map_err(|_| "setpriv (util-linux), which takes root's powers from players, is not installed")?;
+            let setpriv = find_program(Path::new("setpriv")).map_err(|_| Unavailable::NoSetpriv)?;
             Privileges::Root { setpriv }
         } else {
             Privileges::User { namespace: true }
@@ -160,13 +173,12 @@ impl Sandbox {
         if probe.status.success() {
             Ok(sandbox)
         } else {
-            let said = String::from_utf8_lossy(&probe.stderr);
-            Err(format!("bwrap cannot make a sandbox here ({})", said.trim()))
+            Err(Unavailable::Refused(String::from_utf8_lossy(&probe.stderr).trim().to_owned()))
         }
     }
 
     /// Runs `true` in the sandbox.
-    fn probe(&self) -> Result<std::process::Output, String> {
+    fn probe(&self) -> Result<std::process::Output, Unavailable> {
         Command::new(&self.bwrap)
             .args(self.arguments(Path::new("/"), &[]))
             .args(self.command_prefix())
@@ -175,7 +187,7 @@ impl Sandbox {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .output()
-            .map_err(|error| format!("bwrap cannot be run: {error}"))
+            .map_err(Unavailable::CannotRun)
     }
 
     #[must_use]

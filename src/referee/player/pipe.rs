@@ -77,7 +77,7 @@ impl Conversation {
         let (program, args) = template.command_line(&values, base, directory.copy_of_home());
         let words = std::iter::once(program.as_os_str()).chain(args.iter().map(|arg| arg.as_os_str()));
         let command = shell_words::join(words.map(|word| word.to_string_lossy().into_owned()));
-        let process = containment.spawn(&program, &args, &directory, true);
+        let process = containment.spawn(&program, &args, &directory, true).map_err(|error| error.to_string());
         Conversation {
             process,
             limits: [Passed::Memory, Passed::Processes, Passed::Disk]
