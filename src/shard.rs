@@ -48,23 +48,33 @@ impl Shard {
     }
 }
 
+/// Why a text is not a shard `I/N`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    #[error("expected I/N, such as 3/100")]
+    NoSlash,
+    #[error("expected I/N, such as 3/100: '{0}' is not a whole number")]
+    NotANumber(String),
+    #[error("there must be at least one shard (N is 1 or more)")]
+    NoShards,
+    /// I is not below N; N is given.
+    #[error("shards count from 0, so I is at most N - 1 ({})", .0 - 1)]
+    PastTheLast(usize),
+}
+
 impl FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
     /// `I/N`, with `0 <= I < N`.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let (index, count) = text.split_once('/').ok_or_else(|| "expected I/N, such as 3/100".to_owned())?;
-        let number = |part: &str| {
-            part.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("expected I/N, such as 3/100: '{part}' is not a whole number"))
-        };
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let (index, count) = text.split_once('/').ok_or(ShardError::NoSlash)?;
+        let number = |part: &str| part.trim().parse::<usize>().map_err(|_| ShardError::NotANumber(part.to_owned()));
         let (index, count) = (number(index)?, number(count)?);
         if count == 0 {
-            return Err("there must be at least one shard (N is 1 or more)".to_owned());
+            return Err(ShardError::NoShards);
         }
         if index >= count {
-            return Err(format!("shards count from 0, so I is at most N - 1 ({})", count - 1));
+            return Err(ShardError::PastTheLast(count));
         }
         Ok(Shard { index, count })
     }
@@ -84,10 +94,11 @@ mod tests {
     fn a_shard_is_i_of_n_counting_from_0() {
         assert_eq!("3/100".parse(), Ok(Shard { index: 3, count: 100 }));
         assert_eq!("0/1".parse::<Shard>().map(|shard| shard.to_string()), Ok("0/1".to_owned()));
-        assert_eq!("3/3".parse::<Shard>(), Err("shards count from 0, so I is at most N - 1 (2)".to_owned()));
-        assert_eq!("0/0".parse::<Shard>(), Err("there must be at least one shard (N is 1 or more)".to_owned()));
-        assert_eq!("3".parse::<Shard>(), Err("expected I/N, such as 3/100".to_owned()));
-        assert_eq!("a/3".parse::<Shard>(), Err("expected I/N, such as 3/100: 'a' is not a whole number".to_owned()));
+        assert_eq!("3/3".parse::<Shard>(), Err(ShardError::PastTheLast(3)));
+        assert_eq!(ShardError::PastTheLast(3).to_string(), "shards count from 0, so I is at most N - 1 (2)");
+        assert_eq!("0/0".parse::<Shard>(), Err(ShardError::NoShards));
+        assert_eq!("3".parse::<Shard>(), Err(ShardError::NoSlash));
+        assert_eq!("a/3".parse::<Shard>(), Err(ShardError::NotANumber("a".to_owned())));
         assert!("-1/3".parse::<Shard>().is_err());
     }
 

@@ -21,7 +21,7 @@ use maxconnect4::report;
 use maxconnect4::report::program::NodesPattern;
 use maxconnect4::rules::Rules;
 use maxconnect4::search::Engine;
-use maxconnect4::shard::Shard;
+use maxconnect4::shard::{Shard, ShardError};
 
 use super::engine_args::*;
 use super::values::*;
@@ -413,7 +413,7 @@ pub(crate) fn parse_adjudication(text: &str) -> Result<u64, String> {
 }
 
 /// `I/N`: part I of N of a tournament or a book's build, counting from 0.
-pub(crate) fn parse_shard(text: &str) -> Result<Shard, String> {
+pub(crate) fn parse_shard(text: &str) -> Result<Shard, ShardError> {
     text.parse()
 }
 

@@ -82,19 +82,30 @@ pub fn in_shard(list: impl Iterator<Item = Fixture>, shard: Option<Shard>) -> im
 ///
 /// # Errors
 /// Says what is wrong, in a line.
-pub fn check_gauntlet(players: &[String], gauntlet: &[String]) -> Result<(), String> {
+pub fn check_gauntlet(players: &[String], gauntlet: &[String]) -> Result<(), GauntletError> {
     for (place, name) in gauntlet.iter().enumerate() {
         if !players.contains(name) {
-            return Err(format!("the gauntlet names '{name}', but no player is named so"));
+            return Err(GauntletError::NoSuchPlayer(name.clone()));
         }
         if gauntlet[..place].contains(name) {
-            return Err(format!("the gauntlet names '{name}' twice"));
+            return Err(GauntletError::Twice(name.clone()));
         }
     }
     if !gauntlet.is_empty() && players.iter().all(|player| gauntlet.contains(player)) {
-        return Err("the gauntlet names every player, which leaves no one to play its reference players".to_owned());
+        return Err(GauntletError::Everyone);
     }
     Ok(())
+}
+
+/// Why a gauntlet's list of references cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GauntletError {
+    #[error("the gauntlet names '{0}', but no player is named so")]
+    NoSuchPlayer(String),
+    #[error("the gauntlet names '{0}' twice")]
+    Twice(String),
+    #[error("the gauntlet names every player, which leaves no one to play its reference players")]
+    Everyone,
 }
 
 #[cfg(test)]
@@ -148,15 +159,9 @@ mod tests {
         let players = names(&["a", "b", "c"]);
         assert_eq!(check_gauntlet(&players, &[]), Ok(()));
         assert_eq!(check_gauntlet(&players, &names(&["c", "a"])), Ok(()));
-        assert_eq!(
-            check_gauntlet(&players, &names(&["a", "d"])),
-            Err("the gauntlet names 'd', but no player is named so".to_owned())
-        );
-        assert_eq!(check_gauntlet(&players, &names(&["a", "a"])), Err("the gauntlet names 'a' twice".to_owned()));
-        assert_eq!(
-            check_gauntlet(&players, &names(&["a", "b", "c"])),
-            Err("the gauntlet names every player, which leaves no one to play its reference players".to_owned())
-        );
+        assert_eq!(check_gauntlet(&players, &names(&["a", "d"])), Err(GauntletError::NoSuchPlayer("d".to_owned())));
+        assert_eq!(check_gauntlet(&players, &names(&["a", "a"])), Err(GauntletError::Twice("a".to_owned())));
+        assert_eq!(check_gauntlet(&players, &names(&["a", "b", "c"])), Err(GauntletError::Everyone));
     }
 
     #[test]

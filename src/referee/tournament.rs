@@ -151,7 +151,7 @@ impl TournamentOptions {
     /// someone else or everyone, adjudication under other rules than
     /// classic.
     fn check(&self) -> Result<(), Error> {
-        check_gauntlet(&self.names(), &self.gauntlet).map_err(Error::Tournament)?;
+        check_gauntlet(&self.names(), &self.gauntlet).map_err(|error| Error::Tournament(error.to_string()))?;
         if self.settings.adjudicate.is_some() && self.settings.rules != Rules::Classic {
             return Err(Error::Tournament(ADJUDICATE_CLASSIC_ONLY.to_owned()));
         }
