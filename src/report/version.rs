@@ -6,7 +6,6 @@
 //! report.
 
 use std::path::Path;
-use std::process::Command;
 
 /// The largest file put in a fingerprint, and the most files: a program's
 /// folder holds sources and a few data files; anything beyond is not its code.
@@ -74,18 +73,30 @@ fn fingerprint(folder: &Path) -> Option<(usize, String)> {
     Some((files.len(), digest[..12].to_owned()))
 }
 
-/// The short git revision of the checkout holding `folder`, marked when its
-/// tracked files have uncommitted changes.
+/// The commit the checkout holding `folder` is at, its first 12 digits,
+/// read from the checkout's own files: git is not run there, as a
+/// submission's folder is not to be trusted, and git runs what a checkout's
+/// configuration names (`core.fsmonitor`, say).
 fn git_revision(folder: &Path) -> Option<String> {
-    let git = |args: &[&str]| -> Option<String> {
-        let output = Command::new("git").arg("-C").arg(folder).args(args).output().ok()?;
-        output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    let git = folder.ancestors().map(|dir| dir.join(".git")).find(|git| git.is_dir())?;
+    let head = std::fs::read_to_string(git.join("HEAD")).ok()?;
+    let head = head.trim();
+    let commit = match head.strip_prefix("ref: ") {
+        None => head.to_owned(),
+        // A branch's commit: its file, else its line in packed-refs.
+        Some(reference) if reference.starts_with("refs/") && !reference.contains("..") => {
+            match std::fs::read_to_string(git.join(reference)) {
+                Ok(commit) => commit.trim().to_owned(),
+                Err(_) => std::fs::read_to_string(git.join("packed-refs"))
+                    .ok()?
+                    .lines()
+                    .find_map(|line| line.strip_suffix(reference)?.strip_suffix(' ').map(str::to_owned))?,
+            }
+        }
+        Some(_) => return None,
     };
-    let revision = git(&["rev-parse", "--short", "HEAD"])?;
-    Some(match git(&["status", "--porcelain", "--untracked-files=no", "--", "."]) {
-        Some(changes) if !changes.is_empty() => format!("{revision} (with uncommitted changes)"),
-        _ => revision,
-    })
+    let hex = commit.len() >= 12 && commit.chars().all(|c| c.is_ascii_hexdigit());
+    hex.then(|| commit[..12].to_owned())
 }
 
 /// SHA-256 (FIPS 180-4) of `message`: the fingerprint a reader can check
@@ -143,6 +154,28 @@ fn sha256(message: &[u8]) -> [u8; 32] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A checkout's commit is read from its files: a branch's own file, or
+    /// its line in packed-refs, or a detached HEAD; a folder below it is in
+    /// the same checkout.
+    #[test]
+    fn a_checkouts_revision_is_read_without_running_git() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path().join(".git");
+        std::fs::create_dir_all(git.join("refs/heads")).unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        let commit = "0123456789abcdef0123456789abcdef01234567";
+        std::fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::write(git.join("refs/heads/main"), format!("{commit}\n")).unwrap();
+        assert_eq!(git_revision(&dir.path().join("src")).as_deref(), Some("0123456789ab"));
+        std::fs::remove_file(git.join("refs/heads/main")).unwrap();
+        std::fs::write(git.join("packed-refs"), format!("# pack-refs\n{commit} refs/heads/main\n")).unwrap();
+        assert_eq!(git_revision(dir.path()).as_deref(), Some("0123456789ab"));
+        std::fs::write(git.join("HEAD"), "ref: ../../etc/passwd\n").unwrap();
+        assert_eq!(git_revision(dir.path()), None);
+        std::fs::write(git.join("HEAD"), format!("{commit}\n")).unwrap();
+        assert_eq!(git_revision(dir.path()).as_deref(), Some("0123456789ab"));
+    }
 
     fn hex(bytes: &[u8]) -> String {
         bytes.iter().map(|byte| format!("{byte:02x}")).collect()
