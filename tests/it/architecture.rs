@@ -518,3 +518,24 @@ fn no_source_file_is_over_900_lines() {
         .collect();
     assert!(long.is_empty(), "files over 900 lines: {long:?}");
 }
+
+/// Containment serves the referee and the report alike, at the services
+/// layer: none of its modules names a front end.
+#[test]
+fn containment_names_no_front_end() {
+    let library = Crate::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let front_ends = ["modes", "report", "referee", "serve"];
+    let is = |module: &Module, names: &[&str]| module.first().is_some_and(|top| names.contains(&top.as_str()));
+    let edges = library.edges();
+    assert!(edges.keys().any(|module| is(module, &["contain"])), "contain's modules are read");
+    let wrong: Vec<String> = edges
+        .iter()
+        .filter(|(from, _)| is(from, &["contain"]))
+        .flat_map(|(from, to)| {
+            to.iter()
+                .filter(|to| is(to, &front_ends))
+                .map(move |to| format!("{} -> {}", from.join("::"), to.join("::")))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "contain names front ends: {wrong:?}");
+}
