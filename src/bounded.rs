@@ -8,9 +8,7 @@
 
 use std::fs::File;
 use std::io::{self, Read as _};
-use std::path::Path;
-
-use anyhow::Context as _;
+use std::path::{Path, PathBuf};
 
 use crate::format::{self, BoardFile};
 
@@ -106,13 +104,31 @@ pub fn board_file_bytes(path: &Path) -> io::Result<Vec<u8>> {
     read(path, BOARD_FILE_LIMIT, "board file")
 }
 
+/// Why a board file was not read; each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum BoardFileError {
+    #[error("cannot read {}", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// Read, but not a board file: the source names the line.
+    #[error("{} is not a valid board file", .path.display())]
+    Invalid {
+        path: PathBuf,
+        #[source]
+        source: format::ParseError,
+    },
+}
+
 /// Reads and parses a board file; errors name the file and the line.
 ///
 /// # Errors
 /// When the file cannot be read or is not a valid board file.
-pub fn read_board_file(path: &Path) -> anyhow::Result<BoardFile> {
-    let text = board_file_bytes(path).with_context(|| format!("cannot read {}", path.display()))?;
-    format::parse(&text).with_context(|| format!("{} is not a valid board file", path.display()))
+pub fn read_board_file(path: &Path) -> Result<BoardFile, BoardFileError> {
+    let text = board_file_bytes(path).map_err(|source| BoardFileError::Read { path: path.to_owned(), source })?;
+    format::parse(&text).map_err(|source| BoardFileError::Invalid { path: path.to_owned(), source })
 }
 
 /// `bytes` in words: KiB, MiB or GiB, whole.

@@ -103,8 +103,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let bad = if batch.as_os_str() == "-" {
                     modes::solve_batch("standard input", &mut io::stdin().lock(), &options, &mut out, &mut err)?
                 } else {
-                    let file =
-                        std::fs::File::open(&batch).with_context(|| format!("cannot read {}", batch.display()))?;
+                    // Bounded: a named pipe or a device is refused, not waited on.
+                    let file = maxconnect4::bounded::open(&batch)
+                        .with_context(|| format!("cannot read {}", batch.display()))?;
                     let name = batch.display().to_string();
                     modes::solve_batch(&name, &mut io::BufReader::new(file), &options, &mut out, &mut err)?
                 };

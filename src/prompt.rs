@@ -3,22 +3,33 @@
 //! a playable one, read a bounded line at a time so that no input (a paste
 //! of megabytes, `< /dev/zero`) is held whole.
 
-use std::io::{BufRead, Write};
-
-use anyhow::Context as _;
+use std::io::{self, BufRead, Write};
 
 use crate::board::{Board, Column};
+
+/// Why the prompt stopped without an answer.
+#[derive(Debug, thiserror::Error)]
+pub enum PromptError {
+    /// The cause is in the message, for the referee, which shows it alone.
+    #[error("cannot read your move: {0}")]
+    Read(#[source] io::Error),
+    /// The terminal could not be written.
+    // The I/O error itself, also as the source, where `main` looks for a
+    // broken pipe (a reader that stopped reading).
+    #[error("{0}")]
+    Write(#[from] io::Error),
+}
 
 /// Asks for a column until the answer is a playable one. `None` when input
 /// ends or the person types `quit`.
 ///
 /// # Errors
 /// When the terminal cannot be read or written.
-pub fn ask_column(board: &Board, human: &mut dyn BufRead, out: &mut dyn Write) -> anyhow::Result<Option<Column>> {
+pub fn ask_column(board: &Board, human: &mut dyn BufRead, out: &mut dyn Write) -> Result<Option<Column>, PromptError> {
     loop {
         write!(out, "Your move, player {} (column 1-7, or quit): ", board.to_move().number())?;
         out.flush()?;
-        let answer = match read_answer(human).context("cannot read your move")? {
+        let answer = match read_answer(human).map_err(PromptError::Read)? {
             Answer::Line(line) => line,
             Answer::TooLong => {
                 writeln!(out, "That answer is too long; type a column number from 1 to 7.")?;
@@ -105,21 +116,34 @@ fn echo(answer: &str) -> String {
     }
 }
 
+/// Why an answer is asked for again, said to the person.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum Retry {
+    #[error("Please type a column number from 1 to 7.")]
+    Empty,
+    /// The answer, shortened and escaped ([`echo`]).
+    #[error("'{0}' is not a column number; type 1 to 7.")]
+    NotANumber(String),
+    #[error("There is no column {0}; type 1 to 7.")]
+    NoColumn(usize),
+    #[error("Column {0} is full; choose another.")]
+    Full(Column),
+}
+
 /// Reads a person's answer: a playable column, `None` to quit, or why not.
-fn parse_column(board: &Board, answer: &str) -> Result<Option<Column>, String> {
+fn parse_column(board: &Board, answer: &str) -> Result<Option<Column>, Retry> {
     if answer.eq_ignore_ascii_case("quit") || answer.eq_ignore_ascii_case("q") {
         return Ok(None);
     }
     if answer.is_empty() {
-        return Err("Please type a column number from 1 to 7.".to_owned());
+        return Err(Retry::Empty);
     }
-    let number: usize =
-        answer.parse().map_err(|_| format!("'{}' is not a column number; type 1 to 7.", echo(answer)))?;
-    let column = Column::from_number(number).ok_or_else(|| format!("There is no column {number}; type 1 to 7."))?;
+    let number: usize = answer.parse().map_err(|_| Retry::NotANumber(echo(answer)))?;
+    let column = Column::from_number(number).ok_or(Retry::NoColumn(number))?;
     if board.can_play(column) {
         Ok(Some(column))
     } else {
-        Err(format!("Column {column} is full; choose another."))
+        Err(Retry::Full(column))
     }
 }
 
@@ -133,16 +157,19 @@ mod tests {
         for _ in 0..6 {
             board.play(Column::from_number(2).unwrap());
         }
-        assert_eq!(parse_column(&board, "4"), Ok(Column::from_number(4)));
-        assert_eq!(parse_column(&board, "quit"), Ok(None));
-        assert_eq!(parse_column(&board, "2"), Err("Column 2 is full; choose another.".to_owned()));
-        assert_eq!(parse_column(&board, "8"), Err("There is no column 8; type 1 to 7.".to_owned()));
-        assert_eq!(parse_column(&board, "0"), Err("There is no column 0; type 1 to 7.".to_owned()));
-        assert_eq!(parse_column(&board, "x"), Err("'x' is not a column number; type 1 to 7.".to_owned()));
+        // What the person reads.
+        let said = |answer: &str| parse_column(&board, answer).map_err(|retry| retry.to_string());
+        assert_eq!(said("4"), Ok(Column::from_number(4)));
+        assert_eq!(said("quit"), Ok(None));
+        assert_eq!(said("2"), Err("Column 2 is full; choose another.".to_owned()));
+        assert_eq!(said("8"), Err("There is no column 8; type 1 to 7.".to_owned()));
+        assert_eq!(said("0"), Err("There is no column 0; type 1 to 7.".to_owned()));
+        assert_eq!(said("x"), Err("'x' is not a column number; type 1 to 7.".to_owned()));
         assert_eq!(
-            parse_column(&board, "a\u{1b}[2Jbcdefghijklmnopqrstuvwxyz"),
+            said("a\u{1b}[2Jbcdefghijklmnopqrstuvwxyz"),
             Err("'a\\u{1b}[2Jbcdefghijklmnop...' is not a column number; type 1 to 7.".to_owned())
         );
+        assert_eq!(parse_column(&board, ""), Err(Retry::Empty));
     }
 
     #[test]

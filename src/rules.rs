@@ -46,6 +46,15 @@ impl Rules {
         }
     }
 
+    /// The game in words, as a message names it: `Max-Connect4`, `classic`.
+    #[must_use]
+    pub const fn game_name(self) -> &'static str {
+        match self {
+            Rules::Max => "Max-Connect4",
+            Rules::Classic => "classic",
+        }
+    }
+
     /// How the game on `board` has ended, or `None` while it goes on.
     ///
     /// Under classic rules a player with a four-in-a-row has won. A board

@@ -199,7 +199,7 @@ pub(crate) struct AnnotationArgs {
 impl AnnotationArgs {
     /// An engine for games under `rules`.
     pub(crate) fn engine(&self, rules: Rules) -> anyhow::Result<Engine> {
-        self.table.with_book(&self.book).engine(rules)
+        Ok(self.table.with_book(&self.book).engine(rules)?)
     }
 }
 

@@ -2,19 +2,18 @@
 //! and `analyse`.
 
 use crate::moves::Moves;
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
-
-use anyhow::Context as _;
 
 use super::position::Source;
 use super::progress;
 use super::settings::EngineSettings;
 use super::thinking::{cpu_and_rate, threads_phrase};
+use super::Error;
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::{self, Analysis, Budget, ColumnValue, Reach, Strength, ValueBound};
+use crate::search::{self, Analysis, Budget, ColumnValue, Reach, SolveError, Strength, ValueBound};
 
 /// Prints `perft DEPTH N`: the number of move sequences of length `depth`
 /// under `rules` from the position of `source` (the empty board when there
@@ -22,7 +21,7 @@ use crate::search::{self, Analysis, Budget, ColumnValue, Reach, Strength, ValueB
 ///
 /// # Errors
 /// When the position cannot be read.
-pub fn perft(rules: Rules, depth: u32, source: Option<&Source>, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn perft(rules: Rules, depth: u32, source: Option<&Source>, out: &mut dyn Write) -> Result<(), Error> {
     let board = match source {
         Some(source) => source.load(rules)?.board,
         None => Board::empty(),
@@ -54,7 +53,7 @@ pub struct SolveOptions {
 ///
 /// # Errors
 /// When the position cannot be read, or the time limit runs out.
-pub fn solve(source: &Source, options: &SolveOptions, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+pub fn solve(source: &Source, options: &SolveOptions, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Error> {
     let board = source.load(options.rules)?.board;
     let mut engine = options.engine.engine(options.rules)?;
     let start = cpu_time::ProcessTime::now();
@@ -62,29 +61,30 @@ pub fn solve(source: &Source, options: &SolveOptions, out: &mut dyn Write, err: 
     let progress = engine.progress();
     if let Some(at_least) = options.bound {
         let bounded = progress::while_searching(&progress, || engine.bound(&board, at_least, options.time_limit))
-            .with_context(|| gave_up(source, &board))?;
+            .map_err(|error| gave_up(source, &board, error))?;
         let cpu = start.elapsed();
         match bounded.bound {
             ValueBound::AtLeast(bound) => writeln!(out, "value >= {bound}")?,
             ValueBound::AtMost(bound) => writeln!(out, "value <= {bound}")?,
         }
-        return figures(err, "Bounded", &board, bounded.nodes, (cpu, wall.elapsed()), engine.threads());
+        return Ok(figures(err, "Bounded", &board, bounded.nodes, (cpu, wall.elapsed()), engine.threads())?);
     }
     // The engine answers from its book at once where the book holds the position.
     let solution = progress::while_searching(&progress, || engine.solve(&board, options.strength, options.time_limit))
-        .with_context(|| gave_up(source, &board))?;
+        .map_err(|error| gave_up(source, &board, error))?;
     let cpu = start.elapsed();
     writeln!(out, "value {} best {}", solution.value, best_columns(&solution.best))?;
-    figures(err, "Solved", &board, solution.nodes, (cpu, wall.elapsed()), engine.threads())
+    Ok(figures(err, "Solved", &board, solution.nodes, (cpu, wall.elapsed()), engine.threads())?)
 }
 
 /// Why a solve of `board` from `source` stopped without an answer.
-fn gave_up(source: &Source, board: &Board) -> String {
-    format!(
+fn gave_up(source: &Source, board: &Board, error: SolveError) -> Error {
+    let what = format!(
         "gave up solving {} ({} empty cells); positions with fewer empty cells solve much faster",
         source.describe(),
         board.empty_cells()
-    )
+    );
+    Error::GaveUp { what, source: error }
 }
 
 /// `VERB N empty cells: NODES nodes in CPU TIME (RATE), WALL s elapsed,
@@ -96,7 +96,7 @@ fn figures(
     nodes: u64,
     (cpu, wall): (Duration, Duration),
     threads: usize,
-) -> anyhow::Result<()> {
+) -> io::Result<()> {
     writeln!(
         err,
         "{verb} {} empty cells: {nodes} nodes in {}, {:.3} s elapsed, {}.",
@@ -134,12 +134,12 @@ pub fn solve_batch(
     options: &SolveOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> anyhow::Result<usize> {
+) -> Result<usize, Error> {
     let mut engine = options.engine.engine(options.rules)?;
     let (mut positions, mut nodes, mut bad) = (0u64, 0u64, 0);
     let mut cpu = Duration::ZERO;
     for (number, line) in (1..).zip(input.lines()) {
-        let line = line.with_context(|| format!("cannot read {name}"))?;
+        let line = line.map_err(|source| Error::Read { name: name.to_owned(), source })?;
         let Some(moves) = line.split_whitespace().next() else { continue };
         let board = match Moves::board(options.rules, moves) {
             Ok(board) => board,
@@ -151,9 +151,9 @@ pub fn solve_batch(
         };
         engine.clear();
         let start = cpu_time::ProcessTime::now();
-        let solved = engine
-            .exact_value(&board, options.strength, options.time_limit)
-            .with_context(|| format!("{name}, line {number}: gave up solving '{moves}'"))?;
+        let solved = engine.exact_value(&board, options.strength, options.time_limit).map_err(|source| {
+            Error::GaveUp { what: format!("{name}, line {number}: gave up solving '{moves}'"), source }
+        })?;
         cpu += start.elapsed();
         positions += 1;
         nodes += solved.nodes;
@@ -195,7 +195,7 @@ pub fn analyse(
     options: &AnalyseOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> anyhow::Result<()> {
+) -> Result<(), Error> {
     let board = source.load(options.rules)?.board;
     let mut engine = options.engine.engine(options.rules)?;
     let start = cpu_time::ProcessTime::now();
@@ -208,7 +208,10 @@ pub fn analyse(
             Source::Moves(moves) => Some(moves.as_str()),
             Source::File(_) => None,
         };
-        writeln!(out, "{}", serde_json::to_string(&AnalysisJson::new(&analysis, moves))?)?;
+        // Numbers, strings and lists, with no map keyed by anything but a
+        // string: nothing serde_json can refuse.
+        let json = serde_json::to_string(&AnalysisJson::new(&analysis, moves)).expect("plain data serializes");
+        writeln!(out, "{json}")?;
     } else if analysis.value().is_none() {
         writeln!(out, "The game is over: no column can be played.")?;
     } else {
@@ -228,7 +231,7 @@ pub fn analyse(
             }
         }
     }
-    figures(err, "Analysed", &board, analysis.nodes, (cpu, wall.elapsed()), engine.threads())
+    Ok(figures(err, "Analysed", &board, analysis.nodes, (cpu, wall.elapsed()), engine.threads())?)
 }
 
 /// The JSON object `analyse --json` prints: the rules, the moves if the

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use super::progress;
 use super::settings::EngineSettings;
 use super::thinking::{cpu_and_rate, threads_phrase};
+use super::Error;
 use crate::board::Board;
 use crate::format;
 use crate::rules::Rules;
@@ -75,7 +76,7 @@ fn positions(rules: Rules, deep: bool) -> Vec<(&'static str, Board, Option<u32>)
 ///
 /// # Errors
 /// When the table's memory cannot be had or writing to `out` fails.
-pub fn bench(rules: Rules, deep: bool, settings: &EngineSettings, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn bench(rules: Rules, deep: bool, settings: &EngineSettings, out: &mut dyn Write) -> Result<(), Error> {
     let mut engine = settings.engine(rules)?;
     // The bench measures the search, not the operating system mapping memory in.
     engine.map_in_table();

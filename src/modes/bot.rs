@@ -7,14 +7,13 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use anyhow::Context as _;
-
 use crate::board::{Board, Column};
 use crate::protocol::coordinator::{self, Think};
 use crate::protocol::moderator::{self, Step};
 use crate::protocol::Mover;
 use crate::rules::Rules;
 use crate::search::Limits;
+use crate::search::TableTooLarge;
 use crate::value::Value;
 
 /// The deepest search there is: every empty cell.
@@ -27,6 +26,42 @@ pub const MODERATOR_TIME_LIMIT: Duration = Duration::from_secs(2);
 
 use crate::protocol::LINE_LIMIT;
 
+/// Why a bot stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("cannot read standard input")]
+    Read(#[source] std::io::Error),
+    #[error("cannot write to standard output")]
+    Write(#[source] std::io::Error),
+    /// A line from the moderator the bot cannot act on: the game cannot go on.
+    #[error("line {number} from the moderator")]
+    Moderator {
+        number: u64,
+        #[source]
+        source: LineError,
+    },
+    #[error(transparent)]
+    Table(#[from] TableTooLarge),
+    /// Standard error, where the coordinator bot reports a line it skips.
+    // The I/O error itself, also as the source, where `main` looks for a
+    // broken pipe (a reader that stopped reading).
+    #[error("{0}")]
+    Errors(#[from] std::io::Error),
+}
+
+/// Why a line from the arena is not acted on.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    #[error("a line of {0} bytes, over the limit of {LINE_LIMIT}, skipped")]
+    TooLong(u64),
+    #[error("a line that is not UTF-8 text, skipped")]
+    NotUtf8,
+    #[error(transparent)]
+    Moderator(#[from] moderator::BotError),
+    #[error(transparent)]
+    Coordinator(#[from] coordinator::BotError),
+}
+
 /// One line from the arena.
 #[derive(Debug, PartialEq, Eq)]
 enum Line {
@@ -37,12 +72,12 @@ enum Line {
 }
 
 impl Line {
-    /// The line's text, or why there is none, in words.
-    fn text(self) -> Result<String, String> {
+    /// The line's text, or why there is none.
+    fn text(self) -> Result<String, LineError> {
         match self {
             Line::Text(text) => Ok(text),
-            Line::TooLong(bytes) => Err(format!("a line of {bytes} bytes, over the limit of {LINE_LIMIT}, skipped")),
-            Line::NotUtf8 => Err("a line that is not UTF-8 text, skipped".to_owned()),
+            Line::TooLong(bytes) => Err(LineError::TooLong(bytes)),
+            Line::NotUtf8 => Err(LineError::NotUtf8),
         }
     }
 }
@@ -88,17 +123,17 @@ fn finish(mut kept: Vec<u8>, length: u64) -> Line {
 ///
 /// # Errors
 /// When a line cannot be acted on (it is named), or stdout is closed.
-pub fn moderator(rules: Rules, limits: &Limits, input: &mut dyn BufRead, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn moderator(rules: Rules, limits: &Limits, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Error> {
     let mut mover = Mover::new(rules, Mover::HASH_BYTES)?;
     let mut bot = moderator::Bot::new(rules);
     send(out, &moderator::Bot::greeting())?;
     let mut number = 0;
-    while let Some(line) = read_line(input).context("cannot read standard input")? {
+    while let Some(line) = read_line(input).map_err(Error::Read)? {
         number += 1;
-        let line =
-            line.text().map_err(anyhow::Error::msg).with_context(|| format!("line {number} from the moderator"))?;
+        let at = |source: LineError| Error::Moderator { number, source };
+        let line = line.text().map_err(at)?;
         let choose = |board: &Board| choose(&mut mover, board, limits).0;
-        match bot.receive(&line, choose).with_context(|| format!("line {number} from the moderator"))? {
+        match bot.receive(&line, choose).map_err(|error| at(error.into()))? {
             Step::Send(message) => send(out, &message)?,
             Step::Wait => {}
             Step::Exit(_) => return Ok(()),
@@ -119,17 +154,19 @@ pub fn coordinator(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     errors: &mut dyn Write,
-) -> anyhow::Result<()> {
+) -> Result<(), Error> {
     let mut engine = Clocked(Mover::new(rules, Mover::HASH_BYTES)?);
     let mut bot = coordinator::Bot::new(rules, name);
     let mut number = 0;
-    while let Some(line) = read_line(input).context("cannot read standard input")? {
+    while let Some(line) = read_line(input).map_err(Error::Read)? {
         number += 1;
-        let answer = line.text().and_then(|line| bot.receive(&line, &mut engine).map_err(|error| error.to_string()));
+        let answer = line.text().and_then(|line| Ok(bot.receive(&line, &mut engine)?));
         match answer {
             Ok(Some(answer)) => send(out, &answer)?,
             Ok(None) => {}
-            Err(error) => writeln!(errors, "error: line {number} from the coordinator: {error}")?,
+            Err(error) => {
+                writeln!(errors, "error: line {number} from the coordinator: {error}")?;
+            }
         }
         if bot.has_quit() {
             break;
@@ -158,8 +195,8 @@ fn choose(mover: &mut Mover, board: &Board, limits: &Limits) -> (Column, Value) 
 }
 
 /// Prints one message and flushes it, so the other side sees it at once.
-fn send(out: &mut dyn Write, message: &dyn std::fmt::Display) -> anyhow::Result<()> {
-    writeln!(out, "{message}").and_then(|()| out.flush()).context("cannot write to standard output")
+fn send(out: &mut dyn Write, message: &dyn std::fmt::Display) -> Result<(), Error> {
+    writeln!(out, "{message}").and_then(|()| out.flush()).map_err(Error::Write)
 }
 
 #[cfg(test)]
@@ -171,7 +208,16 @@ mod tests {
         let result = moderator(Rules::Classic, &Limits::depth(2), &mut input.as_bytes(), &mut out);
         let actual = match result {
             Ok(()) => String::from_utf8(out).unwrap(),
-            Err(error) => format!("{}error: {error:#}", String::from_utf8(out).unwrap()),
+            Err(error) => {
+                // As `main` says it: the error, then each cause after a colon.
+                let mut said = error.to_string();
+                let mut cause = std::error::Error::source(&error);
+                while let Some(next) = cause {
+                    said = format!("{said}: {next}");
+                    cause = next.source();
+                }
+                format!("{}error: {said}", String::from_utf8(out).unwrap())
+            }
         };
         assert_eq!(actual, expected, "input {input:?}");
     }

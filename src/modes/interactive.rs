@@ -9,6 +9,7 @@ use std::path::Path;
 use super::position::save_board;
 use super::settings::EngineSettings;
 use super::thinking::think;
+use super::Error;
 use crate::board::Board;
 use crate::bounded::read_board_file;
 use crate::display;
@@ -46,7 +47,7 @@ pub fn interactive(
     settings: &EngineSettings,
     human: &mut dyn BufRead,
     out: &mut dyn Write,
-) -> anyhow::Result<()> {
+) -> Result<(), Error> {
     let BoardFile { mut board, line_ending } = if input.exists() {
         read_board_file(input)?
     } else {

@@ -3,8 +3,9 @@
 
 mod analysis;
 mod bench;
-mod book;
+pub mod book;
 pub mod bot;
+mod error;
 mod interactive;
 mod one_move;
 mod position;
@@ -14,7 +15,8 @@ mod thinking;
 
 pub use analysis::{analyse, perft, solve, solve_batch, AnalyseOptions, AnalysisJson, SolveOptions};
 pub use bench::{bench, BENCH_POSITIONS, CLASSIC_BENCH_POSITIONS, DEEP_BENCH_POSITIONS};
-pub use book::{build_book, list_book, merge_books, read_book, read_book_for, rules_words, BookBuild, BookChoice};
+pub use book::{build_book, list_book, merge_books, read_book, read_book_for, BookBuild, BookChoice};
+pub use error::Error;
 pub use interactive::{interactive, FirstMove};
 pub use one_move::one_move;
 pub use position::{save_board, Source};

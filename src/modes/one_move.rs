@@ -4,11 +4,10 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use anyhow::bail;
-
 use super::position::{save_board, Source};
 use super::settings::EngineSettings;
 use super::thinking::think;
+use super::Error;
 use crate::atomic;
 use crate::display;
 use crate::rules::Rules;
@@ -32,7 +31,7 @@ pub fn one_move(
     limits: &Limits,
     settings: &EngineSettings,
     out: &mut dyn Write,
-) -> anyhow::Result<()> {
+) -> Result<(), Error> {
     let file = input.load(rules)?;
     atomic::check(output)?;
     let mut board = file.board;
@@ -41,7 +40,7 @@ pub fn one_move(
     let _ = write!(out, "{}", display::board_and_score(&board));
     if rules.is_over(&board) {
         let _ = writeln!(out, "The game is over: {}", display::result_sentence(rules, &board));
-        return out.finish().map_or(Ok(()), |error| bail!("standard output failed ({error})"));
+        return out.finish().map_or(Ok(()), |failure| Err(Error::Console { failure, saved: None }));
     }
     let mover = board.to_move();
     let thought = think(&mut engine, &board, limits, settings.play);
@@ -51,7 +50,7 @@ pub fn one_move(
     let _ = write!(out, "{}", display::board_and_score(&board));
     save_board(output, &board, file.line_ending)?;
     match out.finish() {
-        Some(error) => bail!("standard output failed ({error}); the move was saved to {}", output.display()),
+        Some(failure) => Err(Error::Console { failure, saved: Some(output.to_owned()) }),
         None => Ok(()),
     }
 }

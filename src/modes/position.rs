@@ -3,8 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::Context as _;
-
+use super::Error;
 use crate::atomic;
 use crate::board::Board;
 use crate::bounded::read_board_file;
@@ -27,12 +26,12 @@ impl Source {
     /// # Errors
     /// When the file cannot be read or parsed, or the move string is not a
     /// game under `rules`.
-    pub fn load(&self, rules: Rules) -> anyhow::Result<BoardFile> {
+    pub fn load(&self, rules: Rules) -> Result<BoardFile, Error> {
         match self {
-            Source::File(path) => read_board_file(path),
+            Source::File(path) => Ok(read_board_file(path)?),
             Source::Moves(moves) => Ok(BoardFile {
                 board: Moves::board(rules, moves)
-                    .with_context(|| format!("bad move string '{}'", moves.escape_debug()))?,
+                    .map_err(|source| Error::MoveString { moves: moves.clone(), source })?,
                 line_ending: LineEnding::Lf,
             }),
         }
@@ -53,6 +52,6 @@ impl Source {
 ///
 /// # Errors
 /// When the directory is not writable or the rename fails.
-pub fn save_board(path: &Path, board: &Board, line_ending: LineEnding) -> anyhow::Result<()> {
-    Ok(atomic::write(path, format::write(board, line_ending).as_bytes())?)
+pub fn save_board(path: &Path, board: &Board, line_ending: LineEnding) -> Result<(), atomic::Error> {
+    atomic::write(path, format::write(board, line_ending).as_bytes())
 }

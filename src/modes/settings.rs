@@ -2,6 +2,7 @@
 //! the threads and the book.
 
 use super::book::BookChoice;
+use super::Error;
 use crate::rules::Rules;
 use crate::search::Engine;
 
@@ -39,7 +40,7 @@ impl EngineSettings {
     ///
     /// # Errors
     /// When the book cannot be read or the table's memory cannot be had.
-    pub fn engine(&self, rules: Rules) -> anyhow::Result<Engine> {
+    pub fn engine(&self, rules: Rules) -> Result<Engine, Error> {
         let mut engine = Engine::with_book(rules, self.hash_bytes, self.book.load(rules)?)?;
         engine.set_threads(self.threads);
         Ok(engine)

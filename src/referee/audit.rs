@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::log::{Colour, GameRecord, LogError, Outcome, Records};
+use super::log::{Colour, Fault, GameRecord, LogError, Outcome, Records};
 use super::replay;
 use crate::player::Player;
 use crate::rules;
@@ -32,70 +32,54 @@ pub fn records(records: &Records, path: &Path) -> Result<(), LogError> {
 /// Why `record` does not hold up, if it does not.
 ///
 /// # Errors
-/// The first fault found, in words.
-pub fn check(record: &GameRecord) -> Result<(), String> {
+/// The first fault found.
+pub fn check(record: &GameRecord) -> Result<(), Fault> {
     let positions = replay::positions(record)?;
     let (start, end) = (positions[0], positions[positions.len() - 1]);
     if record.rules.is_over(&start) {
-        return Err("the start position is already the end of a game".to_owned());
+        return Err(Fault::StartIsOver);
     }
     let score = (end.score(Player::One), end.score(Player::Two));
     if (record.score.red, record.score.green) != score {
-        return Err(format!(
-            "the score says {} to {}, but the moves give {} to {}",
-            record.score.red, record.score.green, score.0, score.1
-        ));
+        return Err(Fault::Score { said: (record.score.red, record.score.green), given: score });
     }
     let mover = Colour::of(end.to_move());
     let result = match (&record.forfeit, &record.adjudicated) {
         (Some(forfeit), _) if forfeit.player != mover => {
-            return Err(format!("{} forfeited, but it was {}'s turn", forfeit.player.name(), mover.name()));
+            return Err(Fault::Forfeit { forfeiter: forfeit.player, mover });
         }
         (Some(forfeit), _) => Outcome::win_for(forfeit.player.other()),
         (None, Some(adjudicated)) if adjudicated.after != record.moves.len() => {
-            return Err(format!(
-                "the game was adjudicated after {} moves, but {} were played",
-                adjudicated.after,
-                record.moves.len()
-            ));
+            return Err(Fault::Adjudicated { after: adjudicated.after, played: record.moves.len() });
         }
         (None, Some(adjudicated)) => adjudicated.result,
         (None, None) => match record.rules.outcome(&end) {
             Some(rules::Outcome::Win(winner)) => Outcome::win_for(Colour::of(winner)),
             Some(_) => Outcome::Draw,
-            None => return Err("the game is not over, and no one forfeited".to_owned()),
+            None => return Err(Fault::NotOver),
         },
     };
     if record.result != result {
-        return Err(format!("the result says {}, but the game gives {}", said(record.result), said(result)));
+        return Err(Fault::Result { said: record.result, given: result });
     }
     turns(record, &positions)
 }
 
 /// Whether the turns are the moves': one per move, the forfeited one
 /// after them, each by the side to move, in the column played.
-fn turns(record: &GameRecord, positions: &[crate::board::Board]) -> Result<(), String> {
+fn turns(record: &GameRecord, positions: &[crate::board::Board]) -> Result<(), Fault> {
     let expected = record.moves.len() + usize::from(record.forfeit.is_some());
     if record.turns.len() != expected {
-        return Err(format!("{} turns are logged for {expected}", record.turns.len()));
+        return Err(Fault::Turns { logged: record.turns.len(), expected });
     }
     let columns = record.moves.chars().map(|digit| digit.to_digit(10).map(|column| column as usize));
     for (index, (turn, column)) in record.turns.iter().zip(columns.map(Some).chain([None])).enumerate() {
         let mover = Colour::of(positions[index].to_move());
         if turn.player != mover || turn.column != column.flatten() {
-            return Err(format!("turn {} does not match move {}", index + 1, index + 1));
+            return Err(Fault::Turn(index + 1));
         }
     }
     Ok(())
-}
-
-/// A result in words.
-fn said(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Red => "red won",
-        Outcome::Green => "green won",
-        Outcome::Draw => "a draw",
-    }
 }
 
 #[cfg(test)]
@@ -131,30 +115,35 @@ mod tests {
             edit(&mut record);
             check(&record).unwrap_err()
         };
-        assert_eq!(edited(&|r| r.result = Outcome::Red), "the result says red won, but the game gives green won");
-        assert_eq!(edited(&|r| r.score.green = 6), "the score says 0 to 6, but the moves give 0 to 0");
-        assert_eq!(edited(&|r| r.moves = "1111111".into()), "move 7 is illegal: column 1 is full");
-        assert!(edited(&|r| r.moves = "89".into()).starts_with("move 1"));
-        assert_eq!(
-            edited(&|r| r.forfeit.as_mut().unwrap().player = Colour::Green),
-            "green forfeited, but it was red's turn"
-        );
-        assert_eq!(
-            edited(&|r| {
-                r.forfeit = None;
-            }),
-            "the game is not over, and no one forfeited"
-        );
+        let result = edited(&|r| r.result = Outcome::Red);
+        assert_eq!(result, Fault::Result { said: Outcome::Red, given: Outcome::Green });
+        assert_eq!(result.to_string(), "the result says red won, but the game gives green won");
+        let score = edited(&|r| r.score.green = 6);
+        assert_eq!(score, Fault::Score { said: (0, 6), given: (0, 0) });
+        assert_eq!(score.to_string(), "the score says 0 to 6, but the moves give 0 to 0");
+        let full = edited(&|r| r.moves = "1111111".into());
+        assert_eq!(full.to_string(), "move 7 is illegal: column 1 is full");
+        assert!(matches!(full, Fault::Full { move_number: 7, .. }));
+        assert!(matches!(edited(&|r| r.moves = "89".into()), Fault::NotAColumn(_)));
+        let forfeit = edited(&|r| r.forfeit.as_mut().unwrap().player = Colour::Green);
+        assert_eq!(forfeit, Fault::Forfeit { forfeiter: Colour::Green, mover: Colour::Red });
+        assert_eq!(forfeit.to_string(), "green forfeited, but it was red's turn");
+        assert_eq!(edited(&|r| r.forfeit = None), Fault::NotOver);
         assert_eq!(
             edited(&|r| {
                 r.turns.pop();
             }),
-            "2 turns are logged for 3"
+            Fault::Turns { logged: 2, expected: 3 }
         );
-        assert_eq!(edited(&|r| r.turns[1].column = Some(5)), "turn 2 does not match move 2");
-        assert!(edited(&|r| r.start = "0000000/0000000/0000000/0000000/0000000/0000000 9".into())
-            .starts_with("the start position is invalid"));
-        assert!(edited(&|r| r.start = "0000000/0000000/0000000/0000000/0100000/0000000 2".into())
-            .starts_with("the start position is invalid"));
+        let turn = edited(&|r| r.turns[1].column = Some(5));
+        assert_eq!((turn.clone(), turn.to_string()), (Fault::Turn(2), "turn 2 does not match move 2".to_owned()));
+        assert!(matches!(
+            edited(&|r| r.start = "0000000/0000000/0000000/0000000/0000000/0000000 9".into()),
+            Fault::Start(_)
+        ));
+        assert!(matches!(
+            edited(&|r| r.start = "0000000/0000000/0000000/0000000/0100000/0000000 2".into()),
+            Fault::Start(_)
+        ));
     }
 }

@@ -56,11 +56,51 @@ pub struct Plan {
 /// The template's tail every guessed command ends with.
 const ARGUMENTS: &str = "one-move {in} {out} {depth}";
 
+/// Why no one program was found in a submission's folder.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoPlan {
+    #[error(
+        "no program found: no Java, Python, C or C++ sources or classes, no executable named like maxconnect4, \
+         and no {COMMAND_FILE} to say how to run it"
+    )]
+    Nothing,
+    #[error("{} is not a regular file the referee can read", .0.display())]
+    CommandFileUnreadable(PathBuf),
+    #[error("{} is not a regular file", .0.display())]
+    CommandFileNotRegular(PathBuf),
+    #[error("{} holds more than {COMMAND_FILE_LIMIT} bytes: give one run: and one build: line", .0.display())]
+    CommandFileTooLarge(PathBuf),
+    #[error("{}, line {line}: a second command; give one run: and one build: line", .path.display())]
+    SecondCommand { path: PathBuf, line: usize },
+    #[error("{}: no command (a line `run: COMMAND` with {{in}} and {{out}})", .0.display())]
+    NoCommand(PathBuf),
+    #[error("the class {0} is not in the folders its package names")]
+    ClassOutsidePackages(String),
+    #[error("{} is not in the folders its package {package} names", .path.display())]
+    SourceOutsidePackages { path: PathBuf, package: String },
+    /// `sources` is what was found (`Java sources`), `main` what none has
+    /// (`a main method`).
+    #[error("{sources}, but none with {main}")]
+    NoMain { sources: String, main: &'static str },
+    #[error("Python files, but none reads its arguments (sys.argv)")]
+    NoArguments,
+    /// More than one candidate (`what`, named), none named like maxconnect4.
+    #[error(
+        "{} {what} ({}) and none named like maxconnect4: say which in {COMMAND_FILE}",
+        .names.len(), .names.join(", ")
+    )]
+    Several { what: &'static str, names: Vec<String> },
+    #[error(
+        "make made no program named like maxconnect4 (and not exactly one new one): say which in the command file"
+    )]
+    NothingMade,
+}
+
 /// The program in `folder`, or why none was found.
 ///
 /// # Errors
 /// What was looked for and not found, or found more than once.
-pub fn plan(folder: &Path) -> Result<Plan, String> {
+pub fn plan(folder: &Path) -> Result<Plan, NoPlan> {
     let files = files(folder);
     if let Some(plan) = command_file(folder)? {
         return Ok(plan);
@@ -90,15 +130,12 @@ pub fn plan(folder: &Path) -> Result<Plan, String> {
             run: format!("./{} {ARGUMENTS}", quote(&relative(folder, program))),
             python: None,
         }),
-        None => Err(format!(
-            "no program found: no Java, Python, C or C++ sources or classes, no executable named like maxconnect4, \
-             and no {COMMAND_FILE} to say how to run it"
-        )),
+        None => Err(NoPlan::Nothing),
     }
 }
 
 /// The plan a [`COMMAND_FILE`] gives, if the folder has one.
-fn command_file(folder: &Path) -> Result<Option<Plan>, String> {
+fn command_file(folder: &Path) -> Result<Option<Plan>, NoPlan> {
     use std::io::Read as _;
     use std::os::unix::fs::OpenOptionsExt as _;
     let path = folder.join(COMMAND_FILE);
@@ -108,18 +145,15 @@ fn command_file(folder: &Path) -> Result<Option<Plan>, String> {
     let file = match file {
         Ok(file) => file,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(_) => return Err(format!("{} is not a regular file the referee can read", path.display())),
+        Err(_) => return Err(NoPlan::CommandFileUnreadable(path)),
     };
     if !file.metadata().is_ok_and(|metadata| metadata.is_file()) {
-        return Err(format!("{} is not a regular file", path.display()));
+        return Err(NoPlan::CommandFileNotRegular(path));
     }
     let mut bytes = Vec::new();
     let _ = file.take(COMMAND_FILE_LIMIT + 1).read_to_end(&mut bytes);
     if bytes.len() as u64 > COMMAND_FILE_LIMIT {
-        return Err(format!(
-            "{} holds more than {COMMAND_FILE_LIMIT} bytes: give one run: and one build: line",
-            path.display()
-        ));
+        return Err(NoPlan::CommandFileTooLarge(path));
     }
     let text = String::from_utf8_lossy(&bytes);
     let (mut build, mut run) = (None, None);
@@ -133,18 +167,14 @@ fn command_file(folder: &Path) -> Result<Option<Plan>, String> {
             _ => (&mut run, line),
         };
         if slot.0.replace(slot.1.to_owned()).is_some() {
-            return Err(format!(
-                "{}, line {number}: a second command; give one run: and one build: line",
-                path.display()
-            ));
+            return Err(NoPlan::SecondCommand { path, line: number });
         }
     }
-    let run =
-        run.ok_or_else(|| format!("{}: no command (a line `run: COMMAND` with {{in}} and {{out}})", path.display()))?;
+    let run = run.ok_or(NoPlan::NoCommand(path))?;
     Ok(Some(Plan { language: "as its command file says", build, run, python: None }))
 }
 
-fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<Plan, String> {
+fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<Plan, NoPlan> {
     // Compiled classes with a main: run as they are, from the root of
     // their packages.
     let mains: Vec<(PathBuf, String)> = classes
@@ -160,10 +190,11 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
         let (path, name) = chosen;
         // The root of the class's packages: up one folder per package.
         let depth = name.matches('/').count() + 1;
-        let root =
-            path.ancestors().nth(depth).filter(|root| root.starts_with(folder)).ok_or_else(|| {
-                format!("the class {} is not in the folders its package names", name.replace('/', "."))
-            })?;
+        let root = path
+            .ancestors()
+            .nth(depth)
+            .filter(|root| root.starts_with(folder))
+            .ok_or_else(|| NoPlan::ClassOutsidePackages(name.replace('/', ".")))?;
         let run = format!("java -cp {} {} {ARGUMENTS}", quote(&relative(folder, root)), name.replace('/', "."));
         return Ok(Plan { language: "Java", build: None, run, python: None });
     }
@@ -178,7 +209,7 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
     let chosen =
         choose(&sources.iter().collect::<Vec<_>>(), |(_, _, name)| name.clone()).ok_or_else(|| {
             match sources.is_empty() {
-                true => "Java sources, but none with a main method".to_owned(),
+                true => NoPlan::NoMain { sources: "Java sources".to_owned(), main: "a main method" },
                 false => several("sources with a main", sources.iter().map(|(_, _, name)| name.clone())),
             }
         })?;
@@ -190,7 +221,7 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
         .ancestors()
         .nth(depth)
         .filter(|root| root.starts_with(folder))
-        .ok_or_else(|| format!("{} is not in the folders its package {package} names", path.display()))?;
+        .ok_or_else(|| NoPlan::SourceOutsidePackages { path: path.clone(), package: package.clone() })?;
     let sources: Vec<String> =
         java.iter().filter(|source| source.starts_with(root)).map(|source| quote(&relative(folder, source))).collect();
     let qualified = if package.is_empty() { name.clone() } else { format!("{package}.{name}") };
@@ -202,19 +233,19 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
     })
 }
 
-fn python_plan(folder: &Path, python: &[&PathBuf]) -> Result<Plan, String> {
+fn python_plan(folder: &Path, python: &[&PathBuf]) -> Result<Plan, NoPlan> {
     let reads_arguments =
         |path: &&&PathBuf| std::fs::read(path).is_ok_and(|text| String::from_utf8_lossy(&text).contains("sys.argv"));
     let scripts: Vec<&PathBuf> = python.iter().filter(reads_arguments).copied().collect();
     let script = choose(&scripts, |path| stem(path)).ok_or_else(|| match scripts.is_empty() {
-        true => "Python files, but none reads its arguments (sys.argv)".to_owned(),
+        true => NoPlan::NoArguments,
         false => several("Python scripts that read their arguments", scripts.iter().map(|path| stem(path))),
     })?;
     let script = quote(&relative(folder, script));
     Ok(Plan { language: "Python", build: None, run: format!("python3 {script} {ARGUMENTS}"), python: Some(script) })
 }
 
-fn native_plan(folder: &Path, makefile: bool, cpp: &[&PathBuf], c: &[&PathBuf]) -> Result<Plan, String> {
+fn native_plan(folder: &Path, makefile: bool, cpp: &[&PathBuf], c: &[&PathBuf]) -> Result<Plan, NoPlan> {
     let (language, compiler, sources) = if cpp.is_empty() { ("C", "gcc", c) } else { ("C++", "g++", cpp) };
     if makefile {
         // Always made (-B): a copy's times say nothing, and a committed
@@ -232,7 +263,7 @@ fn native_plan(folder: &Path, makefile: bool, cpp: &[&PathBuf], c: &[&PathBuf]) 
         .copied()
         .collect();
     let main = choose(&mains, |path| stem(path)).ok_or_else(|| match mains.is_empty() {
-        true => format!("{language} sources, but none with a main function"),
+        true => NoPlan::NoMain { sources: format!("{language} sources"), main: "a main function" },
         false => several("sources with a main", mains.iter().map(|path| stem(path))),
     })?;
     let directory = main.parent().unwrap_or(folder);
@@ -263,31 +294,20 @@ fn choose<'a, T>(candidates: &[&'a T], name: impl Fn(&T) -> String) -> Option<&'
     }
 }
 
-/// Why no one program could be chosen.
-fn several(what: &str, names: impl Iterator<Item = String>) -> String {
-    let names: Vec<String> = names.collect();
-    if names.is_empty() {
-        return format!("no {what}");
-    }
-    format!(
-        "{} {what} ({}) and none named like maxconnect4: say which in {COMMAND_FILE}",
-        names.len(),
-        names.join(", ")
-    )
+/// Why no one program could be chosen among several.
+fn several(what: &'static str, names: impl Iterator<Item = String>) -> NoPlan {
+    NoPlan::Several { what, names: names.collect() }
 }
 
 /// The executable program a Makefile made in `folder`: named like
 /// maxconnect4, or the only new executable.
-fn made_program(folder: &Path, before: &[PathBuf]) -> Result<String, String> {
+fn made_program(folder: &Path, before: &[PathBuf]) -> Result<String, NoPlan> {
     let files = files(folder);
     let made: Vec<&PathBuf> =
         files.iter().filter(|path| executable(path) && !before.contains(path) && !scripted(path)).collect();
     let all: Vec<&PathBuf> = files.iter().filter(|path| executable(path) && !scripted(path)).collect();
     let program = choose(&all, |path| stem(path)).or_else(|| choose(&made, |path| stem(path)));
-    program.map(|program| format!("./{} {ARGUMENTS}", quote(&relative(folder, program)))).ok_or_else(|| {
-        "make made no program named like maxconnect4 (and not exactly one new one): say which in the command file"
-            .to_owned()
-    })
+    program.map(|program| format!("./{} {ARGUMENTS}", quote(&relative(folder, program)))).ok_or(NoPlan::NothingMade)
 }
 
 /// The files of `folder` and its folders, but version control's, sorted.
@@ -477,7 +497,7 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
     };
     let plan = match plan(folder) {
         Ok(plan) => plan,
-        Err(why) => return failed("nothing", "", why),
+        Err(why) => return failed("nothing", "", why.to_string()),
     };
     let mut found = plan.language.to_owned();
     let mut built = match containment.player_dir("build-") {
@@ -508,7 +528,7 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
         if run.is_empty() {
             run = match made_program(built.path(), &before) {
                 Ok(run) => run,
-                Err(why) => return failed(&found, "", why),
+                Err(why) => return failed(&found, "", why.to_string()),
             };
         }
     }
@@ -570,8 +590,10 @@ mod tests {
         let folder = folder(&[("Test.java", &main("Test")), ("maxConnect.java", &main("maxConnect"))]);
         assert_eq!(plan(folder.path()).unwrap().run, "java -cp . maxConnect one-move {in} {out} {depth}");
         let folder = self::folder(&[("A.java", &main("A")), ("B.java", &main("B"))]);
+        let several = plan(folder.path()).unwrap_err();
+        assert_eq!(several, NoPlan::Several { what: "sources with a main", names: vec!["A".into(), "B".into()] });
         assert_eq!(
-            plan(folder.path()).unwrap_err(),
+            several.to_string(),
             "2 sources with a main (A, B) and none named like maxconnect4: say which in maxconnect4-player.txt"
         );
     }
@@ -601,7 +623,7 @@ mod tests {
             (Some("make game"), "./game one-move {in} {out} {depth}")
         );
         let folder = self::folder(&[("notes.txt", "")]);
-        assert!(super::plan(folder.path()).unwrap_err().starts_with("no program found"));
+        assert_eq!(super::plan(folder.path()).unwrap_err(), NoPlan::Nothing);
     }
 
     #[test]

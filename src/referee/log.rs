@@ -26,9 +26,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::Board;
+use crate::board::{Board, ColumnFull};
 
 use crate::format::{self, LineEnding};
+use crate::moves::MoveStringError;
 use crate::player::Player;
 use crate::rules::Rules;
 
@@ -48,7 +49,38 @@ pub enum LogError {
         "{}, line {line} (game {id}): {reason}; the record was edited or damaged: restore the log, or remove the line",
         path.display()
     )]
-    Tampered { path: PathBuf, line: usize, id: String, reason: String },
+    Tampered { path: PathBuf, line: usize, id: String, reason: Fault },
+}
+
+/// What does not hold up in a logged game (`referee::audit`): the first
+/// fault found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Fault {
+    #[error("the start position is invalid: {0}")]
+    Start(format::ParseError),
+    #[error(transparent)]
+    NotAColumn(MoveStringError),
+    #[error("move {move_number} is illegal: the game was over")]
+    AfterTheEnd { move_number: usize },
+    #[error("move {move_number} is illegal: {full}")]
+    Full { move_number: usize, full: ColumnFull },
+    #[error("the start position is already the end of a game")]
+    StartIsOver,
+    #[error("the score says {} to {}, but the moves give {} to {}", .said.0, .said.1, .given.0, .given.1)]
+    Score { said: (u32, u32), given: (u32, u32) },
+    #[error("{} forfeited, but it was {}'s turn", .forfeiter.name(), .mover.name())]
+    Forfeit { forfeiter: Colour, mover: Colour },
+    #[error("the game was adjudicated after {after} moves, but {played} were played")]
+    Adjudicated { after: usize, played: usize },
+    #[error("the game is not over, and no one forfeited")]
+    NotOver,
+    #[error("the result says {}, but the game gives {}", .said.said(), .given.said())]
+    Result { said: Outcome, given: Outcome },
+    #[error("{logged} turns are logged for {expected}")]
+    Turns { logged: usize, expected: usize },
+    /// Numbered from 1, as the move it should be.
+    #[error("turn {0} does not match move {0}")]
+    Turn(usize),
 }
 
 /// A line of a log that is not a game record.
@@ -190,6 +222,16 @@ impl Outcome {
         match colour {
             Colour::Red => Outcome::Red,
             Colour::Green => Outcome::Green,
+        }
+    }
+
+    /// The outcome in words: `red won`, `green won`, `a draw`.
+    #[must_use]
+    pub const fn said(self) -> &'static str {
+        match self {
+            Outcome::Red => "red won",
+            Outcome::Green => "green won",
+            Outcome::Draw => "a draw",
         }
     }
 }

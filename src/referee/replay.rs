@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::annotation;
 use super::game::summary;
-use super::log::{self, Colour, GameRecord};
+use super::log::{self, Colour, Fault, GameRecord};
 use super::Error;
 use crate::board::Board;
 use crate::display;
@@ -24,16 +24,16 @@ use crate::search::{Budget, Engine};
 /// # Errors
 /// When the start position does not parse or a move is not legal (under
 /// classic rules, a move after a four).
-pub fn positions(record: &GameRecord) -> Result<Vec<Board>, String> {
-    let mut board =
-        log::decode_board(&record.start).map_err(|error| format!("the start position is invalid: {error}"))?;
+pub fn positions(record: &GameRecord) -> Result<Vec<Board>, Fault> {
+    let mut board = log::decode_board(&record.start).map_err(Fault::Start)?;
     let mut positions = vec![board];
     for (index, digit) in record.moves.chars().enumerate() {
-        let column = moves::read_column(index + 1, digit).map_err(|error| error.to_string())?;
+        let move_number = index + 1;
+        let column = moves::read_column(move_number, digit).map_err(Fault::NotAColumn)?;
         if record.rules.is_over(&board) {
-            return Err(format!("move {} is illegal: the game was over", index + 1));
+            return Err(Fault::AfterTheEnd { move_number });
         }
-        board.try_play(column).map_err(|error| format!("move {} is illegal: {error}", index + 1))?;
+        board.try_play(column).map_err(|full| Fault::Full { move_number, full })?;
         positions.push(board);
     }
     Ok(positions)

@@ -165,20 +165,38 @@ pub fn run(
     options: Options,
     connections: Connections,
     out: &mut dyn std::io::Write,
-) -> anyhow::Result<()> {
-    use anyhow::Context as _;
-    let runtime =
-        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
+) -> Result<(), Error> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(Error::Start)?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(|source| Error::Listen { addr, source })?;
         let local = listener.local_addr()?;
         writeln!(out, "Serving on http://{local}/ (the page at GET /, the arena's bot at POST /)")?;
         out.flush()?;
         tokio::select! {
-            result = serve(listener, options, connections) => result.context("the server failed"),
+            result = serve(listener, options, connections) => result.map_err(Error::Failed),
             _ = tokio::signal::ctrl_c() => Ok(()),
         }
     })
+}
+
+/// Why the server stopped, or never started.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("cannot start the server")]
+    Start(#[source] std::io::Error),
+    #[error("cannot listen on {addr}")]
+    Listen {
+        addr: SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the server failed")]
+    Failed(#[source] std::io::Error),
+    /// Standard output, where the address is said.
+    // The I/O error itself, also as the source, where `main` looks for a
+    // broken pipe (a reader that stopped reading).
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
 }
 
 async fn page() -> Html<&'static str> {
@@ -227,7 +245,7 @@ async fn play(State(shared): State<Arc<Shared>>, request: axum::extract::Request
     };
     let limits = match limits(&turn, &options.limits, options.caps) {
         Ok(limits) => limits,
-        Err(message) => return error(StatusCode::UNPROCESSABLE_ENTITY, &message),
+        Err(beyond) => return error(StatusCode::UNPROCESSABLE_ENTITY, &beyond.to_string()),
     };
     let board = match turn.position() {
         Ok(board) => board,
@@ -391,25 +409,29 @@ impl Solved<'_> {
     }
 }
 
+/// A request's limit beyond the server's caps (a 422).
+#[derive(Debug, PartialEq, thiserror::Error)]
+enum BeyondCaps {
+    #[error("depth {depth} is out of range: expected 1 to {most}")]
+    Depth { depth: u32, most: u32 },
+    #[error("time-limit {seconds} is out of range: expected more than 0 and at most {most} seconds")]
+    Time { seconds: f64, most: f64 },
+}
+
 /// The search limits for `turn`: what it asks, else the server's, within
 /// the server's `caps` (a request beyond them is refused, so that a bot
 /// author sees why it did not get the depth it asked for).
-fn limits(turn: &PlayTurn, default: &Limits, caps: Caps) -> Result<Limits, String> {
+fn limits(turn: &PlayTurn, default: &Limits, caps: Caps) -> Result<Limits, BeyondCaps> {
     let depth = match turn.depth {
         None => default.depth.min(caps.depth),
         Some(depth) if (1..=caps.depth).contains(&depth) => depth,
-        Some(depth) => return Err(format!("depth {depth} is out of range: expected 1 to {}", caps.depth)),
+        Some(depth) => return Err(BeyondCaps::Depth { depth, most: caps.depth }),
     };
     let time = match turn.time_limit {
         None if turn.depth.is_some() => caps.time,
         None => default.time_limit.unwrap_or(caps.time),
         Some(seconds) if seconds > 0.0 && seconds <= caps.time.as_secs_f64() => Duration::from_secs_f64(seconds),
-        Some(seconds) => {
-            return Err(format!(
-                "time-limit {seconds} is out of range: expected more than 0 and at most {} seconds",
-                caps.time.as_secs_f64()
-            ))
-        }
+        Some(seconds) => return Err(BeyondCaps::Time { seconds, most: caps.time.as_secs_f64() }),
     };
     Ok(Limits { depth, time_limit: Some(time.min(caps.time)) })
 }

@@ -539,3 +539,66 @@ fn containment_names_no_front_end() {
         .collect();
     assert!(wrong.is_empty(), "contain names front ends: {wrong:?}");
 }
+
+/// The library says what went wrong as a kind a caller can match on, not
+/// as words alone: no `Result<_, String>` and no `anyhow`, which stays in
+/// the command line (`main.rs` and `cli/`, the binary's own).
+#[test]
+fn the_library_returns_errors_as_kinds() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let library = files.iter().filter(|file| {
+        let relative = file.strip_prefix(&src).unwrap();
+        relative != Path::new("main.rs") && !relative.starts_with("cli")
+    });
+    let mut wrong = Vec::new();
+    for file in library {
+        let code = without_tests(tokens(&std::fs::read_to_string(file).unwrap()));
+        let name = file.strip_prefix(&src).unwrap().display().to_string();
+        if code.contains(&Token::Ident("anyhow".to_owned())) {
+            wrong.push(format!("{name} names anyhow"));
+        }
+        if results_of_strings(&code) > 0 {
+            wrong.push(format!("{name} has a Result whose error is a String"));
+        }
+    }
+    assert!(files.len() > 50, "the sources are found: {files:?}");
+    assert!(wrong.is_empty(), "errors in words only: {wrong:?}");
+}
+
+/// How many `Result<T, String>` there are among `code`'s tokens, `T` any
+/// type (its own `<...>` and `,` nested).
+fn results_of_strings(code: &[Token]) -> usize {
+    let string = Token::Ident("String".to_owned());
+    let mut found = 0;
+    for start in 0..code.len() {
+        if code[start] != Token::Ident("Result".to_owned()) || code.get(start + 1) != Some(&Token::Punct('<')) {
+            continue;
+        }
+        let mut depth = 0;
+        for (at, token) in code.iter().enumerate().skip(start + 1) {
+            match token {
+                Token::Punct('<') => depth += 1,
+                Token::Punct('>') if depth == 1 => {
+                    let tail = &code[at.saturating_sub(2)..at];
+                    found += usize::from(tail == [Token::Punct(','), string.clone()]);
+                    break;
+                }
+                Token::Punct('>') => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_checker_finds_a_result_of_a_string_however_nested() {
+    let count = |source: &str| results_of_strings(&tokens(source));
+    assert_eq!(count("fn f() -> Result<Vec<Option<u8>>, String> { }"), 1);
+    assert_eq!(count("fn f() -> Result<(), String> {} fn g() -> io::Result<String> {}"), 1);
+    assert_eq!(count("struct S { built: Option<Result<PathBuf, String>> }"), 1);
+    assert_eq!(count("fn f() -> Result<String, Error> {} // Result<(), String>"), 0);
+    assert_eq!(count("fn f() -> Result<HashMap<String, String>, Fault> {}"), 0);
+}

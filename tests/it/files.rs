@@ -35,6 +35,33 @@ fn a_device_or_a_named_pipe_is_no_log() {
 }
 
 #[test]
+fn a_batch_of_positions_from_a_device_or_a_named_pipe_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    fifo(dir.path(), "pipe.txt");
+    for (batch, what) in [("/dev/zero", "a device"), ("pipe.txt", "a named pipe")] {
+        let args = ["solve", "--rules", "classic", "--batch", batch];
+        check_error(dir.path(), &args, &format!("cannot read {batch}: it is {what}, not a regular file"));
+    }
+}
+
+/// `maxconnect4 ... | head`: a reader that stops reading is no error to report.
+#[test]
+fn output_to_a_reader_that_has_gone_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["book", "--list", "--rules", "classic", "--depth", "3"][..], &["perft", "2", "--moves", "4"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let run = Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(writer)
+            .output()
+            .unwrap();
+        assert_eq!((run.status.code(), String::from_utf8_lossy(&run.stderr).as_ref()), (Some(0), ""), "{args:?}");
+    }
+}
+
+#[test]
 fn the_moves_file_is_made_to_agree_with_the_log_on_resuming() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "start.txt", &read(&shipped("nearly_full.txt")));

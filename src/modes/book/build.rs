@@ -25,12 +25,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Context as _};
-
-use super::progress_file::{open_progress, progress_path, read_progress, ProgressError};
+use super::progress_file::{open_progress, progress_path, read_progress};
+use super::Error;
 use crate::atomic;
 use crate::modes::progress::Counter;
 use crate::modes::thinking::threads_phrase;
+use crate::modes::Error as ModeError;
 use crate::search::book::build::{absent_shards, parse_progress_header, places, progress_header, Solved};
 use crate::search::book::layers::Layers;
 use crate::search::book::BookSpec;
@@ -40,8 +40,8 @@ use crate::shard::Shard;
 ///
 /// # Errors
 /// When the root is not a game that goes on, or the depth reaches past a full board.
-fn layers(spec: &BookSpec) -> anyhow::Result<Layers> {
-    Layers::new(spec).with_context(|| format!("no book of depth {} from '{}'", spec.depth, spec.root.escape_debug()))
+fn layers(spec: &BookSpec) -> Result<Layers, Error> {
+    Layers::new(spec).map_err(|source| Error::NoBook { depth: spec.depth, root: spec.root.clone(), source })
 }
 
 /// What `book` (a build, not `--list` or `--merge`) is asked for.
@@ -62,7 +62,7 @@ pub struct BookBuild {
 ///
 /// # Errors
 /// When the book cannot be, or `out` cannot be written.
-pub fn list_book(spec: &BookSpec, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn list_book(spec: &BookSpec, out: &mut dyn Write) -> Result<(), ModeError> {
     let layers = layers(spec)?;
     let mut out = io::BufWriter::new(out);
     for (place, key) in layers.deepest_keys().enumerate() {
@@ -86,7 +86,7 @@ pub fn list_book(spec: &BookSpec, out: &mut dyn Write) -> anyhow::Result<()> {
 /// # Errors
 /// When the book cannot be, a file cannot be read or written, or the
 /// progress file belongs to another build.
-pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), ModeError> {
     let spec = &build.spec;
     let layers = layers(spec)?;
     if build.shard.is_none() {
@@ -120,7 +120,7 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
     crate::search::book::build::solve(&layers, &todo, build.threads, build.hash_bytes, &on_solved)?;
     counter.finish();
     if let Some(error) = failure.into_inner().expect("the threads have ended") {
-        return Err(error).with_context(|| format!("cannot write {}", progress_path.display()));
+        return Err(Error::Write { path: progress_path, source: error }.into());
     }
     let (mut values, nodes) = solved.into_inner().expect("the threads have ended");
     let mut figures = format!(
@@ -147,24 +147,23 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
         return Ok(());
     }
     values.extend(known);
-    let book = layers.book(&values).map_err(|missing| anyhow!("{} positions were not solved", missing.len()))?;
+    let book = layers.book(&values).map_err(|missing| Error::Unsolved(missing.len()))?;
     let bytes = book.to_bytes();
     atomic::write(&build.out, &bytes)?;
-    std::fs::remove_file(&progress_path).with_context(|| format!("cannot remove {}", progress_path.display()))?;
+    std::fs::remove_file(&progress_path).map_err(|source| Error::Remove { path: progress_path.clone(), source })?;
     writeln!(err, "{figures}.")?;
-    wrote(out, &build.out, spec, book.len(), bytes.len())
+    Ok(wrote(out, &build.out, spec, book.len(), bytes.len())?)
 }
 
 /// `Wrote FILE: N positions up to D moves from 'ROOT', B bytes.`
-fn wrote(out: &mut dyn Write, path: &Path, spec: &BookSpec, positions: usize, bytes: usize) -> anyhow::Result<()> {
+fn wrote(out: &mut dyn Write, path: &Path, spec: &BookSpec, positions: usize, bytes: usize) -> io::Result<()> {
     writeln!(
         out,
         "Wrote {}: {positions} positions up to {} moves from '{}', {bytes} bytes.",
         path.display(),
         spec.depth,
         spec.root
-    )?;
-    Ok(())
+    )
 }
 
 /// Writes the book whose deepest layer the progress files `files` hold
@@ -176,38 +175,34 @@ fn wrote(out: &mut dyn Write, path: &Path, spec: &BookSpec, positions: usize, by
 /// different builds, two give one position different values, a position of
 /// the deepest layer is in none of them (the message counts them and names
 /// the shards that look absent), or the book cannot be written.
-pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> Result<(), ModeError> {
     atomic::check(book_path)?;
     let mut first: Option<(&Path, BookSpec)> = None;
     let mut shards = Vec::new();
     // Each position's value and the file that gave it first.
     let mut values: HashMap<u64, (i32, &Path)> = HashMap::new();
     for path in files {
-        let progress = read_progress(path).map_err(|error| match error {
-            ProgressError::Absent => anyhow!("cannot read {}: no such file", path.display()),
-            ProgressError::Other(error) => error,
-        })?;
+        let progress = read_progress(path)?;
         let Some((spec, shard)) = parse_progress_header(&progress.header) else {
-            bail!("{} is not a book's progress file: its first line is '{}'", path.display(), progress.header);
+            return Err(Error::NotProgress { path: path.clone(), header: progress.header }.into());
         };
         match &first {
-            Some((first_path, first_spec)) if *first_spec != spec => bail!(
-                "{} is the progress of another build ({spec}) than {} ({first_spec}): merge the files of one build",
-                path.display(),
-                first_path.display()
-            ),
+            Some((first_path, first_spec)) if *first_spec != spec => {
+                let first = first_path.to_path_buf();
+                return Err(
+                    Error::MixedBuilds { path: path.clone(), spec, first, first_spec: first_spec.clone() }.into()
+                );
+            }
             Some(_) => {}
             None => first = Some((path, spec)),
         }
         shards.push(shard);
         for (key, value) in progress.values {
             match values.entry(key) {
-                Entry::Occupied(entry) if entry.get().0 != value => bail!(
-                    "{} and {} give the position {key} different values ({} and {value}): they cannot both be right",
-                    entry.get().1.display(),
-                    path.display(),
-                    entry.get().0
-                ),
+                Entry::Occupied(entry) if entry.get().0 != value => {
+                    let (first_value, first) = (entry.get().0, entry.get().1.to_path_buf());
+                    return Err(Error::Disagree { first, path: path.clone(), key, first_value, value }.into());
+                }
                 Entry::Occupied(_) => {}
                 Entry::Vacant(entry) => {
                     entry.insert((value, path));
@@ -215,32 +210,26 @@ pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> 
             }
         }
     }
-    let (_, spec) = first.ok_or_else(|| anyhow!("no progress file to merge"))?;
+    let (_, spec) = first.ok_or(Error::NothingToMerge)?;
     let layers = layers(&spec)?;
     let keys: Vec<u64> = layers.deepest_keys().collect();
     let places: HashMap<u64, usize> = keys.iter().enumerate().map(|(place, &key)| (key, place)).collect();
     if let Some((key, (_, path))) = values.iter().find(|(key, _)| !places.contains_key(key)) {
-        bail!(
-            "{} names the position {key}, which is not {} moves from '{}': the file is damaged",
-            path.display(),
-            spec.depth,
-            spec.root
-        );
+        return Err(Error::Stranger { path: path.to_path_buf(), key: *key, spec }.into());
     }
     let deepest: HashMap<u64, i32> = values.iter().map(|(&key, &(value, _))| (key, value)).collect();
     let book = layers.book(&deepest).map_err(|missing| {
         let families = layers.families();
         let missing: Vec<usize> = missing.iter().map(|&place| families[place]).collect();
-        anyhow!(
-            "cannot write {}: {} of the {} positions {} moves from the root are in none of the files{}",
-            book_path.display(),
-            missing.len(),
-            keys.len(),
-            spec.depth,
-            absent_shards(&shards, &missing)
-        )
+        Error::Missing {
+            path: book_path.to_owned(),
+            missing: missing.len(),
+            total: keys.len(),
+            depth: spec.depth,
+            shards: absent_shards(&shards, &missing),
+        }
     })?;
     let bytes = book.to_bytes();
     atomic::write(book_path, &bytes)?;
-    wrote(out, book_path, &spec, book.len(), bytes.len())
+    Ok(wrote(out, book_path, &spec, book.len(), bytes.len())?)
 }

@@ -5,8 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{bail, Context as _};
-
+use super::Error;
 use crate::rules::Rules;
 use crate::search::book::format::{BookError, MAGIC};
 use crate::search::book::Book;
@@ -33,7 +32,7 @@ impl BookChoice {
     ///
     /// # Errors
     /// When the file cannot be read, is not a book, or is one for other rules.
-    pub fn load(&self, rules: Rules) -> anyhow::Result<Option<Arc<Book>>> {
+    pub fn load(&self, rules: Rules) -> Result<Option<Arc<Book>>, Error> {
         Ok(match self {
             BookChoice::Off => None,
             BookChoice::Shipped => Some(Book::shipped_for(rules)),
@@ -42,29 +41,14 @@ impl BookChoice {
     }
 }
 
-/// The game a book's rules are, in words.
-#[must_use]
-pub const fn rules_words(rules: Rules) -> &'static str {
-    match rules {
-        Rules::Max => "Max-Connect4",
-        Rules::Classic => "classic",
-    }
-}
-
 /// Reads the book in the file at `path` and checks it is for `rules`.
 ///
 /// # Errors
 /// As [`read_book`], and when the book is for the other rules.
-pub fn read_book_for(path: &Path, rules: Rules) -> anyhow::Result<Book> {
+pub fn read_book_for(path: &Path, rules: Rules) -> Result<Book, Error> {
     let book = read_book(path)?;
     if book.rules() != rules {
-        bail!(
-            "{} is a {} book; --rules {} needs a {} one",
-            path.display(),
-            rules_words(book.rules()),
-            rules.name(),
-            rules_words(rules)
-        );
+        return Err(Error::OtherRules { path: path.to_owned(), found: book.rules(), wanted: rules });
     }
     Ok(book)
 }
@@ -74,18 +58,19 @@ pub fn read_book_for(path: &Path, rules: Rules) -> anyhow::Result<Book> {
 ///
 /// # Errors
 /// When the file cannot be read or is not a valid book.
-pub fn read_book(path: &Path) -> anyhow::Result<Book> {
+pub fn read_book(path: &Path) -> Result<Book, Error> {
     use std::io::Read as _;
-    let cannot = || format!("cannot read the book {}", path.display());
-    let mut file = crate::bounded::open(path).with_context(cannot)?;
+    let cannot = |source| Error::ReadBook { path: path.to_owned(), source };
+    let invalid = |source| Error::NotABook { path: path.to_owned(), source };
+    let mut file = crate::bounded::open(path).map_err(cannot)?;
     // The magic bytes first: a large file of something else is refused
     // before it is read.
     let mut magic = [0; MAGIC.len()];
-    let read = file.read(&mut magic).with_context(cannot)?;
+    let read = file.read(&mut magic).map_err(cannot)?;
     if magic[..read] != MAGIC[..read] || read == 0 {
-        return Err(BookError::NotABook).with_context(|| format!("{} is not a valid opening book", path.display()));
+        return Err(invalid(BookError::NotABook));
     }
-    let rest = crate::bounded::read_from(file, BOOK_FILE_LIMIT, "opening book").with_context(cannot)?;
+    let rest = crate::bounded::read_from(file, BOOK_FILE_LIMIT, "opening book").map_err(cannot)?;
     let bytes = [&magic[..read], &rest].concat();
-    Book::parse(&bytes).with_context(|| format!("{} is not a valid opening book", path.display()))
+    Book::parse(&bytes).map_err(invalid)
 }

@@ -5,8 +5,10 @@
 //! its own ([`progress_file`]).
 
 mod build;
+mod error;
 mod file;
 mod progress_file;
 
 pub use build::{build_book, list_book, merge_books, BookBuild};
-pub use file::{read_book, read_book_for, rules_words, BookChoice};
+pub use error::Error;
+pub use file::{read_book, read_book_for, BookChoice};

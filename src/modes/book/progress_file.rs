@@ -10,8 +10,7 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, BufRead as _, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context as _};
-
+use super::Error;
 use crate::search::book::build::progress_values;
 use crate::shard::Shard;
 
@@ -23,26 +22,24 @@ use crate::shard::Shard;
 /// When the file is not a regular file, cannot be read or written, is the
 /// progress of another build, or another build holds it (the same shard
 /// run twice at once).
-pub(super) fn open_progress(path: &Path, header: &str) -> anyhow::Result<(File, HashMap<u64, i32>)> {
-    let cannot = || format!("cannot write {}", path.display());
+pub(super) fn open_progress(path: &Path, header: &str) -> Result<(File, HashMap<u64, i32>), Error> {
+    let cannot = |source| Error::Write { path: path.to_owned(), source };
     // Read before it is opened for writing: a named pipe or another build's
     // file is refused untouched.
     read_known(path, header)?;
-    let mut file = OpenOptions::new().create(true).append(true).open(path).with_context(cannot)?;
+    let mut file = OpenOptions::new().create(true).append(true).open(path).map_err(cannot)?;
     match file.try_lock() {
         Ok(()) => {}
-        Err(TryLockError::WouldBlock) => {
-            bail!("{} is being written by another build of the same book: let it finish", path.display())
-        }
-        Err(TryLockError::Error(error)) => return Err(error).with_context(cannot),
+        Err(TryLockError::WouldBlock) => return Err(Error::Busy { path: path.to_owned() }),
+        Err(TryLockError::Error(error)) => return Err(cannot(error)),
     }
     // Read again now that no other build writes it.
     let (known, whole_lines) = read_known(path, header)?;
     // A last line cut short (the build stopped while writing it) goes, so
     // that the next line starts a line of its own.
-    file.set_len(whole_lines).with_context(cannot)?;
+    file.set_len(whole_lines).map_err(cannot)?;
     if whole_lines == 0 {
-        writeln!(file, "{header}").with_context(cannot)?;
+        writeln!(file, "{header}").map_err(cannot)?;
     }
     Ok((file, known))
 }
@@ -53,18 +50,16 @@ pub(super) fn open_progress(path: &Path, header: &str) -> anyhow::Result<(File, 
 ///
 /// # Errors
 /// When the file cannot be read or is another build's.
-fn read_known(path: &Path, header: &str) -> anyhow::Result<(HashMap<u64, i32>, u64)> {
+fn read_known(path: &Path, header: &str) -> Result<(HashMap<u64, i32>, u64), Error> {
     match read_progress(path) {
         Ok(progress) if progress.header == header => Ok((progress.values, progress.whole_lines)),
         // Not one whole line: a build stopped before its first.
         Ok(progress) if progress.header.is_empty() => Ok((HashMap::new(), 0)),
-        Ok(progress) => bail!(
-            "{} is the progress of another build ('{}', not '{header}'): remove it, or build what it names",
-            path.display(),
-            progress.header
-        ),
-        Err(ProgressError::Absent) => Ok((HashMap::new(), 0)),
-        Err(ProgressError::Other(error)) => Err(error),
+        Ok(progress) => {
+            Err(Error::OtherBuild { path: path.to_owned(), found: progress.header, wanted: header.to_owned() })
+        }
+        Err(Error::NoProgress { .. }) => Ok((HashMap::new(), 0)),
+        Err(error) => Err(error),
     }
 }
 
@@ -87,38 +82,29 @@ pub(super) struct Progress {
     whole_lines: u64,
 }
 
-/// Why a progress file was not read.
-pub(super) enum ProgressError {
-    /// There is none.
-    Absent,
-    Other(anyhow::Error),
-}
-
-impl From<anyhow::Error> for ProgressError {
-    fn from(error: anyhow::Error) -> ProgressError {
-        ProgressError::Other(error)
-    }
-}
-
 /// The progress file at `path`. A last line cut short (the build stopped
 /// while writing it) is ignored; an empty file is a header of its own
 /// (none), which no build names.
 ///
 /// # Errors
-/// When the file is absent, cannot be read, or has a bad line: not `KEY
-/// VALUE` with a value within the rules' scores, or a key given two values.
-pub(super) fn read_progress(path: &Path) -> Result<Progress, ProgressError> {
+/// When the file is absent ([`Error::NoProgress`]), cannot be read, or has
+/// a bad line: not `KEY VALUE` with a value within the rules' scores, or a
+/// key given two values.
+pub(super) fn read_progress(path: &Path) -> Result<Progress, Error> {
+    let cannot = |source| Error::Read { path: path.to_owned(), source };
     let file = match crate::bounded::open(path) {
         Ok(file) => file,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Err(ProgressError::Absent),
-        Err(error) => return Err(anyhow!(error).context(format!("cannot read {}", path.display())).into()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            return Err(Error::NoProgress { path: path.to_owned() })
+        }
+        Err(error) => return Err(cannot(error)),
     };
     let mut reader = BufReader::new(file);
     let mut lines = Vec::new();
     let mut whole_lines = 0;
     loop {
         let mut line = String::new();
-        let read = reader.read_line(&mut line).with_context(|| format!("cannot read {}", path.display()))?;
+        let read = reader.read_line(&mut line).map_err(cannot)?;
         if read == 0 || !line.ends_with('\n') {
             break;
         }
@@ -128,8 +114,8 @@ pub(super) fn read_progress(path: &Path) -> Result<Progress, ProgressError> {
     let Some(header) = lines.first().cloned() else {
         return Ok(Progress { header: String::new(), values: HashMap::new(), whole_lines });
     };
-    let values = progress_values(&header, &lines[1..])
-        .map_err(|error| ProgressError::Other(anyhow!("{}, {error}", path.display())))?;
+    let values =
+        progress_values(&header, &lines[1..]).map_err(|source| Error::BadLine { path: path.to_owned(), source })?;
     Ok(Progress { header, values, whole_lines })
 }
 
@@ -137,7 +123,7 @@ pub(super) fn read_progress(path: &Path) -> Result<Progress, ProgressError> {
 mod tests {
     use super::*;
     use crate::rules::Rules;
-    use crate::search::book::build::progress_header;
+    use crate::search::book::build::{progress_header, ProgressLineError};
     use crate::search::book::BookSpec;
 
     #[test]
@@ -157,22 +143,20 @@ mod tests {
             std::fs::write(&path, text).unwrap();
             match read_progress(&path) {
                 Ok(progress) => Ok((progress.header, progress.values.len(), progress.whole_lines)),
-                Err(ProgressError::Absent) => Err("absent".to_owned()),
-                Err(ProgressError::Other(error)) => Err(error.to_string().replace(&path.display().to_string(), "FILE")),
+                Err(Error::BadLine { source, .. }) => Err(source),
+                Err(error) => panic!("{error}"),
             }
         };
         let whole = format!("{first}\n12 3\n13 -3\n");
         assert_eq!(read(&format!("{whole}14")), Ok((first.clone(), 2, whole.len() as u64)), "a cut line is not read");
         assert_eq!(read(&format!("{whole}12 3\n")), Ok((first.clone(), 2, whole.len() as u64 + 5)), "a line again");
         assert_eq!(read(""), Ok((String::new(), 0, 0)));
-        assert_eq!(
-            read(&format!("{whole}12 4\n")),
-            Err("FILE, line 4: the position 12 again, with another value".into())
-        );
-        assert_eq!(read(&format!("{whole}12 19\n")), Err("FILE, line 4: expected 'KEY VALUE', found '12 19'".into()));
+        assert_eq!(read(&format!("{whole}12 4\n")), Err(ProgressLineError::Again { line: 4, key: 12 }));
+        let malformed = ProgressLineError::Malformed { line: 4, text: "12 19".to_owned() };
+        assert_eq!(read(&format!("{whole}12 19\n")), Err(malformed));
         let max = progress_header(&BookSpec { rules: Rules::Max, ..spec }, None);
         assert_eq!(read(&format!("{max}\n12 19\n")).map(|read| read.1), Ok(1), "a Max value beyond a classic score");
         std::fs::remove_file(&path).unwrap();
-        assert_eq!(read_progress(&path).err().map(|error| matches!(error, ProgressError::Absent)), Some(true));
+        assert!(matches!(read_progress(&path), Err(Error::NoProgress { .. })));
     }
 }
