@@ -65,15 +65,20 @@ impl Symbol {
 #[serde(try_from = "String", into = "String")]
 pub struct Cell(pub Option<Symbol>);
 
-impl TryFrom<String> for Cell {
-    type Error = String;
+/// A board cell that is none of the arena's symbols.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown symbol {0:?} on the board: expected \"\", \"X\" or \"O\"")]
+pub struct UnknownSymbol(String);
 
-    fn try_from(text: String) -> Result<Cell, String> {
+impl TryFrom<String> for Cell {
+    type Error = UnknownSymbol;
+
+    fn try_from(text: String) -> Result<Cell, UnknownSymbol> {
         match text.as_str() {
             "" => Ok(Cell(None)),
             "X" => Ok(Cell(Some(Symbol::X))),
             "O" | "0" => Ok(Cell(Some(Symbol::O))),
-            _ => Err(format!("unknown symbol {text:?} on the board: expected \"\", \"X\" or \"O\"")),
+            _ => Err(UnknownSymbol(text)),
         }
     }
 }
@@ -148,19 +153,21 @@ pub struct PlayTurn {
 #[serde(try_from = "serde_json::Value", into = "u8")]
 pub struct Play(pub Column);
 
-impl TryFrom<serde_json::Value> for Play {
-    type Error = String;
+/// A play that is no column of the board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a column 0-6, got {0}")]
+pub struct NotAColumn(serde_json::Value);
 
-    fn try_from(value: serde_json::Value) -> Result<Play, String> {
+impl TryFrom<serde_json::Value> for Play {
+    type Error = NotAColumn;
+
+    fn try_from(value: serde_json::Value) -> Result<Play, NotAColumn> {
         let index = match &value {
             serde_json::Value::Number(number) => number.as_u64(),
             serde_json::Value::String(text) => text.trim().parse().ok(),
             _ => None,
         };
-        index
-            .and_then(|index| Column::from_index(usize::try_from(index).ok()?))
-            .map(Play)
-            .ok_or_else(|| format!("expected a column 0-6, got {value}"))
+        index.and_then(|index| Column::from_index(usize::try_from(index).ok()?)).map(Play).ok_or(NotAColumn(value))
     }
 }
 
