@@ -17,7 +17,6 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use maxconnect4::moves::Moves;
 use maxconnect4::protocol::coordinator;
-use maxconnect4::referee::player::PlayerSpec;
 use maxconnect4::report::program::NodesPattern;
 use maxconnect4::rules::Rules;
 use maxconnect4::serve;
@@ -173,7 +172,7 @@ pub(crate) enum Command {
         positions: Vec<PathBuf>,
         /// Time your one-move program instead: a command with {in}, {out} and {depth}, run as the referee runs a player.
         #[arg(long, value_name = "TEMPLATE", value_parser = parse_one_move_player)]
-        player: Option<PlayerSpec>,
+        player: Option<report::program::Player>,
         /// Where the program prints its node count: a regular expression (case ignored), its first group the count;
         /// the last match on stdout, else on stderr.
         #[arg(long, value_name = "REGEX", default_value = report::program::DEFAULT_NODES_PATTERN,
