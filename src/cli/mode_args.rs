@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use clap::Args;
 
-use maxconnect4::referee::player::PlayerSpec;
 use maxconnect4::report;
 use maxconnect4::report::program::NodesPattern;
 use maxconnect4::rules::Rules;
@@ -161,7 +160,7 @@ pub(crate) struct ReportArgs {
     pub(crate) positions: Vec<PathBuf>,
     /// Time your one-move program instead: a command with {in}, {out} and {depth}, run as the referee runs a player.
     #[arg(long, value_name = "TEMPLATE", value_parser = parse_one_move_player)]
-    pub(crate) player: Option<PlayerSpec>,
+    pub(crate) player: Option<report::program::Player>,
     /// Where the program prints its node count: a regular expression (case ignored), its first group the count;
     /// the last match on stdout, else on stderr.
     #[arg(long, value_name = "REGEX", default_value = report::program::DEFAULT_NODES_PATTERN,

@@ -18,7 +18,7 @@ use maxconnect4::referee::{
     tournament,
 };
 use maxconnect4::report;
-use maxconnect4::report::program::NodesPattern;
+use maxconnect4::report::program::{NodesPattern, Player, Timed};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::Engine;
 use maxconnect4::shard::{Shard, ShardError};
@@ -433,17 +433,19 @@ pub(crate) fn parse_entrant(text: &str) -> Result<(String, PlayerSpec), String> 
 }
 
 /// The program a timing report runs: a one-move command template, or `self`.
-pub(crate) fn parse_one_move_player(text: &str) -> Result<PlayerSpec, String> {
+pub(crate) fn parse_one_move_player(text: &str) -> Result<Player, String> {
     let spec = parse_player(text)?;
-    match spec.kind() {
-        PlayerKind::Command(_) | PlayerKind::Engine => Ok(spec),
-        _ => Err(report::program::NOT_ONE_MOVE.to_owned()),
-    }
+    let program = match spec.kind() {
+        PlayerKind::Command(template) => Timed::Command(template.clone()),
+        PlayerKind::Engine => Timed::Own,
+        _ => return Err(report::program::NOT_ONE_MOVE.to_owned()),
+    };
+    Ok(Player { command: spec.command().to_owned(), program })
 }
 
 /// A node count's pattern: a regular expression with a group.
 pub(crate) fn parse_nodes_pattern(text: &str) -> Result<NodesPattern, String> {
-    NodesPattern::parse(text)
+    NodesPattern::parse(text).map_err(|error| error.to_string())
 }
 
 /// A player: `self`, `human`, a command template or an arena's bot.

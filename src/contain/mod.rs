@@ -1,7 +1,9 @@
 //! Running other programs contained, for the referee's players and the
 //! timing report's: a [`Containment`] holds the [`sandbox`], the [`limits`]
 //! and the [`scratch`] folders, gives each program a copy of its [`home`]
-//! and its user's [`interpreter`]; `spawn` starts and watches a program,
+//! and its user's [`interpreter`], runs the command of a [`template`], one
+//! one-move [`turn`] at a time or for a whole game, and keeps what it
+//! printed in [`captures`]; `spawn` starts and watches a program,
 //! `tree` kills what it leaves, `interrupt` stops all on Ctrl-C.
 //!
 //! Programs are started in a sandbox of their own when
@@ -46,12 +48,15 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Resource, Rlimit};
 
+pub mod captures;
 pub mod home;
 pub mod interpreter;
 pub mod limits;
 pub mod outcome;
 pub mod sandbox;
 pub mod scratch;
+pub mod template;
+pub mod turn;
 
 pub use outcome::{Ending, Progress, Stopped, Stream};
 

@@ -12,6 +12,10 @@
 //! two cannot disagree about the wire form. Nothing here reads a pipe or a
 //! socket: the process and network layers around it are thin and separate,
 //! and the tests drive the state machines directly.
+//!
+//! The assignment's own protocol, a board file in and a board file out for
+//! each move ([`one_move`]), has no messages: its programs are judged by the
+//! file they write. Every protocol's faults come to one [`verdict`].
 
 /// The longest line either side of a pipe protocol reads from the other,
 /// as everything read from outside is bounded: a line is a short message,
@@ -22,6 +26,8 @@ pub mod arena;
 pub mod coordinator;
 pub mod host;
 pub mod moderator;
+pub mod one_move;
+pub mod verdict;
 
 use crate::board::Board;
 use crate::rules::Rules;

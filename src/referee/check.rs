@@ -14,11 +14,11 @@ use super::log::Colour;
 use super::player::{self, Ask, End, PlayerSpec, Seating};
 use super::seat::{self, Seat};
 use super::settings::Settings;
-use super::verdict::Forfeit;
 use super::Error;
 use crate::board::{Board, Column};
 use crate::contain::sandbox::Isolation;
 use crate::contain::Containment;
+use crate::protocol::verdict::Forfeit;
 
 /// How one player did.
 #[derive(Clone, Debug)]

@@ -23,8 +23,12 @@ pub enum Error {
     StartFile { path: PathBuf, source: crate::format::ParseError },
     #[error(transparent)]
     Contain(#[from] ContainError),
-    #[error("`self`, this program's own executable, cannot be started: {0}")]
-    OwnExecutable(String),
+    /// A one-move turn could not be run (`self` failing to start).
+    #[error(transparent)]
+    Turn(#[from] crate::contain::turn::TurnError),
+    /// What a player printed cannot be kept.
+    #[error(transparent)]
+    Captures(#[from] crate::contain::captures::WriteError),
     #[error("{0}")]
     Clash(String),
     #[error("a human player needs the terminal; tournaments have no human players")]

@@ -6,7 +6,8 @@
 //! reason, and leaves no process behind. [`game`] plays one game between
 //! [`seat`]s, each played by a [`player`] it runs contained ([`crate::contain`]:
 //! in a sandbox, in a folder holding a copy of its own, with the interpreter
-//! its user's shell would find) and judged with [`verdict`]; the
+//! its user's shell would find) and judged by its protocol
+//! ([`crate::protocol::one_move`] for a one-move program); the
 //! game's [`result`] becomes a record of the [`log`], which [`replay`]
 //! shows again. [`match_play`] plays one game for the `match` command,
 //! [`check`] asks each player for one move, and [`tournament`] plays the
@@ -43,7 +44,6 @@ pub mod seat;
 pub mod settings;
 pub mod standings;
 pub mod tournament;
-pub mod verdict;
 
 pub use check::check_players;
 pub use error::Error;

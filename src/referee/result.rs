@@ -11,10 +11,10 @@ use super::log::{encode_board, Adjudicated, Colour, ForfeitRecord, GameRecord, O
 use super::player::Turn;
 use super::seat::Seat;
 use super::settings::Settings;
-use super::verdict::Forfeit;
 use crate::board::{Board, Column};
 use crate::moves::Moves;
 use crate::player::Player;
+use crate::protocol::verdict::Forfeit;
 use crate::rules;
 
 /// One turn of a game: who, and how it went.

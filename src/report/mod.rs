@@ -7,13 +7,17 @@
 //! The pieces: [`measure`] times one search, [`timings`] holds every search
 //! of a report, [`analysis`] fits the figures,
 //! [`timing_csv`], [`chart`] and [`markdown`] render them ([`units`] writes
-//! the numbers), [`machine`] says where they were taken. This module reads
+//! the numbers), [`machine`] says where they were taken; [`program`] times
+//! a one-move program instead, run as the referee runs one (through
+//! `contain::turn` and `protocol::one_move`, which both share). What stops a
+//! report is an [`Error`]. This module reads
 //! the positions, runs every cell with a progress bar, and writes the files
 //! only once all of them are made, each atomically, so a failure leaves an
 //! earlier report as it was.
 
 pub mod analysis;
 pub mod chart;
+pub mod error;
 pub mod machine;
 pub mod markdown;
 pub mod measure;
@@ -30,10 +34,11 @@ use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context as _};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::atomic;
+
+pub use error::{Error, RunError};
 
 use machine::Machine;
 use markdown::REPORT_FILE;
@@ -74,11 +79,11 @@ pub struct Options {
 /// When a position file cannot be read or parsed, every position is a
 /// finished game, the output directory cannot be created, or a file cannot be
 /// written. Earlier report files are then left as they were.
-pub fn run(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+pub fn run(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Error> {
     let started = Instant::now();
     let (positions, source) = positions::load(&options.positions)?;
     if positions.iter().all(|position| position.board.is_full()) {
-        bail!("every position is a finished game: there is nothing to search");
+        return Err(Error::NothingToSearch);
     }
     // Made where named, in a folder that exists, as every output is; removed
     // again if nothing could be written in it.
@@ -98,7 +103,7 @@ fn measure_and_write(
     started: Instant,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> anyhow::Result<()> {
+) -> Result<(), Error> {
     check_writable(&options.out, options.program.as_ref())?;
     let machine = Machine::probe();
     let (series, startup_runs) = match &options.program {
@@ -113,7 +118,7 @@ fn measure_and_write(
             let (max_depth, budget) = (options.max_depth, options.budget);
             let measured = program::measure(&positions, max_depth, budget, program, &options.out, &progress);
             progress.finish_and_clear();
-            let measured = measured.context("cannot run the program")?;
+            let measured = measured.map_err(Error::Run)?;
             let (series, cells, runs) = (measured.series, measured.cells, Some(measured.runs));
             let clock_overhead = Duration::ZERO;
             (Timings { positions, series, cells, max_depth, budget, clock_overhead, runs }, measured.output)
@@ -143,8 +148,8 @@ fn measure_and_write(
         .collect::<Result<Vec<_>, _>>()?;
     atomic::put_all_in_place(staged)?;
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
-    terminal::summary(&timings, &options.out, &names, started.elapsed(), out)?;
-    terminal::warnings(&timings, err)?;
+    terminal::summary(&timings, &options.out, &names, started.elapsed(), out).map_err(Error::Output)?;
+    terminal::warnings(&timings, err).map_err(Error::Output)?;
     terminal::check_every_series_played(&timings, &options.out)
 }
 
@@ -163,7 +168,7 @@ fn file_names(program: Option<&ProgramOptions>) -> Vec<String> {
 /// Checks, before a minute of measuring, that every report file can be
 /// written in `directory`: nothing but a regular file at each name, and the
 /// directory writable (a file is staged there and dropped).
-fn check_writable(directory: &Path, program: Option<&ProgramOptions>) -> anyhow::Result<()> {
+fn check_writable(directory: &Path, program: Option<&ProgramOptions>) -> Result<(), Error> {
     for name in file_names(program) {
         atomic::check(&directory.join(name))?;
     }

@@ -6,9 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context as _};
-
 use super::timings::Position;
+use super::Error;
 use crate::bounded::read_board_file;
 use crate::format;
 
@@ -54,18 +53,14 @@ pub fn built_in(name: &str) -> Position {
 /// # Errors
 /// When a file or directory cannot be read, a directory holds no files, or
 /// a file is not a board file.
-pub fn load(paths: &[PathBuf]) -> anyhow::Result<(Vec<Position>, Source)> {
+pub fn load(paths: &[PathBuf]) -> Result<(Vec<Position>, Source), Error> {
     let (paths, source) = if paths.is_empty() {
         let default = Path::new(DEFAULT_POSITIONS);
         if std::fs::symlink_metadata(default).is_err() {
             return Ok((BUILT_IN.iter().map(|(name, _)| built_in(name)).collect(), Source::BuiltIn));
         }
-        let files = board_files_in(default).with_context(|| {
-            format!(
-                "no --positions given, and the positions in {DEFAULT_POSITIONS}/ cannot be read (without \
-                 {DEFAULT_POSITIONS}/ the course's positions, built in, are used)"
-            )
-        })?;
+        let files = board_files_in(default)
+            .map_err(|error| Error::DefaultPositions { folder: DEFAULT_POSITIONS, source: Box::new(error) })?;
         (files, Source::InputFiles)
     } else {
         let mut files = Vec::new();
@@ -89,22 +84,22 @@ pub fn load(paths: &[PathBuf]) -> anyhow::Result<(Vec<Position>, Source)> {
             let label = if unique { name } else { path.display().to_string() };
             Ok(Position { label, board: read_board_file(path)?.board })
         })
-        .collect::<anyhow::Result<_>>()?;
+        .collect::<Result<_, Error>>()?;
     Ok((positions, source))
 }
 
 /// The files directly in `directory` (not its subdirectories), in name order.
-fn board_files_in(directory: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let context = || format!("cannot read the directory {}", directory.display());
+fn board_files_in(directory: &Path) -> Result<Vec<PathBuf>, Error> {
+    let error = |source| Error::ReadDirectory { path: directory.to_owned(), source };
     let mut paths = Vec::new();
-    for entry in std::fs::read_dir(directory).with_context(context)? {
-        let entry = entry.with_context(context)?;
-        if entry.file_type().with_context(context)?.is_file() {
+    for entry in std::fs::read_dir(directory).map_err(error)? {
+        let entry = entry.map_err(error)?;
+        if entry.file_type().map_err(error)?.is_file() {
             paths.push(entry.path());
         }
     }
     if paths.is_empty() {
-        bail!("{} holds no board files", directory.display());
+        return Err(Error::NoBoardFiles(directory.to_owned()));
     }
     paths.sort();
     Ok(paths)

@@ -1,7 +1,8 @@
 //! Timing a one-move program, a student's own, as the assignment asks:
 //! `report --player TEMPLATE` runs it for one move on each position at depth
 //! after depth, each run contained and judged exactly as the referee runs a
-//! player for a move ([`Program`]), and takes its CPU time from the
+//! player for a move (by `contain::turn` and `protocol::one_move`, which
+//! both share), and takes its CPU time from the
 //! operating system: the user and system time of its processes, as the
 //! referee reaps them. The nodes it explored are read from what it printed
 //! ([`NodesPattern`]). Each program's start-up is measured apart first
@@ -18,23 +19,34 @@ use regex::{Regex, RegexBuilder};
 
 use super::measure::{Algorithm, Measurement};
 use super::positions;
-use super::startup::{Startup, STARTUP_POSITION, STARTUP_RUNS};
+use super::startup::{Startup, StartupFailed, STARTUP_POSITION, STARTUP_RUNS};
 use super::timings::{series_cells, Cell, Position, ProgramRun, Runs, SeriesLimits};
 use super::version;
-use crate::board::Board;
+use super::RunError;
+use crate::board::{Board, Column};
+use crate::contain::captures::Captures;
 use crate::contain::sandbox::Isolation;
+use crate::contain::scratch::ScratchDir;
+use crate::contain::template::Template;
+use crate::contain::turn::{self, Given};
 use crate::contain::{Containment, Run};
-use crate::referee::player::program::Program;
-use crate::referee::player::{Ask, Captures, PlayerKind, PlayerSpec, Template};
-use crate::referee::seat::{self, Seat};
-use crate::referee::settings::Settings;
-use crate::referee::Error;
+use crate::protocol::one_move;
+use crate::protocol::verdict::Forfeit;
 use crate::rules::Rules;
 
 /// The node count's pattern when none is given: `1234 nodes`, as this
 /// program's own `one-move` prints it ("Searched 1234 nodes to depth 5"), or
 /// `1,234 nodes` (the count is not cut at its separator: that would read 234).
 pub const DEFAULT_NODES_PATTERN: &str = r"(\d[\d,]*) nodes";
+
+/// What a node count's pattern may not be.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PatternError {
+    #[error(transparent)]
+    Regex(#[from] regex::Error),
+    #[error("the pattern has no group in parentheses to capture the count, such as {DEFAULT_NODES_PATTERN}")]
+    NoGroup,
+}
 
 /// Where a program's run prints how many nodes it explored: a regular
 /// expression, matched without regard to case, whose first group is the
@@ -47,12 +59,10 @@ impl NodesPattern {
     ///
     /// # Errors
     /// When it is not a regular expression or has no group, in words.
-    pub fn parse(text: &str) -> Result<NodesPattern, String> {
-        let regex = RegexBuilder::new(text).case_insensitive(true).build().map_err(|error| error.to_string())?;
+    pub fn parse(text: &str) -> Result<NodesPattern, PatternError> {
+        let regex = RegexBuilder::new(text).case_insensitive(true).build()?;
         if regex.captures_len() < 2 {
-            return Err(format!(
-                "the pattern has no group in parentheses to capture the count, such as {DEFAULT_NODES_PATTERN}"
-            ));
+            return Err(PatternError::NoGroup);
         }
         Ok(NodesPattern(regex))
     }
@@ -88,12 +98,27 @@ fn number(text: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
+/// The one-move program a report times, as `--player` names it.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// The command as given, without the blanks around it.
+    pub command: String,
+    pub program: Timed,
+}
+
+/// What runs for a timed program.
+#[derive(Clone, Debug)]
+pub enum Timed {
+    /// `self`: this program's own one-move mode, as the referee runs it.
+    Own,
+    /// A command template with `{in}` and `{out}` (and `{depth}`).
+    Command(Template),
+}
+
 /// What to run and how.
 #[derive(Clone, Debug)]
 pub struct ProgramOptions {
-    /// The program: a command template with `{in}` and `{out}` (and
-    /// `{depth}`), or `self`.
-    pub player: PlayerSpec,
+    pub player: Player,
     pub nodes: NodesPattern,
     /// Run this program's own one-move mode beside it.
     pub compare: bool,
@@ -126,13 +151,6 @@ pub fn own_search_command() -> String {
     std::iter::once("maxconnect4").chain(Template::OWN_SEARCH).collect::<Vec<_>>().join(" ")
 }
 
-/// What the series of one report run: the program, how its count is read.
-struct Series {
-    algorithm: Algorithm,
-    spec: PlayerSpec,
-    pattern: NodesPattern,
-}
-
 /// Runs the program of `options` (and this program's own search beside it,
 /// if asked): first [`STARTUP_RUNS`] times with nothing to search, for its
 /// start-up, then on every position at each depth from 1 to `max_depth`,
@@ -141,8 +159,9 @@ struct Series {
 /// names the file there that will keep what the program printed.
 ///
 /// # Errors
-/// When the referee cannot run programs here (no Linux, its folders, no copy
-/// of itself for `self`).
+/// When programs cannot be run here (no Linux, its folders, no copy of
+/// this program for `self`, `self` failing to start), or what one printed
+/// cannot be kept.
 pub fn measure(
     positions: &[Position],
     max_depth: u32,
@@ -150,43 +169,67 @@ pub fn measure(
     options: &ProgramOptions,
     out: &Path,
     progress: &ProgressBar,
-) -> Result<Measured, Error> {
-    let mut series =
-        vec![Series { algorithm: Algorithm::Player, spec: options.player.clone(), pattern: options.nodes.clone() }];
+) -> Result<Measured, RunError> {
+    let mut series = vec![(Algorithm::Player, &options.player.program, &options.nodes)];
+    let (own, default_pattern) = (Timed::Own, NodesPattern::default());
     if options.compare {
-        let own = PlayerSpec::parse("self").expect("`self` is a player");
-        series.push(Series { algorithm: Algorithm::Program, spec: own, pattern: NodesPattern::default() });
+        series.push((Algorithm::Program, &own, &default_pattern));
     }
-    let seats: Vec<Seat> = series.iter().map(|s| Seat::new(s.algorithm.name(), s.spec.clone())).collect();
     let captured =
-        tempfile::tempdir().map_err(|source| Error::Io { action: "make", path: "a folder".into(), source })?;
-    let containment = seat::containment(&seats, options.isolation.clone(), &[captured.path(), out])?
-        .ok_or_else(|| Error::Clash("the report runs a one-move program".to_owned()))?;
-    let settings = Settings { rules: Rules::Max, depth: 1, timeout: options.timeout, clock: None, adjudicate: None };
-    let base = std::env::current_dir().map_err(|source| Error::Io { action: "find", path: ".".into(), source })?;
+        tempfile::tempdir().map_err(|source| RunError::Io { action: "make", path: "a folder".into(), source })?;
+    let with_self = series.iter().any(|(_, program, _)| matches!(program, Timed::Own));
+    let (containment, warning) = Containment::start(options.isolation.clone(), with_self, &[captured.path(), out])?;
+    if let Some(warning) = warning {
+        eprintln!("{warning}");
+    }
+    let base = std::env::current_dir().map_err(|source| RunError::Io { action: "find", path: ".".into(), source })?;
     let (mut cells, mut output, mut programs) = (Vec::new(), Vec::new(), Vec::new());
-    for Series { algorithm, spec, pattern } in &series {
-        let capture_path = captured.path().join(output_file(*algorithm));
-        let captures = Captures::new(capture_path.clone());
-        let (mut program, run) = program(&containment, *algorithm, spec, settings, captures, &base)?;
-        let mut runner = Runner { program: &mut program, ply: 0, timeout: options.timeout, pattern };
-        let forfeit = |reason: String| reason.replace(&capture_path.display().to_string(), &kept(out, *algorithm));
-        let startup = startup(&mut runner, progress)?.map_err(forfeit);
+    for &(algorithm, program, pattern) in &series {
+        let capture_path = captured.path().join(output_file(algorithm));
+        let (command, version, mut runner) = {
+            let mut directory = containment.player_dir("report-").map_err(|source| RunError::Io {
+                action: "create a player's folder in",
+                path: std::env::temp_dir(),
+                source,
+            })?;
+            let (command, version, template) = what_runs(
+                &containment,
+                algorithm,
+                program,
+                &options.player.command,
+                options.timeout,
+                &mut directory,
+                &base,
+            )?;
+            let runner = Runner {
+                containment: &containment,
+                directory,
+                template,
+                captures: Captures::new(capture_path.clone()),
+                kept: out.join(output_file(algorithm)),
+                base: &base,
+                ply: 0,
+                timeout: options.timeout,
+                pattern,
+            };
+            (command, version, runner)
+        };
+        let startup = startup(&mut runner, progress)?;
         let fixed = startup.as_ref().map_or(Duration::ZERO, Startup::median);
         let limits = SeriesLimits { max_depth, budget, startup: fixed };
         for (index, position) in positions.iter().enumerate() {
-            let run = |depth| Ok::<_, Error>(runner.run(&position.board, depth)?.map_err(forfeit));
-            cells.extend(series_cells(index, position, *algorithm, limits, progress, run)?);
+            let run = |depth| runner.run(&position.board, depth);
+            cells.extend(series_cells(index, position, algorithm, limits, progress, run)?);
         }
-        drop(program);
-        output.push((output_file(*algorithm), std::fs::read(&capture_path).unwrap_or_default()));
-        programs.push(ProgramRun { startup, ..run });
+        drop(runner);
+        output.push((output_file(algorithm), std::fs::read(&capture_path).unwrap_or_default()));
+        programs.push(ProgramRun { algorithm, command, startup, version });
     }
     // By position, then series, as the other reports' cells.
-    let order: Vec<Algorithm> = series.iter().map(|s| s.algorithm).collect();
+    let order: Vec<Algorithm> = series.iter().map(|&(algorithm, _, _)| algorithm).collect();
     cells.sort_by_key(|cell| (cell.position, order.iter().position(|&a| a == cell.algorithm)));
     let runs = Runs {
-        command: options.player.command().to_owned(),
+        command: options.player.command.clone(),
         nodes_pattern: options.nodes.as_str().to_owned(),
         timeout: options.timeout,
         sandboxed: containment.sandboxed(),
@@ -195,31 +238,71 @@ pub fn measure(
     Ok(Measured { series: order, cells, runs, output })
 }
 
-/// Runs one program, one move at a time.
-struct Runner<'r, 'c> {
-    program: &'r mut Program<'c>,
+/// What runs for `algorithm`'s series, `program` (the player's, named by
+/// `command`; this program's own search for [`Algorithm::Program`]): the
+/// command the report shows, its version, and its template (for `self`,
+/// with each run's `timeout`), its folder given to `directory`. `base` is
+/// the working directory its command starts from.
+fn what_runs(
+    containment: &Containment,
+    algorithm: Algorithm,
+    program: &Timed,
+    command: &str,
+    timeout: Duration,
+    directory: &mut ScratchDir,
+    base: &Path,
+) -> Result<(String, String, Template), RunError> {
+    Ok(match program {
+        Timed::Own if algorithm == Algorithm::Program => {
+            (own_search_command(), version::own(), Template::own_search(turn::own_executable(containment)?))
+        }
+        // `self` stops searching at half the time it has, as in a game.
+        Timed::Own => {
+            let template = Template::engine(turn::own_executable(containment)?, Rules::Max, timeout / 2);
+            (format!("maxconnect4 {command}"), version::own(), template)
+        }
+        Timed::Command(template) => {
+            template.furnish(containment, directory, base);
+            let folder = template.home(base).unwrap_or_else(|| base.to_owned());
+            (command.to_owned(), version::of_folder(&folder), template.clone())
+        }
+    })
+}
+
+/// Runs one program, one move at a time, as the referee runs a player.
+struct Runner<'r> {
+    containment: &'r Containment,
+    directory: ScratchDir,
+    template: Template,
+    captures: Captures,
+    /// Where the report keeps what the program printed, for a failed run's
+    /// reason to name.
+    kept: PathBuf,
+    base: &'r Path,
     /// The runs so far, for the names of the board files.
     ply: usize,
     timeout: Duration,
     pattern: &'r NodesPattern,
 }
 
-impl Runner<'_, '_> {
+impl Runner<'_> {
     /// Runs the program for one move from `board` at `depth`: its
     /// measurement, or why the run failed (the program's fault).
-    fn run(&mut self, board: &Board, depth: u32) -> Result<Result<Measurement, String>, Error> {
+    fn run(&mut self, board: &Board, depth: u32) -> Result<Result<Measurement, Forfeit>, RunError> {
         self.ply += 1;
-        self.program.set_depth(depth);
-        let ask = Ask { board, history: None, ply: self.ply, time: self.timeout, clock: None, left: [self.timeout; 2] };
-        let (turn, run) = self.program.play_run(&ask)?;
-        Ok(turn.result.map(|column| measured(column, run.as_ref(), self.pattern)).map_err(|f| f.to_string()))
+        let board_file = one_move::board_file(board);
+        let given = Given { board_file: board_file.as_bytes(), ply: self.ply, depth, time: self.timeout };
+        let answer =
+            turn::play(self.containment, &self.directory, &self.template, &given, self.base, &mut self.captures)?;
+        let verdict = one_move::judge_turn(board, &answer, Forfeit::Timeout(self.timeout), Some(&self.kept));
+        Ok(verdict.map(|column| measured(column, answer.run(), self.pattern)))
     }
 }
 
 /// The start-up of `runner`'s program: [`STARTUP_RUNS`] runs at depth 1 on
 /// [`STARTUP_POSITION`], where there is nothing to search; or why the first
 /// run that failed did.
-fn startup(runner: &mut Runner, progress: &ProgressBar) -> Result<Result<Startup, String>, Error> {
+fn startup(runner: &mut Runner, progress: &ProgressBar) -> Result<Result<Startup, StartupFailed>, RunError> {
     let position = positions::built_in(STARTUP_POSITION);
     progress.set_message("start-up");
     let mut runs = Vec::new();
@@ -228,61 +311,13 @@ fn startup(runner: &mut Runner, progress: &ProgressBar) -> Result<Result<Startup
         progress.inc(1);
         match run {
             Ok(measurement) => runs.push(measurement.cpu),
-            Err(reason) => {
+            Err(forfeit) => {
                 progress.inc((STARTUP_RUNS - runs.len() - 1) as u64);
-                return Ok(Err(format!("on {STARTUP_POSITION} at depth 1: {reason}")));
+                return Ok(Err(StartupFailed(forfeit)));
             }
         }
     }
     Ok(Ok(Startup::new(runs).expect("runs were made")))
-}
-
-/// Where the report keeps what `algorithm`'s program printed, as a failure
-/// names it.
-fn kept(out: &Path, algorithm: Algorithm) -> String {
-    PathBuf::from(out).join(output_file(algorithm)).display().to_string()
-}
-
-/// The program of `algorithm`, `spec` (the player's; this program's own
-/// search for [`Algorithm::Program`]), ready to run, and what the report
-/// says of it, its start-up still to be measured. `base` is the working
-/// directory its command starts from.
-fn program<'a>(
-    containment: &'a Containment,
-    algorithm: Algorithm,
-    spec: &PlayerSpec,
-    settings: Settings,
-    captures: Captures,
-    base: &Path,
-) -> Result<(Program<'a>, ProgramRun), Error> {
-    let mut directory = containment.player_dir("report-").map_err(|source| Error::Io {
-        action: "create a player's folder in",
-        path: std::env::temp_dir(),
-        source,
-    })?;
-    let described = |command: String, version: String| ProgramRun {
-        algorithm,
-        command,
-        startup: Err("not measured".to_owned()),
-        version,
-    };
-    match spec.kind() {
-        PlayerKind::Engine if algorithm == Algorithm::Program => {
-            let run = described(own_search_command(), version::own());
-            Ok((Program::engine(containment, directory, settings, captures)?.searching_only(), run))
-        }
-        PlayerKind::Engine => {
-            let run = described(format!("maxconnect4 {}", spec.command()), version::own());
-            Ok((Program::engine(containment, directory, settings, captures)?, run))
-        }
-        PlayerKind::Command(template) => {
-            template.furnish(containment, &mut directory, base);
-            let folder = template.home(base).unwrap_or_else(|| base.to_owned());
-            let run = described(spec.command().to_owned(), version::of_folder(&folder));
-            Ok((Program::new(containment, directory, template.clone(), settings, captures), run))
-        }
-        _ => Err(Error::Clash(format!("{}: {}", spec.command(), NOT_ONE_MOVE))),
-    }
 }
 
 /// Why a player of another kind cannot be timed.
@@ -291,7 +326,7 @@ pub const NOT_ONE_MOVE: &str =
 
 /// A run that played `column`: its CPU time, and its node count if `pattern`
 /// finds one in what it printed.
-fn measured(column: crate::board::Column, run: Option<&Run>, pattern: &NodesPattern) -> Measurement {
+fn measured(column: Column, run: Option<&Run>, pattern: &NodesPattern) -> Measurement {
     let (cpu, nodes) =
         run.map_or((Duration::ZERO, None), |run| (run.cpu, pattern.count(&run.stdout.tail, &run.stderr.tail)));
     Measurement { column, value: None, nodes, cpu, runs: 1 }
@@ -314,7 +349,9 @@ mod tests {
 
     #[test]
     fn a_pattern_must_compile_and_capture() {
-        assert!(NodesPattern::parse("(unclosed").unwrap_err().contains("unclosed"));
-        assert!(NodesPattern::parse(r"\d+ nodes").unwrap_err().contains("no group"));
+        let unclosed = NodesPattern::parse("(unclosed").unwrap_err();
+        assert!(matches!(unclosed, PatternError::Regex(_)), "{unclosed:?}");
+        assert!(unclosed.to_string().contains("unclosed"), "the regex's own words: {unclosed}");
+        assert_eq!(NodesPattern::parse(r"\d+ nodes").unwrap_err(), PatternError::NoGroup);
     }
 }

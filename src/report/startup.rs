@@ -9,6 +9,8 @@
 
 use std::time::Duration;
 
+use crate::protocol::verdict::Forfeit;
+
 /// How many runs measure a program's start-up: its median is the figure,
 /// so one slow run (a cold disk cache) does not count.
 pub const STARTUP_RUNS: usize = 5;
@@ -16,6 +18,12 @@ pub const STARTUP_RUNS: usize = 5;
 /// The built-in position the start-up is measured on, at depth 1: four
 /// empty cells, so at most five nodes, and no search to speak of.
 pub const STARTUP_POSITION: &str = "nearly_full.txt";
+
+/// Why a program's start-up could not be measured: the first of its runs
+/// that gave no move, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("on {STARTUP_POSITION} at depth 1: {0}")]
+pub struct StartupFailed(pub Forfeit);
 
 /// The CPU times of a program's start-up runs, shortest first.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,13 +8,12 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::bail;
-
 use super::analysis::{self, AlgorithmSummary};
 use super::markdown::REPORT_FILE;
 use super::measure::Algorithm;
 use super::timings::{Outcome, Timings};
 use super::units;
+use super::Error;
 
 /// Says how many searches were measured, skipped and failed, in how long,
 /// and every file written (`names`) in `directory`; for programs, a table
@@ -143,7 +142,7 @@ fn failures(timings: &Timings, algorithm: Algorithm) -> Vec<(&str, u32, &str)> {
 ///
 /// # Errors
 /// Names the first such program and its first failure's cause.
-pub fn check_every_series_played(timings: &Timings, directory: &Path) -> anyhow::Result<()> {
+pub fn check_every_series_played(timings: &Timings, directory: &Path) -> Result<(), Error> {
     let Some(runs) = &timings.runs else { return Ok(()) };
     for program in &runs.programs {
         let algorithm = program.algorithm;
@@ -153,14 +152,9 @@ pub fn check_every_series_played(timings: &Timings, directory: &Path) -> anyhow:
         let first = failures(timings, algorithm)
             .first()
             .map(|(position, depth, reason)| format!("on {position} at depth {depth}: {reason}"))
-            .or_else(|| program.startup.as_ref().err().cloned())
+            .or_else(|| program.startup.as_ref().err().map(ToString::to_string))
             .unwrap_or_else(|| "every run was skipped".to_owned());
-        bail!(
-            "{} ({}) never played a move; the first failure, {first}; {} has every run",
-            algorithm.prose(),
-            algorithm.name(),
-            directory.join(REPORT_FILE).display()
-        );
+        return Err(Error::NeverPlayed { algorithm, first, report: directory.join(REPORT_FILE) });
     }
     Ok(())
 }

@@ -10,8 +10,9 @@ use std::time::Duration;
 use indicatif::ProgressBar;
 
 use super::measure::{self, measure, predict, Algorithm, Measurement, Prediction, Searcher};
-use super::startup::Startup;
+use super::startup::{Startup, StartupFailed};
 use crate::board::Board;
+use crate::protocol::verdict::Forfeit;
 
 /// A position the report searches from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,7 +78,7 @@ pub struct ProgramRun {
     /// `maxconnect4 ...`.
     pub command: String,
     /// Its start-up, or why its start-up runs failed.
-    pub startup: Result<Startup, String>,
+    pub startup: Result<Startup, StartupFailed>,
     /// Which version of it ran, in words.
     pub version: String,
 }
@@ -172,14 +173,14 @@ pub(super) struct SeriesLimits {
 ///
 /// # Errors
 /// The first error of `run`, which stops everything: `run` gives a failed
-/// run (the program's fault) as `Ok(Err(reason))`.
+/// run (the program's fault) as `Ok(Err(forfeit))`.
 pub(super) fn series_cells<E>(
     index: usize,
     position: &Position,
     algorithm: Algorithm,
     limits: SeriesLimits,
     progress: &ProgressBar,
-    mut run: impl FnMut(u32) -> Result<Result<Measurement, String>, E>,
+    mut run: impl FnMut(u32) -> Result<Result<Measurement, Forfeit>, E>,
 ) -> Result<Vec<Cell>, E> {
     let mut cells = Vec::new();
     let mut shallower: Vec<Measurement> = Vec::new();
@@ -200,7 +201,7 @@ pub(super) fn series_cells<E>(
                     shallower.push(measurement);
                     Outcome::Measured(measurement)
                 }
-                Err(reason) => Outcome::Failed { reason },
+                Err(forfeit) => Outcome::Failed { reason: forfeit.to_string() },
             },
         };
         let failed = matches!(outcome, Outcome::Failed { .. });

@@ -519,24 +519,31 @@ fn no_source_file_is_over_900_lines() {
     assert!(long.is_empty(), "files over 900 lines: {long:?}");
 }
 
+/// The paths from modules under one of `from` (top-level names) to modules
+/// under one of `to`, as `a::b -> c::d`; fails unless some module under
+/// `from` is read at all.
+fn names_between(from: &[&str], to: &[&str]) -> Vec<String> {
+    let library = Crate::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let is = |module: &Module, names: &[&str]| module.first().is_some_and(|top| names.contains(&top.as_str()));
+    let edges = library.edges();
+    assert!(edges.keys().any(|module| is(module, from)), "the modules of {from:?} are read");
+    edges
+        .iter()
+        .filter(|(module, _)| is(module, from))
+        .flat_map(|(module, named)| {
+            named
+                .iter()
+                .filter(|named| is(named, to))
+                .map(move |named| format!("{} -> {}", module.join("::"), named.join("::")))
+        })
+        .collect()
+}
+
 /// Containment serves the referee and the report alike, at the services
 /// layer: none of its modules names a front end.
 #[test]
 fn containment_names_no_front_end() {
-    let library = Crate::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
-    let front_ends = ["modes", "report", "referee", "serve"];
-    let is = |module: &Module, names: &[&str]| module.first().is_some_and(|top| names.contains(&top.as_str()));
-    let edges = library.edges();
-    assert!(edges.keys().any(|module| is(module, &["contain"])), "contain's modules are read");
-    let wrong: Vec<String> = edges
-        .iter()
-        .filter(|(from, _)| is(from, &["contain"]))
-        .flat_map(|(from, to)| {
-            to.iter()
-                .filter(|to| is(to, &front_ends))
-                .map(move |to| format!("{} -> {}", from.join("::"), to.join("::")))
-        })
-        .collect();
+    let wrong = names_between(&["contain"], &["modes", "report", "referee", "serve"]);
     assert!(wrong.is_empty(), "contain names front ends: {wrong:?}");
 }
 
@@ -601,4 +608,13 @@ fn the_checker_finds_a_result_of_a_string_however_nested() {
     assert_eq!(count("struct S { built: Option<Result<PathBuf, String>> }"), 1);
     assert_eq!(count("fn f() -> Result<String, Error> {} // Result<(), String>"), 0);
     assert_eq!(count("fn f() -> Result<HashMap<String, String>, Fault> {}"), 0);
+}
+
+/// The report runs programs as the referee does through what both share
+/// below them (`contain`, `protocol::one_move`), never through the
+/// referee: none of its modules names one of the referee's.
+#[test]
+fn the_report_names_nothing_of_the_referee() {
+    let wrong = names_between(&["report"], &["referee"]);
+    assert!(wrong.is_empty(), "the report names the referee: {wrong:?}");
 }

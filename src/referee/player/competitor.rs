@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use crate::board::{Board, Column};
+use crate::protocol::verdict::Forfeit;
 use crate::referee::console::Console;
-use crate::referee::verdict::Forfeit;
 use crate::referee::Error;
 use crate::rules::Outcome;
 

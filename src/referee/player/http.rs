@@ -14,7 +14,8 @@
 use std::time::{Duration, Instant};
 
 use super::pipe::forfeit;
-use super::{Ask, Captures, Competitor, End, Turn};
+use super::{Ask, Competitor, End, Turn};
+use crate::contain::captures::Captures;
 use crate::contain::Captured;
 use crate::protocol::arena::{Delivery, Host, ANSWER_LIMIT};
 use crate::referee::console::Console;
@@ -107,7 +108,7 @@ impl Competitor for Http {
             return Ok(());
         }
         let mut text = format!("=== {}\n", self.url).into_bytes();
-        text.extend(super::program::section("exchange", &self.exchange));
-        self.captures.append(&text)
+        text.extend(crate::contain::turn::section("exchange", &self.exchange));
+        Ok(self.captures.append(&text)?)
     }
 }

@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use super::{Ask, Competitor, End, Turn};
 use crate::display;
+use crate::protocol::verdict::Forfeit;
 use crate::referee::console::Console;
-use crate::referee::verdict::Forfeit;
 use crate::referee::Error;
 
 /// `human`.

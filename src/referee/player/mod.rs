@@ -7,13 +7,13 @@
 //! Moderator bot ([`moderator`]), a coordinator engine ([`coordinator`]) or
 //! a web arena bot ([`http`]). The game never asks which kind it has.
 //!
-//! How a player is named is [`spec`], the interface is [`competitor`], and
+//! How a player is named is [`spec`] (its command a `contain::template`),
+//! the interface is [`competitor`], and
 //! [`seating`] makes the player a spec names. The bots that talk on their
 //! standard input and output are started once per game, contained like
 //! one-move programs, and spoken to through [`pipe`], which reads their
 //! output bounded and against the turn's deadline.
 
-pub mod captures;
 pub mod competitor;
 pub mod coordinator;
 pub mod http;
@@ -24,7 +24,6 @@ pub mod program;
 pub mod seating;
 pub mod spec;
 
-pub use captures::Captures;
 pub use competitor::{Ask, Competitor, End, Turn, STARTUP};
 pub use seating::{seat, Seating};
-pub use spec::{PlayerKind, PlayerSpec, Substitution, Template, TemplateError};
+pub use spec::{PlayerKind, PlayerSpec, SpecError};

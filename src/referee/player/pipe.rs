@@ -16,14 +16,16 @@ use std::io::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::program::{describe, section, shown, CAPTURE_LIMIT};
-use super::{Ask, Captures, Competitor, End, Substitution, Template, Turn};
+use super::{Ask, Competitor, End, Turn};
+use crate::contain::captures::Captures;
 use crate::contain::limits::Passed;
 use crate::contain::scratch::ScratchDir;
-use crate::contain::{Captured, Contained, Containment, Progress, Stream};
+use crate::contain::template::{Substitution, Template};
+use crate::contain::turn::{describe, last_line, section, shown, CAPTURE_LIMIT};
+use crate::contain::{Captured, Contained, Containment, Progress, StartError, Stream};
 use crate::protocol::host::{Fault, PipeHost, Position, Silence, Step, Then};
+use crate::protocol::verdict::{Forfeit, IllegalMove};
 use crate::referee::console::Console;
-use crate::referee::verdict::{Forfeit, IllegalMove};
 use crate::referee::Error;
 
 /// The most a bot may print without completing an answer: answers are a few
@@ -43,10 +45,34 @@ pub enum NoAnswer {
     Limit(Forfeit),
 }
 
+/// Why a bot is not running.
+#[derive(Debug, thiserror::Error)]
+pub enum Gone {
+    #[error(transparent)]
+    NotStarted(StartError),
+    #[error("it has ended")]
+    HasEnded,
+    /// It ended: how, in words.
+    #[error("it ended ({0})")]
+    Ended(String),
+    #[error("it has been stopped")]
+    Stopped,
+}
+
+/// Why a line could not be sent to a bot, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SendError {
+    /// It is not running: why.
+    #[error("{0}")]
+    Gone(String),
+    #[error("it no longer reads its standard input")]
+    Closed,
+}
+
 /// A running bot, or why it could not be started.
 pub struct Conversation {
     /// Stopped (dropped) before the folder it runs in is removed.
-    process: Result<Contained, String>,
+    process: Result<Contained, Gone>,
     /// The forfeit for each limit it may pass.
     limits: [Forfeit; 3],
     /// The CPU time it may use on one answer, if not the answer's time.
@@ -77,7 +103,7 @@ impl Conversation {
         let (program, args) = template.command_line(&values, base, directory.copy_of_home());
         let words = std::iter::once(program.as_os_str()).chain(args.iter().map(|arg| arg.as_os_str()));
         let command = shell_words::join(words.map(|word| word.to_string_lossy().into_owned()));
-        let process = containment.spawn(&program, &args, &directory, true).map_err(|error| error.to_string());
+        let process = containment.spawn(&program, &args, &directory, true).map_err(Gone::NotStarted);
         Conversation {
             process,
             limits: [Passed::Memory, Passed::Processes, Passed::Disk]
@@ -96,7 +122,7 @@ impl Conversation {
     /// line).
     #[must_use]
     pub fn with_last_words(&self, forfeit: Forfeit) -> Forfeit {
-        let Some(line) = super::program::last_line(&self.stderr.tail) else { return forfeit };
+        let Some(line) = last_line(&self.stderr.tail) else { return forfeit };
         let said = |reason: String| format!("{reason}; its last line on stderr: '{line}'");
         match forfeit {
             Forfeit::FailedToStart(reason) => Forfeit::FailedToStart(said(reason)),
@@ -106,27 +132,27 @@ impl Conversation {
         }
     }
 
-    /// Why the bot could not be started, if it could not.
+    /// Why the bot is not running, if it is not.
     #[must_use]
-    pub fn failed(&self) -> Option<&str> {
-        self.process.as_ref().err().map(String::as_str)
+    pub fn failed(&self) -> Option<&Gone> {
+        self.process.as_ref().err()
     }
 
     /// Sends one line.
     ///
     /// # Errors
-    /// When the bot no longer reads its standard input (it ended, or closed
-    /// it): how it went, in words.
-    pub fn send(&mut self, message: &str) -> Result<(), String> {
+    /// When the bot was never started, or no longer reads its standard
+    /// input (it ended, or closed it).
+    pub fn send(&mut self, message: &str) -> Result<(), SendError> {
         let line = format!("{message}\n");
         self.exchange.push(format!("> {line}").as_bytes(), CAPTURE_LIMIT);
-        let process = self.process.as_mut().map_err(|reason| reason.clone())?;
+        let process = self.process.as_mut().map_err(|error| SendError::Gone(error.to_string()))?;
         // Messages are a few bytes and a game sends a few kilobytes at most,
         // well under a pipe's buffer, so this never waits on the bot.
         let written = process.stdin.as_mut().map(|stdin| stdin.write_all(line.as_bytes()).and_then(|()| stdin.flush()));
         match written {
             Some(Ok(())) => Ok(()),
-            _ => Err("it no longer reads its standard input".to_owned()),
+            _ => Err(SendError::Closed),
         }
     }
 
@@ -242,14 +268,15 @@ impl Conversation {
             match self.poll(grace) {
                 Progress::Output => {}
                 Progress::Ended => {
-                    let process = std::mem::replace(&mut self.process, Err("it has ended".to_owned()));
+                    let process = std::mem::replace(&mut self.process, Err(Gone::HasEnded));
                     return match process {
                         Ok(process) => {
-                            let ending = describe(&self.stop(process).ending);
-                            self.process = Err(format!("it ended ({ending})"));
-                            format!("it ended ({ending})")
+                            let ended = Gone::Ended(describe(&self.stop(process).ending));
+                            let said = ended.to_string();
+                            self.process = Err(ended);
+                            said
                         }
-                        Err(reason) => reason,
+                        Err(gone) => gone.to_string(),
                     };
                 }
                 Progress::Deadline => return "it closed its standard output".to_owned(),
@@ -282,7 +309,7 @@ impl Conversation {
         if let Some(grace) = grace {
             while self.process.is_ok() && self.poll(grace) == Progress::Output {}
         }
-        if let Ok(process) = std::mem::replace(&mut self.process, Err("it has been stopped".to_owned())) {
+        if let Ok(process) = std::mem::replace(&mut self.process, Err(Gone::Stopped)) {
             self.stop(process);
         }
         let mut text = format!("=== {}\n", self.command).into_bytes();
@@ -293,7 +320,7 @@ impl Conversation {
         {
             text.extend(section(name, captured));
         }
-        captures.append(&text)
+        Ok(captures.append(&text)?)
     }
 }
 
@@ -361,7 +388,7 @@ impl<H: PipeHost> Competitor for Bot<H> {
     /// turn's steps until one ends in a move or a forfeit.
     fn play(&mut self, ask: &Ask<'_>, _: Option<&mut Console<'_>>) -> Result<Turn, Error> {
         if let Some(reason) = self.conversation.failed() {
-            return Ok(Turn::lost(Forfeit::FailedToStart(reason.to_owned())));
+            return Ok(Turn::lost(Forfeit::FailedToStart(reason.to_string())));
         }
         let position = Position { board: ask.board, history: ask.history, left: ask.left };
         let mut started = Instant::now();
@@ -372,7 +399,7 @@ impl<H: PipeHost> Competitor for Bot<H> {
         };
         let result = loop {
             if let Some(how) = step.send.iter().find_map(|line| self.conversation.send(line).err()) {
-                break Err(forfeit(self.host.refused(how), ask));
+                break Err(forfeit(self.host.refused(how.to_string()), ask));
             }
             step = match step.then {
                 Then::Listen => match self.conversation.answer(deadline, H::take) {

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use super::{coordinator, http, human, moderator, pipe, program};
-use super::{Captures, Competitor, PlayerKind, PlayerSpec, STARTUP};
+use super::{Competitor, PlayerKind, PlayerSpec, STARTUP};
+use crate::contain::captures::Captures;
 use crate::contain::scratch::ScratchDir;
 use crate::contain::{ContainError, Containment};
 use crate::referee::log::Colour;

@@ -1,11 +1,17 @@
-//! What a player's program printed, kept in a file of the game's output
-//! directory, one file per colour.
+//! What a program printed, kept in a file: a game's output directory has
+//! one per colour, a report one per program timed.
 
 use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::referee::Error;
+/// The file that keeps what a program printed cannot be made or written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}", path.display())]
+pub struct WriteError {
+    pub path: PathBuf,
+    pub source: std::io::Error,
+}
 
 /// The file in a game's output directory that keeps what one side's
 /// program printed, made when there is something to keep.
@@ -39,8 +45,8 @@ impl Captures {
     ///
     /// # Errors
     /// When it cannot be made or written.
-    pub fn append(&mut self, text: &[u8]) -> Result<(), Error> {
-        let error = |source| Error::io("write", &self.path, source);
+    pub fn append(&mut self, text: &[u8]) -> Result<(), WriteError> {
+        let error = |source| WriteError { path: self.path.clone(), source };
         if self.file.is_none() {
             if let Some(directory) = self.path.parent() {
                 std::fs::create_dir_all(directory).map_err(error)?;
