@@ -8,7 +8,7 @@ use clap::Args;
 
 use maxconnect4::modes::{self, bot, BookChoice, EngineSettings, Play};
 use maxconnect4::rules::Rules;
-use maxconnect4::search::{Budget, Limits};
+use maxconnect4::search::Limits;
 
 use super::values::*;
 
@@ -145,12 +145,12 @@ pub(crate) struct BudgetArgs {
 }
 
 impl BudgetArgs {
-    pub(crate) fn budget(&self) -> Budget {
+    pub(crate) fn budget(&self) -> Limits {
         match self.time_limit {
             Some(time_limit) => {
-                Budget { depth: self.depth.unwrap_or(Budget::TO_THE_END), time_limit: Some(time_limit) }
+                Limits { depth: self.depth.unwrap_or(Limits::TO_THE_END), time_limit: Some(time_limit) }
             }
-            None => Budget::depth(self.depth.unwrap_or(ANALYSIS_DEPTH)),
+            None => Limits::depth(self.depth.unwrap_or(ANALYSIS_DEPTH)),
         }
     }
 

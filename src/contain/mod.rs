@@ -58,7 +58,7 @@ pub mod scratch;
 pub mod template;
 pub mod turn;
 
-pub use outcome::{Ending, Progress, Stopped, Stream};
+pub use outcome::{Ending, Polled, Stopped, Stream};
 
 use home::Home;
 use limits::{Group, Groups, Limits, Passed};
@@ -435,10 +435,10 @@ impl Containment {
         let timed_out = loop {
             let check = (looked + CPU_CHECK).min(deadline);
             match contained.poll(Some(check), &mut keep) {
-                Progress::Output => {}
-                Progress::Ended => break false,
-                Progress::Deadline if check == deadline => break true,
-                Progress::Deadline => {}
+                Polled::Output => {}
+                Polled::Ended => break false,
+                Polled::Deadline if check == deadline => break true,
+                Polled::Deadline => {}
             }
             // Not on every piece of output: a walk of its folder is not free.
             if looked.elapsed() < CPU_CHECK {
@@ -520,7 +520,7 @@ impl Contained {
     /// Reads what the program has written, giving it to `sink`, until some
     /// output came, the program ended or `deadline` passed (no deadline:
     /// wait as long as it takes).
-    pub fn poll(&mut self, deadline: Option<Instant>, sink: &mut dyn FnMut(Stream, &[u8])) -> Progress {
+    pub fn poll(&mut self, deadline: Option<Instant>, sink: &mut dyn FnMut(Stream, &[u8])) -> Polled {
         self.inner.poll(deadline, sink)
     }
 

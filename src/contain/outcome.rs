@@ -23,7 +23,7 @@ pub enum Stream {
 
 /// What [`Contained::poll`](super::Contained::poll) saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Progress {
+pub enum Polled {
     /// Some output was read (and given to the caller), or an output stream
     /// was closed.
     Output,

@@ -14,7 +14,7 @@ use rustix::io::{Errno, FdFlags};
 use rustix::process::{getpid, getppid, Signal};
 
 use super::interrupt::stop_if_interrupted;
-use super::outcome::{Ending, Progress, Stopped, Stream};
+use super::outcome::{Ending, Polled, Stopped, Stream};
 use super::tree::{kill_trees, pidfd_open, reap, registered, sweep};
 
 /// A started program: our child (the program itself, or bwrap), the
@@ -126,17 +126,17 @@ pub fn spawn(
 }
 
 impl Process {
-    pub fn poll(&mut self, deadline: Option<Instant>, sink: &mut dyn FnMut(Stream, &[u8])) -> Progress {
+    pub fn poll(&mut self, deadline: Option<Instant>, sink: &mut dyn FnMut(Stream, &[u8])) -> Polled {
         loop {
             if self.ended.is_some() {
-                return Progress::Ended;
+                return Polled::Ended;
             }
             let timeout = match deadline {
                 None => None,
                 Some(deadline) => {
                     let left = deadline.saturating_duration_since(Instant::now());
                     if left.is_zero() {
-                        return Progress::Deadline;
+                        return Polled::Deadline;
                     }
                     // Past what a timespec holds: as good as no deadline.
                     Timespec::try_from(left).ok()
@@ -166,7 +166,7 @@ impl Process {
                 self.ended = Some(Instant::now());
             }
             if output {
-                return Progress::Output;
+                return Polled::Output;
             }
         }
     }

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::outcome::{Progress, Stopped, Stream};
+use super::outcome::{Polled, Stopped, Stream};
 
 pub struct Process;
 
@@ -23,7 +23,7 @@ pub fn spawn(
 }
 
 impl Process {
-    pub fn poll(&mut self, _: Option<Instant>, _: &mut dyn FnMut(Stream, &[u8])) -> Progress {
+    pub fn poll(&mut self, _: Option<Instant>, _: &mut dyn FnMut(Stream, &[u8])) -> Polled {
         unreachable!("no process is started on this system")
     }
     pub fn stop(&mut self, _: &mut dyn FnMut(Stream, &[u8])) -> Stopped {

@@ -13,7 +13,7 @@ use super::Error;
 use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::{self, Analysis, Budget, ColumnValue, Reach, SolveError, Strength, ValueBound};
+use crate::search::{self, Analysis, ColumnValue, Limits, Reach, SolveError, Strength, ValueBound};
 
 /// Prints `perft DEPTH N`: the number of move sequences of length `depth`
 /// under `rules` from the position of `source` (the empty board when there
@@ -176,7 +176,7 @@ pub struct AnalyseOptions {
     pub rules: Rules,
     /// The table's size, the threads and the book.
     pub engine: EngineSettings,
-    pub budget: Budget,
+    pub budget: Limits,
     /// One JSON object for programs rather than a line per column.
     pub json: bool,
 }

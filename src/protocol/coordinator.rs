@@ -22,7 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::host::{self, Fault, PipeHost, Position, Silence, Step, Then};
+use super::host::{self, Fault, PipeHost, Silence, Situation, Step, Then};
 use crate::board::{Board, Column};
 use crate::player::Player;
 use crate::rules::{Outcome, Rules};
@@ -382,7 +382,7 @@ impl PipeHost for Host {
     /// # Panics
     /// When the game did not start from moves: the protocol has no other
     /// way to tell a position.
-    fn turn(&mut self, position: &Position<'_>) -> Step {
+    fn turn(&mut self, position: &Situation<'_>) -> Step {
         self.greeting = false;
         self.board = *position.board;
         let history = position.history.expect("a coordinator engine plays only games started from moves");
@@ -595,7 +595,7 @@ mod tests {
         let board = Moves::board(Rules::Classic, &moves.bytes().map(|digit| char::from(digit + 1)).collect::<String>())
             .unwrap();
         let left = [Duration::from_secs(60), Duration::from_secs(5)];
-        let step = host.turn(&Position { board: &board, history: Some(&history), left });
+        let step = host.turn(&Situation { board: &board, history: Some(&history), left });
         host::tests::drive(&mut host, step, script)
     }
 

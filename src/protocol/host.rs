@@ -95,7 +95,7 @@ impl Step {
 
 /// A turn as a host tells it to a bot.
 #[derive(Clone, Copy, Debug)]
-pub struct Position<'a> {
+pub struct Situation<'a> {
     pub board: &'a Board,
     /// The moves from the empty board to `board`, when the game started
     /// from moves.
@@ -120,7 +120,7 @@ pub trait PipeHost {
     fn greet(&mut self) -> Step;
 
     /// The start of the bot's turn on `position`.
-    fn turn(&mut self, position: &Position<'_>) -> Step;
+    fn turn(&mut self, position: &Situation<'_>) -> Step;
 
     /// The bot's answer, as [`take`](PipeHost::take) cut it.
     fn heard(&mut self, answer: &str) -> Step;

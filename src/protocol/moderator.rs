@@ -17,7 +17,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::host::{self, Fault, PipeHost, Position, Silence, Then};
+use super::host::{self, Fault, PipeHost, Silence, Situation, Then};
 use crate::board::{Board, Column};
 use crate::player::Player;
 use crate::rules::{Outcome, Rules};
@@ -295,7 +295,7 @@ impl PipeHost for Host {
     /// # Panics
     /// When the game did not start from the empty board: the protocol has
     /// no start position.
-    fn turn(&mut self, position: &Position<'_>) -> host::Step {
+    fn turn(&mut self, position: &Situation<'_>) -> host::Step {
         self.board = *position.board;
         // The opponent's last move; on the first player's first turn the
         // seat asked, and the answer may be there already.
@@ -452,7 +452,7 @@ mod tests {
         let history: Vec<Column> =
             moves.bytes().map(|digit| Column::from_number(usize::from(digit - b'0')).unwrap()).collect();
         let left = [Duration::from_secs(10); 2];
-        let step = host.turn(&Position { board: &board, history: Some(&history), left });
+        let step = host.turn(&Situation { board: &board, history: Some(&history), left });
         host::tests::drive(&mut host, step, script)
     }
 

@@ -19,7 +19,7 @@ use serde::Serialize;
 use super::log::{Colour, GameRecord};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
-use crate::search::{self, Analysis, Budget, ColumnValue, Engine, Judgement, Reach};
+use crate::search::{self, Analysis, ColumnValue, Engine, Judgement, Limits, Reach};
 
 /// One move of a game and the analysis of the position it was played in.
 #[derive(Clone, Debug)]
@@ -186,7 +186,7 @@ fn points(points: f64) -> String {
 /// The note of the move from `before` to `after`, move `number` of a
 /// game: the position before it analysed with `engine` within `budget`.
 /// `None` when `after` does not follow from `before` by one move.
-pub fn note(number: usize, before: &Board, after: &Board, engine: &mut Engine, budget: &Budget) -> Option<Note> {
+pub fn note(number: usize, before: &Board, after: &Board, engine: &mut Engine, budget: &Limits) -> Option<Note> {
     let column = Column::ALL.into_iter().find(|&column| before.can_play(column) && before.after(column) == *after)?;
     Some(Note {
         number,
@@ -198,7 +198,7 @@ pub fn note(number: usize, before: &Board, after: &Board, engine: &mut Engine, b
 
 /// The notes of every move of a game, given its start position and the
 /// position after each move.
-pub fn annotate(positions: &[Board], engine: &mut Engine, budget: &Budget) -> Vec<Note> {
+pub fn annotate(positions: &[Board], engine: &mut Engine, budget: &Limits) -> Vec<Note> {
     let pairs = positions.windows(2).enumerate();
     pairs.filter_map(|(index, pair)| note(index + 1, &pair[0], &pair[1], engine, budget)).collect()
 }

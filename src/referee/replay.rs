@@ -16,7 +16,7 @@ use crate::board::Board;
 use crate::display;
 use crate::moves;
 use crate::rules::Rules;
-use crate::search::{Budget, Engine};
+use crate::search::{Engine, Limits};
 
 /// The start position and the position after each move of `record`, under
 /// the record's rules.
@@ -115,7 +115,7 @@ impl Loaded {
 pub fn replay(
     game: &Loaded,
     delay: Duration,
-    mut annotate: Option<(&mut Engine, &Budget)>,
+    mut annotate: Option<(&mut Engine, &Limits)>,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
     let terminal = |error| Error::terminal(error);
@@ -149,7 +149,7 @@ pub fn replay(
 pub fn annotated(
     game: &Loaded,
     engine: &mut Engine,
-    budget: &Budget,
+    budget: &Limits,
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), Error> {

@@ -99,7 +99,7 @@ pub fn run(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Resul
 /// [`run`]'s measuring and writing, into `options.out`, which exists.
 fn measure_and_write(
     options: &Options,
-    (positions, source): (Vec<timings::Position>, positions::Source),
+    (positions, source): (Vec<timings::LabelledBoard>, positions::Source),
     started: Instant,
     out: &mut dyn Write,
     err: &mut dyn Write,

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::timings::Position;
+use super::timings::LabelledBoard;
 use super::Error;
 use crate::bounded::read_board_file;
 use crate::format;
@@ -40,10 +40,10 @@ pub enum Source {
 /// # Panics
 /// When there is no such position: the names are this program's own.
 #[must_use]
-pub fn built_in(name: &str) -> Position {
+pub fn built_in(name: &str) -> LabelledBoard {
     let (_, text) = BUILT_IN.iter().find(|(n, _)| *n == name).expect("a built-in position");
     let board = format::parse(text.as_bytes()).expect("the built-in positions are valid board files").board;
-    Position { label: name.to_owned(), board }
+    LabelledBoard { label: name.to_owned(), board }
 }
 
 /// Reads every position: each file named, every file of each directory
@@ -53,7 +53,7 @@ pub fn built_in(name: &str) -> Position {
 /// # Errors
 /// When a file or directory cannot be read, a directory holds no files, or
 /// a file is not a board file.
-pub fn load(paths: &[PathBuf]) -> Result<(Vec<Position>, Source), Error> {
+pub fn load(paths: &[PathBuf]) -> Result<(Vec<LabelledBoard>, Source), Error> {
     let (paths, source) = if paths.is_empty() {
         let default = Path::new(DEFAULT_POSITIONS);
         if std::fs::symlink_metadata(default).is_err() {
@@ -82,7 +82,7 @@ pub fn load(paths: &[PathBuf]) -> Result<(Vec<Position>, Source), Error> {
         .zip(names)
         .map(|(path, name)| {
             let label = if unique { name } else { path.display().to_string() };
-            Ok(Position { label, board: read_board_file(path)?.board })
+            Ok(LabelledBoard { label, board: read_board_file(path)?.board })
         })
         .collect::<Result<_, Error>>()?;
     Ok((positions, source))
@@ -113,7 +113,7 @@ mod tests {
     fn the_built_in_positions_are_the_files_of_input_files() {
         let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_POSITIONS);
         let (files, _) = load(&[shipped]).unwrap();
-        let built: Vec<Position> = BUILT_IN.iter().map(|(name, _)| built_in(name)).collect();
+        let built: Vec<LabelledBoard> = BUILT_IN.iter().map(|(name, _)| built_in(name)).collect();
         assert_eq!(files, built, "every file of input_files/, in name order, and nothing else");
     }
 }

@@ -20,7 +20,7 @@ use regex::{Regex, RegexBuilder};
 use super::measure::{Algorithm, Measurement};
 use super::positions;
 use super::startup::{Startup, StartupFailed, STARTUP_POSITION, STARTUP_RUNS};
-use super::timings::{series_cells, Cell, Position, ProgramRun, Runs, SeriesLimits};
+use super::timings::{series_cells, Cell, LabelledBoard, ProgramRun, Runs, SeriesLimits};
 use super::version;
 use super::RunError;
 use crate::board::{Board, Column};
@@ -163,7 +163,7 @@ pub fn own_search_command() -> String {
 /// this program for `self`, `self` failing to start), or what one printed
 /// cannot be kept.
 pub fn measure(
-    positions: &[Position],
+    positions: &[LabelledBoard],
     max_depth: u32,
     budget: Duration,
     options: &ProgramOptions,

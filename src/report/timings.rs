@@ -16,14 +16,14 @@ use crate::protocol::verdict::Forfeit;
 
 /// A position the report searches from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
+pub struct LabelledBoard {
     /// How tables and charts name it: the file name, or the path when two
     /// files share a name.
     pub label: String,
     pub board: Board,
 }
 
-impl Position {
+impl LabelledBoard {
     /// The depths searched from this position: 1 to `max_depth`, but no
     /// deeper than the empty cells, as a deeper search is the same search.
     pub fn depths(&self, max_depth: u32) -> std::ops::RangeInclusive<u32> {
@@ -86,7 +86,7 @@ pub struct ProgramRun {
 /// Every cell of a report, with what it was measured from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timings {
-    pub positions: Vec<Position>,
+    pub positions: Vec<LabelledBoard>,
     /// The series measured, in the order of the tables and legends:
     /// [`Algorithm::ALL`], or a program's (and this program's beside it).
     pub series: Vec<Algorithm>,
@@ -105,7 +105,7 @@ impl Timings {
     /// cell whose predicted time exceeds `budget`, and every deeper one after
     /// it. `progress` advances by one for each cell.
     #[must_use]
-    pub fn measure(positions: Vec<Position>, max_depth: u32, budget: Duration, progress: &ProgressBar) -> Timings {
+    pub fn measure(positions: Vec<LabelledBoard>, max_depth: u32, budget: Duration, progress: &ProgressBar) -> Timings {
         let clock_overhead = measure::clock_overhead();
         let mut searchers: Vec<(Algorithm, Searcher)> =
             Algorithm::ALL.into_iter().filter_map(|algorithm| Some((algorithm, Searcher::new(algorithm)?))).collect();
@@ -176,7 +176,7 @@ pub(super) struct SeriesLimits {
 /// run (the program's fault) as `Ok(Err(forfeit))`.
 pub(super) fn series_cells<E>(
     index: usize,
-    position: &Position,
+    position: &LabelledBoard,
     algorithm: Algorithm,
     limits: SeriesLimits,
     progress: &ProgressBar,

@@ -15,7 +15,7 @@
 //! -1 and 1 score). [`ColumnValue::score`] gives the value in points or
 //! score.
 //!
-//! The budget ([`Budget`]) is a depth, which gives the same values on any
+//! The budget ([`Limits`]) is a depth, which gives the same values on any
 //! machine, and perhaps a time limit. A column's value is exact when the
 //! search from it reaches the end of the game (then the solver finds it,
 //! much faster than a depth-limited search would); when, without a time
@@ -42,36 +42,6 @@ use crate::bitboard::WIDTH;
 use crate::board::{Board, Column};
 use crate::rules::Rules;
 use crate::value::{Value, POINT};
-
-/// How much work an analysis may do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// The deepest search, in plies counting the column's own move (at
-    /// least 1): depth 1 judges the board each move leaves. When it reaches
-    /// the end of the game every column's value is exact.
-    pub depth: u32,
-    /// Stop deepening when this much time has passed; every column keeps
-    /// the deepest value it reached (depth 1 at least, which is never timed).
-    pub time_limit: Option<Duration>,
-}
-
-impl Budget {
-    /// The depth of a board's 42 cells: enough to reach the end of any game.
-    pub const TO_THE_END: u32 = 42;
-
-    /// A search to `depth` plies, without a time limit: the same values on
-    /// any machine.
-    #[must_use]
-    pub const fn depth(depth: u32) -> Budget {
-        Budget { depth, time_limit: None }
-    }
-
-    /// As deep as `time_limit` allows, up to the end of the game.
-    #[must_use]
-    pub const fn time(time_limit: Duration) -> Budget {
-        Budget { depth: Budget::TO_THE_END, time_limit: Some(time_limit) }
-    }
-}
 
 /// How far a column's value looked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,7 +235,7 @@ impl Analysis {
 /// The value of every column of `board` under `engine`'s rules, within
 /// `budget` (see the module's documentation).
 #[must_use]
-pub fn analyse(engine: &mut Engine, board: &Board, budget: &Budget) -> Analysis {
+pub fn analyse(engine: &mut Engine, board: &Board, budget: &Limits) -> Analysis {
     if let Some(known) = known_at_once(engine, board) {
         return known;
     }
@@ -490,7 +460,7 @@ mod tests {
         for (rules, moves) in [(Rules::Max, "4444443333332222221"), (Rules::Classic, "52753311433677442422121")] {
             let board = Moves::board(rules, moves).unwrap();
             let exact = engine(rules).move_values(&board, Strength::Strong, None).unwrap();
-            let analysis = analyse(&mut engine(rules), &board, &Budget::depth(Budget::TO_THE_END));
+            let analysis = analyse(&mut engine(rules), &board, &Limits::depth(Limits::TO_THE_END));
             for column in Column::ALL {
                 let got = analysis.column(column);
                 assert_eq!(got.map(|v| v.value / v.unit), exact.values[column.index()], "{moves} {column}");
@@ -507,7 +477,7 @@ mod tests {
     #[test]
     fn a_shallow_depth_gives_depth_limited_values() {
         let board = Moves::board(Rules::Max, "4453").unwrap();
-        let analysis = analyse(&mut engine(Rules::Max), &board, &Budget::depth(3));
+        let analysis = analyse(&mut engine(Rules::Max), &board, &Limits::depth(3));
         for column in Column::ALL {
             let got = analysis.column(column).unwrap();
             let search = engine(Rules::Max).search(&board.after(column), &Limits::depth(2)).unwrap();
@@ -518,7 +488,7 @@ mod tests {
         assert!(analysis.best().contains(&chosen.column));
         assert_eq!(analysis.value().unwrap().value, chosen.value);
         // Depth 1 judges the board each move leaves.
-        let analysis = analyse(&mut engine(Rules::Max), &board, &Budget::depth(1));
+        let analysis = analyse(&mut engine(Rules::Max), &board, &Limits::depth(1));
         let column = Column::from_number(4).unwrap();
         assert_eq!(analysis.column(column).unwrap().value, -crate::score::evaluate(&board.after(column)));
     }
@@ -529,7 +499,7 @@ mod tests {
     fn a_classic_result_within_the_horizon_is_exact() {
         // Both players have three in a column (1 and 2); player one to move.
         let board = Moves::board(Rules::Classic, "121212").unwrap();
-        let analysis = analyse(&mut engine(Rules::Classic), &board, &Budget::depth(2));
+        let analysis = analyse(&mut engine(Rules::Classic), &board, &Limits::depth(2));
         let value = |number| analysis.column(Column::from_number(number).unwrap()).unwrap();
         // One wins at once with its fourth stone: 22 - 4.
         assert_eq!((value(1).to_string(), value(1).reach), ("18".to_owned(), Reach::Exact));
@@ -550,10 +520,10 @@ mod tests {
     #[test]
     fn a_classic_position_the_solver_settles_is_exact_at_any_depth() {
         let board = Moves::board(Rules::Classic, "274552224131661").unwrap();
-        let analysis = analyse(&mut engine(Rules::Classic), &board, &Budget::depth(2));
+        let analysis = analyse(&mut engine(Rules::Classic), &board, &Limits::depth(2));
         assert!(analysis.columns.iter().flatten().all(|column| column.is_exact()), "{analysis:?}");
         assert_eq!(analysis.value().map(|value| value.to_string()), Some("0".to_owned()));
-        assert_eq!(analysis, analyse(&mut engine(Rules::Classic), &board, &Budget::depth(2)));
+        assert_eq!(analysis, analyse(&mut engine(Rules::Classic), &board, &Limits::depth(2)));
     }
 
     /// Under Max-Connect4 rules a move that keeps the result but loses
@@ -582,7 +552,7 @@ mod tests {
     #[test]
     fn a_finished_game_has_no_values() {
         let won = Moves::board(Rules::Classic, "1212121").unwrap();
-        let analysis = analyse(&mut engine(Rules::Classic), &won, &Budget::depth(4));
+        let analysis = analyse(&mut engine(Rules::Classic), &won, &Limits::depth(4));
         assert_eq!(analysis.columns, [None; WIDTH]);
         assert!(analysis.best().is_empty() && analysis.value().is_none());
     }
@@ -592,7 +562,7 @@ mod tests {
     #[test]
     fn a_time_limit_solves_what_it_can() {
         let board = Moves::board(Rules::Max, "44444433333322222211111").unwrap();
-        let analysis = analyse(&mut engine(Rules::Max), &board, &Budget::time(Duration::from_secs(60)));
+        let analysis = analyse(&mut engine(Rules::Max), &board, &Limits::time(Duration::from_secs(60)));
         let exact = engine(Rules::Max).move_values(&board, Strength::Strong, None).unwrap();
         for column in Column::ALL {
             let got = analysis.column(column);

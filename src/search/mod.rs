@@ -44,7 +44,7 @@ mod request;
 mod table;
 
 pub use alpha_beta::alpha_beta;
-pub use analysis::{analyse, from_book, solve_columns, Analysis, Budget, ColumnValue, Judgement, Reach, SOLVE_NODES};
+pub use analysis::{analyse, from_book, solve_columns, Analysis, ColumnValue, Judgement, Reach, SOLVE_NODES};
 pub use engine::{perft, Engine};
 pub use minimax::minimax;
 pub use outcome::{Bounded, ExactValue, MoveValues, OutOfTime, SearchResult, Solution, SolveError, ValueBound};

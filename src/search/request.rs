@@ -4,21 +4,35 @@
 
 use std::time::Duration;
 
-/// How far and how long to search.
+/// How far and how long to search: for a move, or for each column of an
+/// analysis (`search::analyse`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Plies to search; capped at the number of empty cells.
+    /// Plies to search, the move's own first (at least 1: depth 1 judges
+    /// the board each move leaves); capped at the number of empty cells.
+    /// Reaching the end of the game, a value is exact.
     pub depth: u32,
-    /// Stop when this much time has passed, and play the best move of the
-    /// deepest finished iteration.
+    /// Stop deepening when this much time has passed: a move search plays
+    /// the best move of the deepest finished iteration, an analysis keeps
+    /// each column's deepest value (depth 1 at least, which is never timed).
     pub time_limit: Option<Duration>,
 }
 
 impl Limits {
-    /// A search to `depth` plies without a time limit.
+    /// The depth of a board's 42 cells: enough to reach the end of any game.
+    pub const TO_THE_END: u32 = 42;
+
+    /// A search to `depth` plies without a time limit: the same result on
+    /// any machine.
     #[must_use]
     pub const fn depth(depth: u32) -> Limits {
         Limits { depth, time_limit: None }
+    }
+
+    /// As deep as `time_limit` allows, up to the end of the game.
+    #[must_use]
+    pub const fn time(time_limit: Duration) -> Limits {
+        Limits { depth: Limits::TO_THE_END, time_limit: Some(time_limit) }
     }
 }
 

@@ -75,7 +75,7 @@ pub(super) fn progress_path(out: &Path, shard: Option<Shard>) -> PathBuf {
 }
 
 /// A progress file read: its first line and the values it gives, by key.
-pub(super) struct Progress {
+pub(super) struct Recorded {
     pub(super) header: String,
     pub(super) values: HashMap<u64, i32>,
     /// Bytes of its whole lines: a last line cut short lies beyond them.
@@ -90,7 +90,7 @@ pub(super) struct Progress {
 /// When the file is absent ([`Error::NoProgress`]), cannot be read, or has
 /// a bad line: not `KEY VALUE` with a value within the rules' scores, or a
 /// key given two values.
-pub(super) fn read_progress(path: &Path) -> Result<Progress, Error> {
+pub(super) fn read_progress(path: &Path) -> Result<Recorded, Error> {
     let cannot = |source| Error::Read { path: path.to_owned(), source };
     let file = match crate::bounded::open(path) {
         Ok(file) => file,
@@ -112,11 +112,11 @@ pub(super) fn read_progress(path: &Path) -> Result<Progress, Error> {
         lines.push(line.trim_end().to_owned());
     }
     let Some(header) = lines.first().cloned() else {
-        return Ok(Progress { header: String::new(), values: HashMap::new(), whole_lines });
+        return Ok(Recorded { header: String::new(), values: HashMap::new(), whole_lines });
     };
     let values =
         progress_values(&header, &lines[1..]).map_err(|source| Error::BadLine { path: path.to_owned(), source })?;
-    Ok(Progress { header, values, whole_lines })
+    Ok(Recorded { header, values, whole_lines })
 }
 
 #[cfg(test)]

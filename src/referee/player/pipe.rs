@@ -22,8 +22,8 @@ use crate::contain::limits::Passed;
 use crate::contain::scratch::ScratchDir;
 use crate::contain::template::{Substitution, Template};
 use crate::contain::turn::{describe, last_line, section, shown, CAPTURE_LIMIT};
-use crate::contain::{Captured, Contained, Containment, Progress, StartError, Stream};
-use crate::protocol::host::{Fault, PipeHost, Position, Silence, Step, Then};
+use crate::contain::{Captured, Contained, Containment, Polled, StartError, Stream};
+use crate::protocol::host::{Fault, PipeHost, Silence, Situation, Step, Then};
 use crate::protocol::verdict::{Forfeit, IllegalMove};
 use crate::referee::console::Console;
 use crate::referee::Error;
@@ -210,10 +210,10 @@ impl Conversation {
             }
             let check = (looked + crate::contain::CPU_CHECK).min(deadline);
             match self.poll(check) {
-                Progress::Output => {}
-                Progress::Ended => return Err(NoAnswer::Silence(Silence::Gone(self.how_it_went(deadline)))),
-                Progress::Deadline if check == deadline => return Err(NoAnswer::Silence(Silence::Deadline)),
-                Progress::Deadline => {}
+                Polled::Output => {}
+                Polled::Ended => return Err(NoAnswer::Silence(Silence::Gone(self.how_it_went(deadline)))),
+                Polled::Deadline if check == deadline => return Err(NoAnswer::Silence(Silence::Deadline)),
+                Polled::Deadline => {}
             }
             // Not on every piece of output: a walk of its folder is not free.
             if looked.elapsed() < crate::contain::CPU_CHECK {
@@ -251,8 +251,8 @@ impl Conversation {
     }
 
     /// Reads what is there until `deadline`.
-    fn poll(&mut self, deadline: Instant) -> Progress {
-        let Ok(process) = &mut self.process else { return Progress::Ended };
+    fn poll(&mut self, deadline: Instant) -> Polled {
+        let Ok(process) = &mut self.process else { return Polled::Ended };
         let (pending, stderr) = (&mut self.pending, &mut self.stderr);
         process.poll(Some(deadline), &mut |stream, bytes| match stream {
             Stream::Stdout => keep(pending, bytes),
@@ -266,8 +266,8 @@ impl Conversation {
         let grace = deadline.min(Instant::now() + EXIT_GRACE);
         loop {
             match self.poll(grace) {
-                Progress::Output => {}
-                Progress::Ended => {
+                Polled::Output => {}
+                Polled::Ended => {
                     let process = std::mem::replace(&mut self.process, Err(Gone::HasEnded));
                     return match process {
                         Ok(process) => {
@@ -279,7 +279,7 @@ impl Conversation {
                         Err(gone) => gone.to_string(),
                     };
                 }
-                Progress::Deadline => return "it closed its standard output".to_owned(),
+                Polled::Deadline => return "it closed its standard output".to_owned(),
             }
         }
     }
@@ -307,7 +307,7 @@ impl Conversation {
     /// When the captured output cannot be written.
     pub fn finish(&mut self, grace: Option<Instant>, captures: &mut Captures) -> Result<(), Error> {
         if let Some(grace) = grace {
-            while self.process.is_ok() && self.poll(grace) == Progress::Output {}
+            while self.process.is_ok() && self.poll(grace) == Polled::Output {}
         }
         if let Ok(process) = std::mem::replace(&mut self.process, Err(Gone::Stopped)) {
             self.stop(process);
@@ -390,7 +390,7 @@ impl<H: PipeHost> Competitor for Bot<H> {
         if let Some(reason) = self.conversation.failed() {
             return Ok(Turn::lost(Forfeit::FailedToStart(reason.to_string())));
         }
-        let position = Position { board: ask.board, history: ask.history, left: ask.left };
+        let position = Situation { board: ask.board, history: ask.history, left: ask.left };
         let mut started = Instant::now();
         let (mut step, mut deadline) = if self.greeted {
             (self.host.turn(&position), started + ask.time)
