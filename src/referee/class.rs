@@ -469,7 +469,7 @@ fn folders(class: &Path) -> Result<Vec<PathBuf>, Error> {
         .collect();
     folders.sort();
     if folders.is_empty() {
-        return Err(Error::Clash(format!("the class folder {} holds no folder, one per student", class.display())));
+        return Err(Error::NoStudents(class.to_owned()));
     }
     Ok(folders)
 }

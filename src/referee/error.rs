@@ -29,22 +29,53 @@ pub enum Error {
     /// What a player printed cannot be kept.
     #[error(transparent)]
     Captures(#[from] crate::contain::captures::WriteError),
-    #[error("{0}")]
-    Clash(String),
+    #[error(
+        "the log {} and the file of the games' moves would be the same path; give the log another extension, such as .jsonl",
+        .0.display()
+    )]
+    LogIsMovesFile(PathBuf),
+    #[error(
+        "the log {} and the folder for the programs' output, {}, would be the same path; give the log another extension, such as .jsonl",
+        .log.display(), .folder.display()
+    )]
+    LogIsOutputFolder { log: PathBuf, folder: PathBuf },
+    #[error("{} is where the programs' output goes, but it is not a folder", .0.display())]
+    OutputNotAFolder(PathBuf),
+    /// A player that cannot play from the game's start.
+    #[error("{name}: {reason}")]
+    CannotStart { name: String, reason: &'static str },
+    #[error("the class folder {} holds no folder, one per student", .0.display())]
+    NoStudents(PathBuf),
     #[error("a human player needs the terminal; tournaments have no human players")]
     NoTerminal,
     #[error("the terminal failed: {0}")]
-    Terminal(String),
+    Terminal(#[source] crate::prompt::PromptError),
     /// Standard output or the terminal could not be written (its reader may
     /// have gone, as `| head` does).
     #[error("the terminal failed: {0}")]
     Output(#[source] io::Error),
-    #[error("{0}")]
-    Replay(String),
+    #[error("{} holds no games", .0.display())]
+    NoGames(PathBuf),
+    #[error("{} holds {count} {}; there is no game {number}", .log.display(), if *.count == 1 { "game" } else { "games" })]
+    NoSuchGame { log: PathBuf, count: usize, number: usize },
+    /// A logged game that its own moves do not give.
+    #[error("game {number} of {}: {fault}", .log.display())]
+    BadGame { log: PathBuf, number: usize, fault: super::log::Fault },
+    #[error("{} is not a tournament manifest: {source}", .path.display())]
+    NotAManifest { path: PathBuf, source: serde_json::Error },
+    /// Boxed: its paths and names would make every `Result` of the referee large.
+    #[error(transparent)]
+    Merge(Box<super::merge::MergeError>),
     #[error("{0}")]
     Tournament(String),
     #[error("the solver that adjudicates games cannot have its memory: {0}")]
     Adjudicator(#[from] crate::search::TableTooLarge),
+}
+
+impl From<super::merge::MergeError> for Error {
+    fn from(error: super::merge::MergeError) -> Error {
+        Error::Merge(Box::new(error))
+    }
 }
 
 impl Error {

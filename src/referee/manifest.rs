@@ -110,9 +110,7 @@ impl Manifest {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(Error::io("read", path, source)),
         };
-        serde_json::from_slice(&text)
-            .map(Some)
-            .map_err(|error| Error::Tournament(format!("{} is not a tournament manifest: {error}", path.display())))
+        serde_json::from_slice(&text).map(Some).map_err(|source| Error::NotAManifest { path: path.to_owned(), source })
     }
 
     /// How `other` differs from this manifest, in words, if it does.

@@ -71,25 +71,13 @@ pub fn play_match(
     }
     let output_root = log::output_directory(&options.log);
     if log::moves_file(&options.log) == options.log {
-        return Err(Error::Clash(format!(
-            "the log {} and the file of the games' moves would be the same path; \
-             give the log another extension, such as .jsonl",
-            options.log.display()
-        )));
+        return Err(Error::LogIsMovesFile(options.log.clone()));
     }
     if output_root == options.log {
-        return Err(Error::Clash(format!(
-            "the log {} and the folder for the programs' output, {}, would be the same path; \
-             give the log another extension, such as .jsonl",
-            options.log.display(),
-            output_root.display()
-        )));
+        return Err(Error::LogIsOutputFolder { log: options.log.clone(), folder: output_root });
     }
     if output_root.exists() && !output_root.is_dir() {
-        return Err(Error::Clash(format!(
-            "{} is where the programs' output goes, but it is not a folder",
-            output_root.display()
-        )));
+        return Err(Error::OutputNotAFolder(output_root));
     }
     let mut log = Log::open(&options.log)?;
     let records = log.records()?;

@@ -20,6 +20,41 @@ use super::manifest::{settings_words, Manifest};
 use super::results::Results;
 use super::Error;
 
+/// Why logs cannot be merged into one tournament's results.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error("{}: no such log", .0.display())]
+    NoSuchLog(PathBuf),
+    #[error(
+        "{} and {} are manifests of different tournaments ({difference}); merge the shards of one tournament",
+        .first.display(), .beside.display()
+    )]
+    Tournaments { first: PathBuf, beside: PathBuf, difference: String },
+    #[error(
+        "game {id} is in {} and in {} with different moves or results: these logs overlap; merge each shard's log once",
+        .first.display(), .second.display()
+    )]
+    Overlap { id: String, first: PathBuf, second: PathBuf },
+    #[error("{}: no games, and no manifest to name the players", paths(.0))]
+    NoPlayers(Vec<PathBuf>),
+    #[error("--anchor {0}: no player of these logs is named so")]
+    NoAnchor(String),
+    /// A game played under other settings than the first game's (or the
+    /// manifest's, `said`).
+    #[error(
+        "{}: game {id} was played with {settings}, but {} says {want}; merge the games of one tournament",
+        .log.display(), .said.display()
+    )]
+    Settings { log: PathBuf, id: String, settings: String, said: PathBuf, want: String },
+    #[error("{}: '{name}' played game {id} as '{played}', but as '{command}' in {}", .log.display(), .said.display())]
+    Command { log: PathBuf, name: String, id: String, played: String, command: String, said: PathBuf },
+}
+
+/// `paths`, comma-separated.
+fn paths(paths: &[PathBuf]) -> String {
+    paths.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
 /// The games of a set of logs, as one tournament.
 #[derive(Debug)]
 pub struct Merged {
@@ -55,19 +90,14 @@ pub fn merge(logs: &[PathBuf]) -> Result<Merged, Error> {
     let mut index: HashMap<String, usize> = HashMap::new();
     for path in logs {
         if !path.is_file() {
-            return Err(Error::Tournament(format!("{}: no such log", path.display())));
+            return Err(MergeError::NoSuchLog(path.clone()).into());
         }
         let beside = Manifest::beside(path);
         if let Some(theirs) = Manifest::read(&beside)? {
             match &manifest {
                 Some((mine, first)) => {
                     if let Some(difference) = mine.difference(&theirs) {
-                        return Err(Error::Tournament(format!(
-                            "{} and {} are manifests of different tournaments ({difference}); merge the shards of \
-                             one tournament",
-                            first.display(),
-                            beside.display()
-                        )));
+                        return Err(MergeError::Tournaments { first: first.clone(), beside, difference }.into());
                     }
                 }
                 None => manifest = Some((theirs, beside)),
@@ -86,13 +116,8 @@ pub fn merge(logs: &[PathBuf]) -> Result<Merged, Error> {
             match index.get(&record.id) {
                 Some(&at) if games[at].record == record => {}
                 Some(&at) => {
-                    return Err(Error::Tournament(format!(
-                        "game {} is in {} and in {} with different moves or results: these logs overlap; merge \
-                         each shard's log once",
-                        record.id,
-                        games[at].log.display(),
-                        path.display()
-                    )))
+                    let (id, first) = (record.id, games[at].log.to_owned());
+                    return Err(MergeError::Overlap { id, first, second: path.clone() }.into());
                 }
                 None => {
                     index.insert(record.id.clone(), games.len());
@@ -113,10 +138,7 @@ pub fn merge(logs: &[PathBuf]) -> Result<Merged, Error> {
     };
     let anchor = match &manifest {
         Some(manifest) => manifest.anchor.clone(),
-        None => names.first().cloned().ok_or_else(|| {
-            let logs: Vec<String> = logs.iter().map(|log| log.display().to_string()).collect();
-            Error::Tournament(format!("{}: no games, and no manifest to name the players", logs.join(", ")))
-        })?,
+        None => names.first().cloned().ok_or_else(|| MergeError::NoPlayers(logs.to_vec()))?,
     };
     Ok(Merged { names, anchor, games, manifest, warnings })
 }
@@ -133,7 +155,7 @@ pub fn results(logs: &[PathBuf], directory: &Path, anchor: Option<&str>, out: &m
         eprintln!("{warning}");
     }
     if let Some(anchor) = anchor.filter(|anchor| !merged.names.iter().any(|name| name == anchor)) {
-        return Err(Error::Tournament(format!("--anchor {anchor}: no player of these logs is named so")));
+        return Err(MergeError::NoAnchor(anchor.to_owned()).into());
     }
     let anchor = anchor.unwrap_or(&merged.anchor);
     let logs = match logs {
@@ -170,13 +192,8 @@ fn check_settings(games: &[Source], manifest: Option<(&Manifest, &Path)>) -> Res
         let settings = settings_words(record.rules, record.depth, record.timeout, record.clock, record.adjudication);
         match &expected {
             Some((want, from)) if *want != settings => {
-                return Err(Error::Tournament(format!(
-                    "{}: game {} was played with {settings}, but {} says {want}; merge the games of one \
-                     tournament",
-                    source.log.display(),
-                    record.id,
-                    from.display()
-                )))
+                let (log, id, said) = (source.log.to_path_buf(), record.id.clone(), from.to_path_buf());
+                return Err(MergeError::Settings { log, id, settings, said, want: want.clone() }.into());
             }
             Some(_) => {}
             None => expected = Some((settings, source.log)),
@@ -185,14 +202,15 @@ fn check_settings(games: &[Source], manifest: Option<(&Manifest, &Path)>) -> Res
             let side = record.side(colour);
             match commands.get(side.name.as_str()) {
                 Some(&(command, from)) if command != side.command => {
-                    return Err(Error::Tournament(format!(
-                        "{}: '{}' played game {} as '{}', but as '{command}' in {}",
-                        source.log.display(),
-                        side.name,
-                        record.id,
-                        side.command,
-                        from.display()
-                    )))
+                    return Err(MergeError::Command {
+                        log: source.log.to_path_buf(),
+                        name: side.name.clone(),
+                        id: record.id.clone(),
+                        played: side.command.clone(),
+                        command: command.to_owned(),
+                        said: from.to_path_buf(),
+                    }
+                    .into())
                 }
                 Some(_) => {}
                 None => {

@@ -71,22 +71,18 @@ pub fn load(path: &Path, number: Option<usize>, rules: Option<Rules>) -> Result<
     let records = logged.games;
     let count = records.len();
     if count == 0 {
-        return Err(Error::Replay(format!("{} holds no games", path.display())));
+        return Err(Error::NoGames(path.to_owned()));
     }
     let number = number.unwrap_or(count);
     let mut record = records
         .get(number.saturating_sub(1))
         .filter(|_| number >= 1)
-        .ok_or_else(|| {
-            let games = if count == 1 { "game" } else { "games" };
-            Error::Replay(format!("{} holds {count} {games}; there is no game {number}", path.display()))
-        })?
+        .ok_or_else(|| Error::NoSuchGame { log: path.to_owned(), count, number })?
         .clone();
     if let Some(rules) = rules {
         record.rules = rules;
     }
-    let positions =
-        positions(&record).map_err(|reason| Error::Replay(format!("game {number} of {}: {reason}", path.display())))?;
+    let positions = positions(&record).map_err(|fault| Error::BadGame { log: path.to_owned(), number, fault })?;
     Ok(Loaded { path: path.to_owned(), number, count, record, positions })
 }
 

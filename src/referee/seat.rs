@@ -42,7 +42,7 @@ impl Seat {
     /// ([`PlayerSpec::cannot_start`]).
     pub fn check_start(&self, start: &Board, history: Option<&[Column]>) -> Result<(), Error> {
         match self.spec.cannot_start(start, history) {
-            Some(reason) => Err(Error::Clash(format!("{}: {reason}", self.name))),
+            Some(reason) => Err(Error::CannotStart { name: self.name.clone(), reason }),
             None => Ok(()),
         }
     }

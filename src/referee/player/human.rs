@@ -20,8 +20,7 @@ impl Competitor for Human {
             write!(console.output, "\n{}", display::board_and_score(ask.board)).map_err(Error::terminal)?;
         }
         let started = Instant::now();
-        let answer = crate::prompt::ask_column(ask.board, console.input, console.output)
-            .map_err(|error| Error::Terminal(format!("{error:#}")))?;
+        let answer = crate::prompt::ask_column(ask.board, console.input, console.output).map_err(Error::Terminal)?;
         Ok(Turn { result: answer.ok_or(Forfeit::Quit), wall: started.elapsed(), cpu: None, ending: None })
     }
 
