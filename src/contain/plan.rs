@@ -402,6 +402,16 @@ mod tests {
     }
 
     #[test]
+    fn a_closed_folder_is_hidden_only_for_a_player_of_another_user() {
+        let facts = Facts { shown: vec![shown("/srv/own/bots/bot.py", &["/srv/own"])], ..Facts::default() };
+        let closed = Mount::Hidden(PathBuf::from("/srv/own"));
+        // The player of a root referee is nobody, who could not go through.
+        assert!(plan_for(root(), false, "/tmp/maxconnect4-1/red-1", &facts).mounts.contains(&closed));
+        // The referee's own user goes through its folders.
+        assert!(!plan_for(user(), false, "/tmp/maxconnect4-1/red-1", &facts).mounts.contains(&closed));
+    }
+
+    #[test]
     fn the_root_of_the_system_is_never_shown_again() {
         let facts = Facts { shown: vec![shown("/", &[])], ..Facts::default() };
         let plan = plan_for(user(), true, "/tmp/maxconnect4-1/red-1", &facts);
