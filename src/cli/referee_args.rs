@@ -424,7 +424,7 @@ pub(crate) fn parse_entrant(text: &str) -> Result<(String, PlayerSpec), String> 
         .split_once('=')
         .map(|(name, template)| (name.trim(), template))
         .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())?;
-    tournament::check_name(name)?;
+    tournament::check_name(name).map_err(|error| error.to_string())?;
     let spec = parse_player(template)?;
     if spec.is_human() {
         return Err("a tournament has no human players: give `self`, a command template or a bot".to_owned());

@@ -53,6 +53,7 @@ pub mod home;
 pub mod interpreter;
 pub mod limits;
 pub mod outcome;
+mod plan;
 pub mod sandbox;
 pub mod scratch;
 pub mod template;

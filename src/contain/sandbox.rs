@@ -28,6 +28,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::plan::{self, Facts, Kind, Mount, Privileges, Reached, Setting, Socket};
+
 /// How players are run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Isolation {
@@ -53,7 +55,7 @@ pub struct Sandbox {
     bwrap: PathBuf,
     network: bool,
     /// What every player's view of the file system is made of, besides the
-    /// whole system read-only.
+    /// whole system read-only ([`plan::common`]).
     mounts: Vec<Mount>,
     /// The size of a player's `/tmp`, in bytes.
     tmp_size: u64,
@@ -61,60 +63,6 @@ pub struct Sandbox {
     /// log, the captured output.
     private: Vec<PathBuf>,
     privileges: Privileges,
-}
-
-/// How a player's privileges are taken away.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Privileges {
-    /// The referee is root: the player becomes [`PLAYER_ID`] through this
-    /// `setpriv`, run by bwrap with only the capabilities it needs for that.
-    Root { setpriv: PathBuf },
-    /// The referee is another user: a user namespace without capabilities
-    /// and without nested ones, or, where the system allows no user
-    /// namespace (a setuid bwrap), bwrap's own dropping of privileges.
-    User { namespace: bool },
-}
-
-/// One mount of a player's view.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Mount {
-    /// The player's own empty `/tmp` (or `/dev/shm`), writable by anyone
-    /// as `/tmp` is, of the size of [`Limits::tmp`](super::limits::Limits::tmp).
-    Scratch(PathBuf),
-    /// An empty read-only folder hides what is there.
-    Hidden(PathBuf),
-    /// An empty file covers a file or a socket.
-    Covered(PathBuf),
-    /// Shown again read-only, above an empty folder.
-    Shown(PathBuf),
-    /// Writable.
-    Writable(PathBuf),
-}
-
-impl Mount {
-    fn path(&self) -> &Path {
-        match self {
-            Mount::Scratch(path)
-            | Mount::Hidden(path)
-            | Mount::Covered(path)
-            | Mount::Shown(path)
-            | Mount::Writable(path) => path,
-        }
-    }
-
-    /// Mounts are made shallowest first, so that none is covered by one
-    /// made later above it; at one depth, hiding a folder comes before showing one, and
-    /// covering a file after.
-    fn order(&self) -> (usize, u8) {
-        let rank = match self {
-            Mount::Scratch(_) | Mount::Hidden(_) => 0,
-            Mount::Shown(_) => 1,
-            // What must stay unseen stays so even when a command names it.
-            Mount::Covered(_) => 2,
-            Mount::Writable(_) => 3,
-        };
-        (self.path().components().count(), rank)
-    }
 }
 
 /// Why players cannot be sandboxed here.
@@ -153,17 +101,10 @@ impl Sandbox {
         if !network {
             hidden.push(PathBuf::from("/run"));
         }
-        // bwrap's own /dev/shm is a folder of its /dev, a tmpfs as large as
-        // the kernel's default (half the RAM): sized as /tmp is.
-        let mut mounts = vec![Mount::Scratch(PathBuf::from("/tmp")), Mount::Scratch(PathBuf::from("/dev/shm"))];
-        mounts.extend(hidden.iter().filter_map(|path| hide(path)));
-        mounts.extend(private.iter().filter_map(|path| hide(path)));
-        // The referee's temporary folder is often /tmp itself: the player's
-        // own /tmp hides it already, and hidden again it would be read-only.
-        mounts.retain(|mount| !matches!(mount, Mount::Hidden(path) if path == Path::new("/tmp")));
+        let folders = hidden.iter().map(PathBuf::as_path).chain(private.iter().copied());
+        let mounts = plan::common(folders.filter_map(folder_to_hide));
         // Made absolute now: a player runs elsewhere.
         let private = private.iter().filter_map(|path| std::path::absolute(path).ok()).collect();
-        sort(&mut mounts);
         let mut sandbox = Sandbox { bwrap, network, mounts, tmp_size, private, privileges };
         let mut probe = sandbox.probe()?;
         if !probe.status.success() && sandbox.privileges == (Privileges::User { namespace: true }) {
@@ -199,7 +140,7 @@ impl Sandbox {
     /// root referee, none to change otherwise.
     #[must_use]
     pub fn player_owner(&self) -> Option<u32> {
-        matches!(self.privileges, Privileges::Root { .. }).then_some(PLAYER_ID)
+        self.privileges.changes_user().then_some(PLAYER_ID)
     }
 
     /// bwrap's options to run a program in `dir`, writable, with `shown`
@@ -207,129 +148,42 @@ impl Sandbox {
     /// follow.
     #[must_use]
     pub fn arguments(&self, dir: &Path, shown: &[&Path]) -> Vec<OsString> {
-        let mut words: Vec<OsString> = match self.privileges {
-            // No user namespace: the player is a real, unprivileged user of
-            // the system, and bwrap keeps only what setpriv needs.
-            Privileges::Root { .. } => [
-                "--unshare-ipc",
-                "--unshare-pid",
-                "--unshare-uts",
-                "--unshare-cgroup-try",
-                "--cap-drop",
-                "ALL",
-                "--cap-add",
-                "CAP_SETUID",
-                "--cap-add",
-                "CAP_SETGID",
-                "--cap-add",
-                "CAP_SETPCAP",
-            ]
-            .map(Into::into)
-            .into(),
-            Privileges::User { namespace: true } => {
-                ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"].map(Into::into).into()
-            }
-            // A setuid bwrap keeps no capability for an unprivileged user,
-            // and takes no capability options.
-            Privileges::User { namespace: false } => vec!["--unshare-all".into()],
+        let setting = Setting {
+            privileges: &self.privileges,
+            network: self.network,
+            common: &self.mounts,
+            tmp_size: self.tmp_size,
         };
-        if !self.network {
-            words.push("--unshare-net".into());
-        } else if matches!(self.privileges, Privileges::User { .. }) {
-            words.push("--share-net".into());
-        }
-        words.extend(["--die-with-parent", "--new-session"].map(Into::into));
-        for (option, path) in [("--ro-bind", "/"), ("--dev", "/dev"), ("--proc", "/proc")] {
-            words.push(option.into());
-            words.push(path.into());
-            if option == "--ro-bind" {
-                words.push(path.into());
-            }
-        }
-        let mut mounts = self.mounts.clone();
-        // A folder that an unprivileged player could not go through anyway
-        // is hidden, so that what it holds can be shown.
-        let reach = |path: &Path| -> Vec<Mount> {
-            if self.player_owner().is_none() {
-                return Vec::new();
-            }
-            path.ancestors().skip(1).filter(|folder| !passable(folder)).filter_map(hide).collect()
-        };
-        for path in shown {
-            let Ok(path) = path.canonicalize() else { continue };
-            if path.parent().is_none() || path.starts_with(dir) {
-                continue;
-            }
-            mounts.extend(reach(&path));
-            mounts.push(Mount::Shown(path));
-        }
-        // Looked at on every start: the log and the output appear later, and
-        // sockets come and go. A socket in a hidden folder is hidden already
-        // (and may be gone by the time bwrap would cover it).
-        mounts.extend(self.private.iter().filter_map(|path| conceal(path)));
-        if !self.network {
-            let hidden: Vec<&Path> = self
-                .mounts
-                .iter()
-                .filter(|mount| matches!(mount, Mount::Hidden(_) | Mount::Scratch(_)))
-                .map(Mount::path)
-                .collect();
-            let sockets =
-                listed_sockets().into_iter().filter(|path| !hidden.iter().any(|folder| path.starts_with(folder)));
-            mounts.extend(sockets.filter_map(|path| cover(&path)));
-        }
-        if dir.parent().is_some() {
-            mounts.extend(reach(dir));
-            mounts.push(Mount::Writable(dir.to_owned()));
-        }
-        sort(&mut mounts);
-        let mut made: Vec<&Path> = Vec::new();
-        for mount in &mounts {
-            let path = mount.path();
-            // bwrap makes the folders on the way to a mount point with mode
-            // 700, which only root could go through.
-            let hidden = made
-                .iter()
-                .filter(|&&hidden| path.starts_with(hidden))
-                .max_by_key(|hidden| hidden.components().count());
-            if let Some(hidden) = hidden {
-                let between: Vec<&Path> = path.ancestors().skip(1).take_while(|folder| folder != hidden).collect();
-                for folder in between.into_iter().rev() {
-                    words.extend(["--perms".into(), "0755".into(), "--dir".into(), folder.into()]);
-                }
-            }
-            let path = path.as_os_str().to_owned();
-            match mount {
-                Mount::Scratch(_) => {
-                    let size = self.tmp_size.to_string();
-                    words.extend([
-                        "--perms".into(),
-                        "1777".into(),
-                        "--size".into(),
-                        size.into(),
-                        "--tmpfs".into(),
-                        path,
-                    ]);
-                    made.push(mount.path());
-                }
-                Mount::Hidden(_) => {
-                    words.extend(["--tmpfs".into(), path]);
-                    made.push(mount.path());
-                }
-                Mount::Covered(_) => words.extend(["--ro-bind".into(), "/dev/null".into(), path]),
-                Mount::Shown(_) => words.extend(["--ro-bind".into(), path.clone(), path]),
-                Mount::Writable(_) => words.extend(["--bind".into(), path.clone(), path]),
-            }
-        }
-        // Once what they hold is mounted, hiding folders are made read-only,
-        // so that a write there fails as it would on the system around them.
-        for mount in &mounts {
-            if let Mount::Hidden(path) = mount {
-                words.extend(["--remount-ro".into(), path.into()]);
-            }
-        }
-        words.extend(["--chdir".into(), dir.as_os_str().to_owned(), "--setenv".into(), "TMPDIR".into(), "/tmp".into()]);
-        words
+        plan::plan(&setting, dir, &self.facts(dir, shown)).arguments()
+    }
+
+    /// What the file system says now of what a player in `dir`, shown
+    /// `shown`, is to see: looked at on every start, since the log and the
+    /// output appear later, and sockets come and go.
+    fn facts(&self, dir: &Path, shown: &[&Path]) -> Facts {
+        let shown = shown
+            .iter()
+            .filter_map(|path| path.canonicalize().ok())
+            .map(|path| Reached { closed: closed(&path), path })
+            .collect();
+        let private = self
+            .private
+            .iter()
+            .filter_map(|path| path.canonicalize().ok())
+            .filter_map(|path| {
+                let kind = if std::fs::metadata(&path).ok()?.is_dir() { Kind::Folder } else { Kind::Other };
+                Some((path, kind))
+            })
+            .collect();
+        let sockets = if self.network { Vec::new() } else { listed_sockets() };
+        let sockets = sockets
+            .into_iter()
+            .filter_map(|listed| {
+                let path = listed.canonicalize().ok()?;
+                (!std::fs::metadata(&path).ok()?.is_dir()).then_some(Socket { listed, path })
+            })
+            .collect();
+        Facts { shown, dir_closed: closed(dir), private, sockets }
     }
 
     /// What runs the player's program inside the sandbox, before it: under
@@ -349,36 +203,19 @@ impl Sandbox {
     }
 }
 
-/// Puts `mounts` in the order they are made, each once.
-fn sort(mounts: &mut Vec<Mount>) {
-    mounts.sort_by(|a, b| a.order().cmp(&b.order()).then_with(|| a.path().cmp(b.path())));
-    mounts.dedup();
-}
-
-/// The mount that hides the folder `path`, or the deepest folder holding it
-/// when it is not one (yet); none for the root of the file system.
-fn hide(path: &Path) -> Option<Mount> {
+/// The folder `path` as it is hidden: itself, or the deepest folder holding
+/// it when it is not one (yet), canonical; none for the root of the file
+/// system.
+fn folder_to_hide(path: &Path) -> Option<PathBuf> {
     let path = path.canonicalize().ok().or_else(|| path.parent()?.canonicalize().ok())?;
     let folder = if path.is_dir() { path } else { path.parent()?.to_owned() };
-    folder.parent().is_some().then_some(Mount::Hidden(folder))
+    folder.parent().is_some().then_some(folder)
 }
 
-/// The mount that hides the folder, or covers the file, at `path`, if there
-/// is one.
-fn conceal(path: &Path) -> Option<Mount> {
-    if path.is_dir() {
-        Some(Mount::Hidden(path.canonicalize().ok()?))
-    } else {
-        cover(path)
-    }
-}
-
-/// The mount that covers the file or socket `path` with an empty file, if
-/// it is one.
-fn cover(path: &Path) -> Option<Mount> {
-    let path = path.canonicalize().ok()?;
-    let kind = std::fs::metadata(&path).ok()?.file_type();
-    (!kind.is_dir()).then_some(Mount::Covered(path))
+/// The folders on the way to `path` that only their owner may go through,
+/// as they are hidden, deepest first.
+fn closed(path: &Path) -> Vec<PathBuf> {
+    path.ancestors().skip(1).filter(|folder| !passable(folder)).filter_map(folder_to_hide).collect()
 }
 
 /// Whether anyone may go through the folder `path`: an unprivileged player

@@ -38,6 +38,7 @@ pub mod page;
 pub mod player;
 pub mod ratings;
 pub mod replay;
+pub mod reporter;
 pub mod result;
 pub mod results;
 pub mod seat;

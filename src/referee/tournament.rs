@@ -25,13 +25,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
 use super::fixtures::{check_gauntlet, game_id, game_list, in_shard, Fixture};
 use super::game::Game;
 use super::log::{self, Colour, GameRecord, Log, Side};
 use super::manifest::{Manifest, MANIFEST_FILE};
 use super::player::PlayerSpec;
+use super::reporter::{counted, Reporter};
 use super::results::Results;
 use super::seat::Seat;
 use super::settings::Settings;
@@ -198,81 +197,115 @@ struct Pairing {
 /// When a player is invalid, the log holds games played under other
 /// settings, or the referee cannot read or write its files.
 pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Standing>, Error> {
+    let mut reporter = Reporter::default();
     let seats = seats(&options.players)?;
     options.check()?;
-    let games = options.games();
-    let log_path = options.log();
     let openings = chosen_openings(options.openings);
-    for seat in &seats {
-        for opening in &openings {
-            seat.check_start(&opening_board(opening), Some(opening_moves(opening).columns()))?;
-        }
-    }
-    crate::atomic::make_folder(&options.directory)?;
-    let mut log = Log::open(&log_path)?;
-    let logged = log.records()?;
-    super::audit::records(&logged, &log_path)?;
-    for warning in logged.warnings(&log_path) {
-        eprintln!("{warning}");
-    }
-    let mut records = logged.games;
+    check_openings(&seats, &openings)?;
+    let (mut log, mut records) = open_log(options, &mut reporter)?;
     check_settings(&records, &seats, options.settings)?;
-    let (containment, warning) = Containment::start(options.isolation.clone(), true, &[&options.directory, &log_path])?;
+    let (containment, warning) =
+        Containment::start(options.isolation.clone(), true, &[&options.directory, &options.log()])?;
     if let Some(warning) = warning {
-        eprintln!("{warning}");
+        reporter.warning(&warning);
     }
     let seats = preflight(seats, options, &containment, out)?;
     check_gauntlet_left(&seats, &options.gauntlet)?;
     let manifest = manifest(&seats, &openings, options);
     manifest.write(&options.directory.join(MANIFEST_FILE))?;
 
-    let places: HashMap<&str, usize> =
-        seats.iter().enumerate().map(|(place, seat)| (seat.name.as_str(), place)).collect();
-    let place = |name: &str| places.get(name).copied();
-    let games: Vec<Fixture> =
-        games.into_iter().filter(|game| place(&game.red).is_some() && place(&game.green).is_some()).collect();
-    let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
-    let fixtures: Vec<Pairing> = games
-        .iter()
-        .filter(|game| !played.contains(&fixture_key(game)))
-        .filter_map(|game| {
-            Some(Pairing { red: place(&game.red)?, green: place(&game.green)?, opening: game.opening.clone() })
-        })
-        .collect();
-    let total = games.len();
-    let terminal = |error| Error::terminal(error);
-    let references = seats.iter().filter(|seat| options.gauntlet.contains(&seat.name)).count();
-    let references =
-        if options.gauntlet.is_empty() { String::new() } else { format!(" ({references} of them references)") };
-    let shard = options
-        .shard
-        .map_or(String::new(), |shard| format!("shard {shard} of {}: ", counted(options.game_count(), "game")));
-    writeln!(
-        out,
-        "Tournament in {}: {} players{references}, {}, {shard}{}, {} already played.",
-        options.directory.display(),
-        seats.len(),
-        counted(openings.len(), "opening"),
-        counted(total, "game"),
-        total - fixtures.len()
-    )
-    .map_err(terminal)?;
-
-    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{wide_bar} {pos}/{len} games, {elapsed} elapsed, about {eta} left")
-            .expect("a valid progress template"),
-    );
-    bar.set_position((total - fixtures.len()) as u64);
-    let new = play_all(options, &seats, fixtures, &containment, &mut log, &bar)?;
-    bar.finish_and_clear();
+    let schedule = Schedule::new(options, &seats, &records);
+    schedule.announce(options, &seats, openings.len(), out)?;
+    reporter.start(schedule.games.len(), schedule.games.len() - schedule.to_play.len());
+    let new = play_all(options, &seats, schedule.to_play, &containment, &mut log, &mut reporter)?;
+    reporter.finish();
     records.extend(new);
 
-    let counted = of_this_tournament(records, &games);
-    let results = Results::new(manifest.names(), &manifest.anchor, counted);
+    let of_this = of_this_tournament(records, &schedule.games);
+    let results = Results::new(manifest.names(), &manifest.anchor, of_this);
     results.write(&options.directory)?;
     results.report(out, &options.directory)?;
     Ok(results.standings().to_vec())
+}
+
+/// Refuses a player that cannot start from one of the openings.
+fn check_openings(seats: &[Seat], openings: &[String]) -> Result<(), Error> {
+    for seat in seats {
+        for opening in openings {
+            seat.check_start(&opening_board(opening), Some(opening_moves(opening).columns()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The tournament's log, opened in its directory (made if need be), and
+/// the games it holds, checked; what was wrong with its lines is reported.
+fn open_log(options: &TournamentOptions, reporter: &mut Reporter) -> Result<(Log, Vec<GameRecord>), Error> {
+    let log_path = options.log();
+    crate::atomic::make_folder(&options.directory)?;
+    let mut log = Log::open(&log_path)?;
+    let logged = log.records()?;
+    super::audit::records(&logged, &log_path)?;
+    for warning in logged.warnings(&log_path) {
+        reporter.warning(&warning);
+    }
+    Ok((log, logged.games))
+}
+
+/// The games of the tournament, or of its shard, between the players who
+/// play, and those of them not in the log yet.
+struct Schedule {
+    games: Vec<Fixture>,
+    to_play: Vec<Pairing>,
+}
+
+impl Schedule {
+    fn new(options: &TournamentOptions, seats: &[Seat], records: &[GameRecord]) -> Schedule {
+        let places: HashMap<&str, usize> =
+            seats.iter().enumerate().map(|(place, seat)| (seat.name.as_str(), place)).collect();
+        let place = |name: &str| places.get(name).copied();
+        let games: Vec<Fixture> = options
+            .games()
+            .into_iter()
+            .filter(|game| place(&game.red).is_some() && place(&game.green).is_some())
+            .collect();
+        let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
+        let to_play = games
+            .iter()
+            .filter(|game| !played.contains(&fixture_key(game)))
+            .filter_map(|game| {
+                Some(Pairing { red: place(&game.red)?, green: place(&game.green)?, opening: game.opening.clone() })
+            })
+            .collect();
+        Schedule { games, to_play }
+    }
+
+    /// Says what the tournament plays, on a line of `out`.
+    fn announce(
+        &self,
+        options: &TournamentOptions,
+        seats: &[Seat],
+        openings: usize,
+        out: &mut dyn Write,
+    ) -> Result<(), Error> {
+        let total = self.games.len();
+        let references = seats.iter().filter(|seat| options.gauntlet.contains(&seat.name)).count();
+        let references =
+            if options.gauntlet.is_empty() { String::new() } else { format!(" ({references} of them references)") };
+        let shard = options
+            .shard
+            .map_or(String::new(), |shard| format!("shard {shard} of {}: ", counted(options.game_count(), "game")));
+        writeln!(
+            out,
+            "Tournament in {}: {} players{references}, {}, {shard}{}, {} already played.",
+            options.directory.display(),
+            seats.len(),
+            counted(openings, "opening"),
+            counted(total, "game"),
+            total - self.to_play.len()
+        )
+        .map_err(Error::terminal)
+    }
 }
 
 /// What this tournament plays, for `results` to merge its shards' logs by.
@@ -286,19 +319,30 @@ fn manifest(seats: &[Seat], openings: &[String], options: &TournamentOptions) ->
     Manifest::new(players, openings.to_vec(), options.settings, options.gauntlet.clone(), anchor)
 }
 
+/// Why a name cannot be a tournament player's.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// Not usable as a file name, or holding the `+` of a game's id.
+    #[error("'{0}' cannot be a player's name: use letters, digits, '-', '_' and '.', not '-' or '.' first")]
+    Unusable(String),
+    /// Given to two players.
+    #[error("two players are named '{0}'")]
+    Twice(String),
+}
+
 /// Whether `name` can name a tournament player: letters, digits, `-`, `_`
 /// and `.`, not starting with `-` or `.`, so that it is a safe file name and
 /// never holds the `+` that joins names in a game's id.
 ///
 /// # Errors
-/// Says why the name cannot be used.
-pub fn check_name(name: &str) -> Result<(), String> {
+/// [`NameError::Unusable`] when it cannot.
+pub fn check_name(name: &str) -> Result<(), NameError> {
     let usable = name.chars().next().is_some_and(|first| first.is_ascii_alphanumeric() || first == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
     if usable {
         Ok(())
     } else {
-        Err(format!("'{name}' cannot be a player's name: use letters, digits, '-', '_' and '.', not '-' or '.' first"))
+        Err(NameError::Unusable(name.to_owned()))
     }
 }
 
@@ -311,9 +355,9 @@ fn seats(players: &[(String, PlayerSpec)]) -> Result<Vec<Seat>, Error> {
     let mut names = HashSet::new();
     let mut seats = Vec::new();
     for (name, spec) in players {
-        check_name(name).map_err(Error::Tournament)?;
+        check_name(name).map_err(|error| Error::Tournament(error.to_string()))?;
         if !names.insert(name.clone()) {
-            return Err(Error::Tournament(format!("two players are named '{name}'")));
+            return Err(Error::Tournament(NameError::Twice(name.clone()).to_string()));
         }
         if spec.is_human() {
             return Err(Error::NoTerminal);
@@ -398,7 +442,7 @@ fn play_all(
     fixtures: Vec<Pairing>,
     containment: &Containment,
     log: &mut Log,
-    bar: &ProgressBar,
+    reporter: &mut Reporter,
 ) -> Result<Vec<GameRecord>, Error> {
     let output = log::output_directory(log.path());
     let queue = Mutex::new(fixtures.into_iter());
@@ -437,8 +481,7 @@ fn play_all(
         for played in receiver {
             match played.and_then(|record| log.append(&record).map(|()| record).map_err(Error::from)) {
                 Ok(record) => {
-                    bar.inc(1);
-                    bar.println(describe(&record));
+                    reporter.played(&record);
                     records.push(record);
                 }
                 Err(error) => {
@@ -449,27 +492,6 @@ fn play_all(
         }
     });
     failure.map_or(Ok(records), Err)
-}
-
-/// A game's result in one line, for the progress display.
-fn describe(record: &GameRecord) -> String {
-    let names = format!("{} (red) vs {} (green)", record.red.name, record.green.name);
-    let opening = record.opening.as_deref().filter(|opening| !opening.is_empty()).unwrap_or("-");
-    match &record.forfeit {
-        Some(forfeit) => {
-            format!("{opening} {names}: {} forfeits ({})", record.side(forfeit.player).name, forfeit.verdict)
-        }
-        None => match &record.adjudicated {
-            Some(adjudicated) => {
-                let result = adjudicated
-                    .result
-                    .winner()
-                    .map_or("a draw".to_owned(), |winner| format!("{} wins", record.side(winner).name));
-                format!("{opening} {names}: adjudicated after {}, {result}", counted(adjudicated.after, "move"))
-            }
-            None => format!("{opening} {names}: {} to {}", record.score.red, record.score.green),
-        },
-    }
 }
 
 /// The logged games that are `games`, each counted once: a log may hold
@@ -526,15 +548,6 @@ fn preflight(
     Ok(kept)
 }
 
-/// `count` and `noun`, plural unless the count is one: `1 opening`, `2 games`.
-fn counted(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -550,16 +563,17 @@ mod tests {
     }
 
     #[test]
-    fn an_adjudicated_game_says_so_on_its_progress_line() {
-        let line = r#"{"id":"44+a+b","red":{"name":"a","command":"self"},"green":{"name":"b","command":"self"},
-            "rules":"classic","depth":1,"timeout":1.0,"adjudication":100000,"start":"","opening":"44","moves":"3456",
-            "score":{"red":0,"green":0},"result":"green","forfeit":null,"adjudicated":{"after":4,"result":"green"},
-            "turns":[]}"#;
-        let mut record: GameRecord = serde_json::from_str(line).unwrap();
-        assert_eq!(describe(&record), "44 a (red) vs b (green): adjudicated after 4 moves, b wins");
-        record.adjudicated = Some(log::Adjudicated { after: 1, result: log::Outcome::Draw });
-        assert_eq!(describe(&record), "44 a (red) vs b (green): adjudicated after 1 move, a draw");
-        record.adjudicated = None;
-        assert_eq!(describe(&record), "44 a (red) vs b (green): 0 to 0");
+    fn a_name_that_is_no_safe_file_name_or_holds_a_plus_is_refused() {
+        for name in ["me", "_x", "Bot-2.1"] {
+            assert_eq!(check_name(name), Ok(()));
+        }
+        for name in ["", "-x", ".x", "a+b", "a/b", "a b"] {
+            assert_eq!(check_name(name), Err(NameError::Unusable(name.to_owned())));
+        }
+        let refused = check_name("a+b").unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            "'a+b' cannot be a player's name: use letters, digits, '-', '_' and '.', not '-' or '.' first"
+        );
     }
 }

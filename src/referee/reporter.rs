@@ -1,0 +1,99 @@
+//! What a tournament tells the person who runs it while it plays, on
+//! standard error: warnings, and when it is a terminal, a bar of the games
+//! played with a line for each game as it ends. The results go to the
+//! tournament's writer, not here.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::log::GameRecord;
+
+/// The tournament's reporter on standard error.
+#[derive(Default)]
+pub struct Reporter {
+    /// Shown from the first game on.
+    bar: Option<ProgressBar>,
+}
+
+impl Reporter {
+    /// A warning, on a line of its own, shown whether standard error is a
+    /// terminal or not.
+    pub fn warning(&mut self, warning: &dyn std::fmt::Display) {
+        eprintln!("{warning}");
+    }
+
+    /// The games begin: `played` of `total` were played before.
+    pub fn start(&mut self, total: usize, played: usize) {
+        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{wide_bar} {pos}/{len} games, {elapsed} elapsed, about {eta} left")
+                .expect("a valid progress template"),
+        );
+        bar.set_position(played as u64);
+        self.bar = Some(bar);
+    }
+
+    /// A game ended, and is in the log.
+    pub fn played(&mut self, record: &GameRecord) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+            bar.println(describe(record));
+        }
+    }
+
+    /// Every game is played: the bar goes.
+    pub fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A game's result in one line, for the progress display.
+fn describe(record: &GameRecord) -> String {
+    let names = format!("{} (red) vs {} (green)", record.red.name, record.green.name);
+    let opening = record.opening.as_deref().filter(|opening| !opening.is_empty()).unwrap_or("-");
+    match &record.forfeit {
+        Some(forfeit) => {
+            format!("{opening} {names}: {} forfeits ({})", record.side(forfeit.player).name, forfeit.verdict)
+        }
+        None => match &record.adjudicated {
+            Some(adjudicated) => {
+                let result = adjudicated
+                    .result
+                    .winner()
+                    .map_or("a draw".to_owned(), |winner| format!("{} wins", record.side(winner).name));
+                format!("{opening} {names}: adjudicated after {}, {result}", counted(adjudicated.after, "move"))
+            }
+            None => format!("{opening} {names}: {} to {}", record.score.red, record.score.green),
+        },
+    }
+}
+
+/// `count` and `noun`, plural unless the count is one: `1 opening`, `2 games`.
+pub(super) fn counted(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::log;
+
+    #[test]
+    fn an_adjudicated_game_says_so_on_its_progress_line() {
+        let line = r#"{"id":"44+a+b","red":{"name":"a","command":"self"},"green":{"name":"b","command":"self"},
+            "rules":"classic","depth":1,"timeout":1.0,"adjudication":100000,"start":"","opening":"44","moves":"3456",
+            "score":{"red":0,"green":0},"result":"green","forfeit":null,"adjudicated":{"after":4,"result":"green"},
+            "turns":[]}"#;
+        let mut record: GameRecord = serde_json::from_str(line).unwrap();
+        assert_eq!(describe(&record), "44 a (red) vs b (green): adjudicated after 4 moves, b wins");
+        record.adjudicated = Some(log::Adjudicated { after: 1, result: log::Outcome::Draw });
+        assert_eq!(describe(&record), "44 a (red) vs b (green): adjudicated after 1 move, a draw");
+        record.adjudicated = None;
+        assert_eq!(describe(&record), "44 a (red) vs b (green): 0 to 0");
+    }
+}
