@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use maxconnect4::contain::limits::Limits as PlayerLimits;
+use maxconnect4::contain::limits::Allowance;
 use maxconnect4::contain::sandbox::Isolation;
 use maxconnect4::moves::Moves;
+use maxconnect4::referee::error::TournamentError;
 use maxconnect4::referee::fixtures;
 use maxconnect4::referee::{
     self, adjudication,
@@ -66,19 +67,19 @@ pub(crate) struct IsolationArgs {
     #[arg(long)]
     pub(crate) network: bool,
     /// Megabytes of memory each player may use, all its processes and its /tmp together.
-    #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.memory >> 20, value_parser = parse_limit_mb)]
+    #[arg(long, value_name = "MB", default_value_t = Allowance::DEFAULT.memory >> 20, value_parser = parse_limit_mb)]
     pub(crate) memory: u64,
     /// Processes and threads each player may run at once.
-    #[arg(long, value_name = "N", default_value_t = PlayerLimits::DEFAULT.processes, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, value_name = "N", default_value_t = Allowance::DEFAULT.processes, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub(crate) processes: u32,
     /// Megabytes each player's sandbox /tmp, and its /dev/shm, may each hold.
-    #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.tmp >> 20, value_parser = parse_limit_mb)]
+    #[arg(long, value_name = "MB", default_value_t = Allowance::DEFAULT.tmp >> 20, value_parser = parse_limit_mb)]
     pub(crate) tmp_size: u64,
     /// Seconds of CPU time a player's processes may use on one move [default: the move's time].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub(crate) cpu: Option<Duration>,
     /// Megabytes each player's folder may hold (kept across turns); also the largest file it may write.
-    #[arg(long, value_name = "MB", default_value_t = PlayerLimits::DEFAULT.disk >> 20, value_parser = parse_limit_mb)]
+    #[arg(long, value_name = "MB", default_value_t = Allowance::DEFAULT.disk >> 20, value_parser = parse_limit_mb)]
     pub(crate) disk: u64,
     /// A variable of your environment that players get too (they get only PATH, the locale,
     /// HOME, their folder, and TMPDIR otherwise); repeat for more.
@@ -88,7 +89,7 @@ pub(crate) struct IsolationArgs {
 
 impl IsolationArgs {
     pub(crate) fn isolation(&self) -> Isolation {
-        let limits = PlayerLimits {
+        let limits = Allowance {
             memory: self.memory << 20,
             processes: self.processes,
             tmp: self.tmp_size << 20,
@@ -373,7 +374,7 @@ impl TournamentArgs {
         }
         if self.adjudicate.is_some() && self.settings.rules.rules != Rules::Classic {
             let kind = clap::error::ErrorKind::ArgumentConflict;
-            return Err(Cli::usage_error("tournament", kind, tournament::ADJUDICATE_CLASSIC_ONLY.to_owned()));
+            return Err(Cli::usage_error("tournament", kind, TournamentError::AdjudicateClassicOnly.to_string()));
         }
         Ok(())
     }

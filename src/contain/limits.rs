@@ -20,7 +20,7 @@ use std::time::Duration;
 
 /// What each player may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct Allowance {
     /// Memory of all its processes together, its `/tmp` included, in bytes.
     pub memory: u64,
     /// Processes and threads at once.
@@ -35,17 +35,18 @@ pub struct Limits {
     pub cpu: Option<Duration>,
 }
 
-impl Limits {
+impl Allowance {
     /// Defaults a class would choose: far above what a Connect-4 program
     /// needs (a small Java program peaks at 20 MB and 21 to 24 threads on
     /// 2 cores, more threads on more cores), far below
     /// what would starve a machine running two games at once.
-    pub const DEFAULT: Limits = Limits { memory: 1 << 30, processes: 256, tmp: 256 << 20, disk: 256 << 20, cpu: None };
+    pub const DEFAULT: Allowance =
+        Allowance { memory: 1 << 30, processes: 256, tmp: 256 << 20, disk: 256 << 20, cpu: None };
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits::DEFAULT
+impl Default for Allowance {
+    fn default() -> Allowance {
+        Allowance::DEFAULT
     }
 }
 
@@ -131,7 +132,7 @@ impl Groups {
     ///
     /// # Errors
     /// When a group cannot be made or limited.
-    pub fn make(&self, limits: &Limits) -> io::Result<Option<Group>> {
+    pub fn make(&self, limits: &Allowance) -> io::Result<Option<Group>> {
         let name = format!("maxconnect4-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
         let mut group = Group { folders: Vec::new(), procs: Vec::new(), unified: self.unified.is_some(), cpu: None };
         // Settings marked optional are not on every system (swap accounting

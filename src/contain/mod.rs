@@ -62,7 +62,7 @@ pub mod turn;
 pub use outcome::{Ending, Polled, Stopped, Stream};
 
 use home::Home;
-use limits::{Group, Groups, Limits, Passed};
+use limits::{Allowance, Group, Groups, Passed};
 use sandbox::{Isolation, Sandbox};
 use scratch::{Root, ScratchDir};
 
@@ -150,7 +150,7 @@ pub struct Containment {
     root: Root,
     sandbox: Option<Sandbox>,
     own_executable: Option<PathBuf>,
-    limits: Limits,
+    limits: Allowance,
     groups: Groups,
     /// What a copy of a program's folder leaves out: what players must not
     /// see, and the referee's own folder, canonical.
@@ -225,7 +225,7 @@ impl Containment {
 
     /// What each player may use.
     #[must_use]
-    pub const fn limits(&self) -> Limits {
+    pub const fn limits(&self) -> Allowance {
         self.limits
     }
 

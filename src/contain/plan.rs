@@ -35,7 +35,7 @@ impl Privileges {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Mount {
     /// The player's own empty `/tmp` (or `/dev/shm`), writable by anyone
-    /// as `/tmp` is, of the size of [`Limits::tmp`](super::limits::Limits::tmp).
+    /// as `/tmp` is, of the size of [`Allowance::tmp`](super::limits::Allowance::tmp).
     Scratch(PathBuf),
     /// An empty read-only folder hides what is there.
     Hidden(PathBuf),

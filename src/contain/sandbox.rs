@@ -38,7 +38,7 @@ pub struct Isolation {
     /// Let sandboxed players use the network.
     pub network: bool,
     /// What each player may use.
-    pub limits: super::limits::Limits,
+    pub limits: super::limits::Allowance,
     /// The variables of the referee's environment that players get too
     /// (`--env NAME`).
     pub env: Vec<String>,

@@ -66,10 +66,52 @@ pub enum Error {
     /// Boxed: its paths and names would make every `Result` of the referee large.
     #[error(transparent)]
     Merge(Box<super::merge::MergeError>),
-    #[error("{0}")]
-    Tournament(String),
+    #[error(transparent)]
+    Tournament(#[from] TournamentError),
     #[error("the solver that adjudicates games cannot have its memory: {0}")]
     Adjudicator(#[from] crate::search::TableTooLarge),
+}
+
+/// Why a name cannot be a tournament player's.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// Not usable as a file name, or holding the `+` of a game's id.
+    #[error("'{0}' cannot be a player's name: use letters, digits, '-', '_' and '.', not '-' or '.' first")]
+    Unusable(String),
+    /// Given to two players.
+    #[error("two players are named '{0}'")]
+    Twice(String),
+}
+
+/// Why a tournament cannot be played as asked.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TournamentError {
+    #[error("a tournament needs at least two players")]
+    TooFew,
+    #[error(transparent)]
+    Name(#[from] NameError),
+    #[error(transparent)]
+    Gauntlet(#[from] super::fixtures::GauntletError),
+    #[error(
+        "--adjudicate is for classic rules (--rules classic): only the classic solver proves a game's result early"
+    )]
+    AdjudicateClassicOnly,
+    /// The log's games were played with other settings than the command line's.
+    #[error(
+        "the log of this tournament does not match the command line: {0}; resume with the same settings or use another --out directory"
+    )]
+    Resumed(String),
+    #[error("the pre-flight check left none of the gauntlet's reference players")]
+    NoReferenceLeft,
+    #[error("the pre-flight check left no player to meet the gauntlet's reference players")]
+    NoOpponentLeft,
+    #[error(
+        "{} failed the pre-flight check (their output is in {}); fix them, or pass --drop-failing to play without them, or --no-check to let them forfeit their games",
+        .names.join(", "), .output.display()
+    )]
+    Preflight { names: Vec<String>, output: PathBuf },
+    #[error("{} failed the pre-flight check, which leaves fewer than two players", .0.join(", "))]
+    PreflightLeavesTooFew(Vec<String>),
 }
 
 impl From<super::merge::MergeError> for Error {

@@ -25,6 +25,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
+use super::error::{NameError, TournamentError};
 use super::fixtures::{check_gauntlet, game_id, game_list, in_shard, Fixture};
 use super::game::Game;
 use super::log::{self, Colour, GameRecord, Log, Side};
@@ -150,17 +151,13 @@ impl TournamentOptions {
     /// someone else or everyone, adjudication under other rules than
     /// classic.
     fn check(&self) -> Result<(), Error> {
-        check_gauntlet(&self.names(), &self.gauntlet).map_err(|error| Error::Tournament(error.to_string()))?;
+        check_gauntlet(&self.names(), &self.gauntlet).map_err(TournamentError::from)?;
         if self.settings.adjudicate.is_some() && self.settings.rules != Rules::Classic {
-            return Err(Error::Tournament(ADJUDICATE_CLASSIC_ONLY.to_owned()));
+            return Err(TournamentError::AdjudicateClassicOnly.into());
         }
         Ok(())
     }
 }
-
-/// Why `--adjudicate` is refused under Max-Connect4 rules.
-pub const ADJUDICATE_CLASSIC_ONLY: &str =
-    "--adjudicate is for classic rules (--rules classic): only the classic solver proves a game's result early";
 
 /// Prints the id of every game of the tournament, or of its shard, one a
 /// line, in the order they would be played; plays nothing and writes no
@@ -319,17 +316,6 @@ fn manifest(seats: &[Seat], openings: &[String], options: &TournamentOptions) ->
     Manifest::new(players, openings.to_vec(), options.settings, options.gauntlet.clone(), anchor)
 }
 
-/// Why a name cannot be a tournament player's.
-#[derive(Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NameError {
-    /// Not usable as a file name, or holding the `+` of a game's id.
-    #[error("'{0}' cannot be a player's name: use letters, digits, '-', '_' and '.', not '-' or '.' first")]
-    Unusable(String),
-    /// Given to two players.
-    #[error("two players are named '{0}'")]
-    Twice(String),
-}
-
 /// Whether `name` can name a tournament player: letters, digits, `-`, `_`
 /// and `.`, not starting with `-` or `.`, so that it is a safe file name and
 /// never holds the `+` that joins names in a game's id.
@@ -350,14 +336,14 @@ pub fn check_name(name: &str) -> Result<(), NameError> {
 /// file names, and which must not be people.
 fn seats(players: &[(String, PlayerSpec)]) -> Result<Vec<Seat>, Error> {
     if players.len() < 2 {
-        return Err(Error::Tournament("a tournament needs at least two players".to_owned()));
+        return Err(TournamentError::TooFew.into());
     }
     let mut names = HashSet::new();
     let mut seats = Vec::new();
     for (name, spec) in players {
-        check_name(name).map_err(|error| Error::Tournament(error.to_string()))?;
+        check_name(name).map_err(TournamentError::from)?;
         if !names.insert(name.clone()) {
-            return Err(Error::Tournament(NameError::Twice(name.clone()).to_string()));
+            return Err(TournamentError::from(NameError::Twice(name.clone())).into());
         }
         if spec.is_human() {
             return Err(Error::NoTerminal);
@@ -396,10 +382,7 @@ fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) ->
                 None
             };
             if let Some(differs) = differs {
-                return Err(Error::Tournament(format!(
-                    "the log of this tournament does not match the command line: {differs}; \
-                     resume with the same settings or use another --out directory"
-                )));
+                return Err(TournamentError::Resumed(differs).into());
             }
         }
     }
@@ -424,12 +407,10 @@ fn check_gauntlet_left(seats: &[Seat], gauntlet: &[String]) -> Result<(), Error>
     }
     let references = seats.iter().filter(|seat| gauntlet.contains(&seat.name)).count();
     if references == 0 {
-        return Err(Error::Tournament("the pre-flight check left none of the gauntlet's reference players".to_owned()));
+        return Err(TournamentError::NoReferenceLeft.into());
     }
     if references == seats.len() {
-        return Err(Error::Tournament(
-            "the pre-flight check left no player to meet the gauntlet's reference players".to_owned(),
-        ));
+        return Err(TournamentError::NoOpponentLeft.into());
     }
     Ok(())
 }
@@ -530,19 +511,13 @@ fn preflight(
     }
     let names: Vec<&str> = failed.iter().map(|checked| checked.name.as_str()).collect();
     if options.preflight == Preflight::Refuse {
-        return Err(Error::Tournament(format!(
-            "{} failed the pre-flight check (their output is in {}); fix them, or pass --drop-failing to play \
-             without them, or --no-check to let them forfeit their games",
-            names.join(", "),
-            output.display()
-        )));
+        let names = names.iter().map(|name| (*name).to_owned()).collect();
+        return Err(TournamentError::Preflight { names, output: output.to_owned() }.into());
     }
     let kept: Vec<Seat> = seats.into_iter().filter(|seat| !names.contains(&seat.name.as_str())).collect();
     if kept.len() < 2 {
-        return Err(Error::Tournament(format!(
-            "{} failed the pre-flight check, which leaves fewer than two players",
-            names.join(", ")
-        )));
+        let names = names.iter().map(|name| (*name).to_owned()).collect();
+        return Err(TournamentError::PreflightLeavesTooFew(names).into());
     }
     writeln!(out, "Dropped: {}.", names.join(", ")).map_err(io)?;
     Ok(kept)
