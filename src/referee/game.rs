@@ -20,7 +20,7 @@ use super::result::{GameResult, PlayedTurn};
 use super::seat::Seat;
 use super::settings::Settings;
 use super::Error;
-use crate::board::Board;
+use crate::board::{Board, Column};
 use crate::contain::Containment;
 use crate::display;
 use crate::moves::Moves;
@@ -69,17 +69,7 @@ impl Game<'_> {
         let mut history = self.history.clone();
         let mut turns: Vec<PlayedTurn> = Vec::new();
         if let Some(console) = console.as_deref_mut().filter(|console| console.show_moves) {
-            for colour in Colour::BOTH {
-                writeln!(
-                    console.output,
-                    "{} (player {}): {}",
-                    capitalised(colour.name()),
-                    colour.player().number(),
-                    self.seats[colour.index()].name
-                )
-                .map_err(Error::terminal)?;
-            }
-            write!(console.output, "\n{}", display::board_and_score(&board)).map_err(Error::terminal)?;
+            self.show_players(console)?;
         }
         // Each side's time used against its clock.
         let mut used = [Duration::ZERO; 2];
@@ -117,17 +107,7 @@ impl Game<'_> {
                         history.push(column);
                     }
                     if let Some(console) = console.as_deref_mut().filter(|console| console.show_moves) {
-                        let time = turn.cpu.map_or(String::new(), |cpu| {
-                            format!(" in {:.3} s ({:.3} s CPU)", turn.wall.as_secs_f64(), cpu.as_secs_f64())
-                        });
-                        write!(
-                            console.output,
-                            "\nMove {ply}: {} ({}) plays column {column}{time}.\n{}",
-                            colour.name(),
-                            crate::printable::printable(&self.seats[colour.index()].name, crate::printable::LINE),
-                            display::board_and_score(&board)
-                        )
-                        .map_err(Error::terminal)?;
+                        self.show_move(console, (ply, colour, column), &turn, &board)?;
                     }
                     false
                 }
@@ -165,6 +145,42 @@ impl Game<'_> {
             players[colour.index()].finish(End { outcome, forfeited: forfeiter == Some(colour) })?;
         }
         Ok(result)
+    }
+
+    /// Who plays which colour, and the start position.
+    fn show_players(&self, console: &mut Console<'_>) -> Result<(), Error> {
+        for colour in Colour::BOTH {
+            writeln!(
+                console.output,
+                "{} (player {}): {}",
+                capitalised(colour.name()),
+                colour.player().number(),
+                self.seats[colour.index()].name
+            )
+            .map_err(Error::terminal)?;
+        }
+        write!(console.output, "\n{}", display::board_and_score(&self.start)).map_err(Error::terminal)
+    }
+
+    /// The move `ply` of `colour` into `column`, its times, and the board after it.
+    fn show_move(
+        &self,
+        console: &mut Console<'_>,
+        (ply, colour, column): (usize, Colour, Column),
+        turn: &Turn,
+        board: &Board,
+    ) -> Result<(), Error> {
+        let time = turn.cpu.map_or(String::new(), |cpu| {
+            format!(" in {:.3} s ({:.3} s CPU)", turn.wall.as_secs_f64(), cpu.as_secs_f64())
+        });
+        write!(
+            console.output,
+            "\nMove {ply}: {} ({}) plays column {column}{time}.\n{}",
+            colour.name(),
+            crate::printable::printable(&self.seats[colour.index()].name, crate::printable::LINE),
+            display::board_and_score(board)
+        )
+        .map_err(Error::terminal)
     }
 }
 
