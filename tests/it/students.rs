@@ -336,10 +336,10 @@ fn a_class_tournament_plays_the_students_commands() {
         &class.path().display().to_string(),
         "--player",
         "me=self",
-        // Every student against me, as a class plays a gauntlet: the round
-        // robin among the students it was adds nothing a student's two
-        // games do not check, and cost the Java one 8 games of a JVM's start
-        // a move (reports/build.md).
+        // Every student against me, as a class plays a gauntlet: a round
+        // robin among the students checks nothing more than each one's two
+        // games, and gave the Java one 8 games, a JVM started each move
+        // (reports/build.md).
         "--gauntlet",
         "me",
         "--drop-failing",
