@@ -54,3 +54,5 @@ mod students;
 #[cfg(target_os = "linux")]
 mod tournament;
 mod util;
+#[cfg(unix)]
+mod webdriver;

@@ -11,14 +11,13 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
-
 use crate::bots::tool_available;
 use crate::serve::Server;
+use crate::webdriver::Session;
 
 /// How long the page may take to reach a state: generous, since it only
 /// bounds a failure (the searches are at depth 2 or 3).
-const PATIENCE: Duration = Duration::from_secs(120);
+pub const PATIENCE: Duration = Duration::from_secs(120);
 
 /// A chromedriver process on a free port, killed when dropped.
 pub struct Driver {
@@ -86,8 +85,7 @@ impl Drop for Driver {
 }
 
 /// A headless Chromium session with its profile in `profile`.
-pub async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
-    let mut capabilities = serde_json::Map::new();
+pub fn browser(driver: &Driver, profile: &std::path::Path) -> Session {
     let args = [
         "--headless",
         "--no-sandbox",
@@ -102,43 +100,38 @@ pub async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
     .into_iter()
     .chain([format!("--user-data-dir={}", profile.display())])
     .collect::<Vec<_>>();
-    capabilities.insert("goog:chromeOptions".into(), serde_json::json!({ "args": args }));
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
-        .await
-        .expect("a browser session")
+    Session::new(driver.port, serde_json::json!({ "goog:chromeOptions": { "args": args } }))
 }
 
 /// Waits until the page's state is one of `states`; returns it.
-async fn state(client: &Client, states: &[&str]) -> String {
+fn state(client: &Session, states: &[&str]) -> String {
     let selector: Vec<String> = states.iter().map(|state| format!("body[data-state='{state}']")).collect();
-    let body = client.wait().at_most(PATIENCE).for_element(Locator::Css(&selector.join(", "))).await.unwrap();
-    body.attr("data-state").await.unwrap().unwrap()
+    let body = client.wait_for(&selector.join(", "), PATIENCE);
+    body.attr("data-state").unwrap()
 }
 
-async fn status(client: &Client) -> String {
-    client.find(Locator::Id("status")).await.unwrap().text().await.unwrap()
+fn status(client: &Session) -> String {
+    client.find_id("status").text()
 }
 
 /// Starts a game from the form and clicks the leftmost open column on each
 /// of the person's turns until the game is over; returns the final status.
-async fn play_game(client: &Client, rules: &str, depth: &str, first: &str) -> String {
-    client.find(Locator::Id("rules")).await.unwrap().select_by_value(rules).await.unwrap();
-    client.find(Locator::Id("limit")).await.unwrap().select_by_value("depth").await.unwrap();
-    let amount = client.find(Locator::Id("amount")).await.unwrap();
-    amount.clear().await.unwrap();
-    amount.send_keys(depth).await.unwrap();
-    client.find(Locator::Id("first")).await.unwrap().select_by_value(first).await.unwrap();
-    client.find(Locator::Id("new-game")).await.unwrap().click().await.unwrap();
+fn play_game(client: &Session, rules: &str, depth: &str, first: &str) -> String {
+    client.find_id("rules").select_by_value(rules);
+    client.find_id("limit").select_by_value("depth");
+    let amount = client.find_id("amount");
+    amount.clear();
+    amount.send_keys(depth);
+    client.find_id("first").select_by_value(first);
+    client.find_id("new-game").click();
     let mut clicks = 0;
-    while state(client, &["your-turn", "over"]).await == "your-turn" {
-        let open = client.find(Locator::Css("#board button:not(:disabled)")).await.unwrap();
-        open.click().await.unwrap();
+    while state(client, &["your-turn", "over"]) == "your-turn" {
+        let open = client.find("#board button:not(:disabled)");
+        open.click();
         clicks += 1;
         assert!(clicks <= 21, "more than 21 moves for the person");
     }
-    status(client).await
+    status(client)
 }
 
 #[test]
@@ -149,112 +142,101 @@ fn a_person_plays_whole_games_and_replays_one_in_the_browser() {
     let server = Server::start(&["--depth", "3"]);
     let driver = Driver::start();
     let profile = tempfile::tempdir().unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(async {
-        let client = browser(&driver, profile.path()).await;
-        client.goto(&format!("http://{}/", server.addr)).await.unwrap();
-        assert_eq!(client.title().await.unwrap(), "maxconnect4");
+    let client = browser(&driver, profile.path());
+    client.goto(&format!("http://{}/", server.addr));
+    assert_eq!(client.title(), "maxconnect4");
 
-        // Classic: the engine beats a person who always plays the leftmost
-        // open column, and the winning four is marked.
-        let result = play_game(&client, "classic", "3", "human").await;
-        assert_eq!(result, "Game over: Green (O) wins.");
-        assert_eq!(client.find_all(Locator::Css("#board button.win")).await.unwrap().len(), 4);
+    // Classic: the engine beats a person who always plays the leftmost
+    // open column, and the winning four is marked.
+    let result = play_game(&client, "classic", "3", "human");
+    assert_eq!(result, "Game over: Green (O) wins.");
+    assert_eq!(client.find_all("#board button.win").len(), 4);
 
-        // Max-Connect4 with the computer first: played to a full board, scored.
-        let result = play_game(&client, "max", "2", "computer").await;
-        assert!(result.starts_with("Game over: "), "{result}");
-        assert_eq!(client.find_all(Locator::Css("#board button.X, #board button.O")).await.unwrap().len(), 42);
-        let score = client.find(Locator::Id("score")).await.unwrap().text().await.unwrap();
-        assert!(score.starts_with("Score: red "), "{score}");
-        // Every scoring four is marked, and the status counts them as the
-        // score does.
-        let counted: Vec<usize> = score
-            .trim_start_matches("Score: red ")
-            .split(", green ")
-            .map(|count| count.trim().parse().unwrap())
-            .collect();
-        assert!(result.contains(&format!(", {} fours to {} (marked).", counted[0], counted[1])), "{result}");
-        let marked = client.find_all(Locator::Css("#board button.win")).await.unwrap().len();
-        assert!(counted[0] + counted[1] == 0 || marked >= 4, "{marked} cells marked for {score}");
+    // Max-Connect4 with the computer first: played to a full board, scored.
+    let result = play_game(&client, "max", "2", "computer");
+    assert!(result.starts_with("Game over: "), "{result}");
+    assert_eq!(client.find_all("#board button.X, #board button.O").len(), 42);
+    let score = client.find_id("score").text();
+    assert!(score.starts_with("Score: red "), "{score}");
+    // Every scoring four is marked, and the status counts them as the
+    // score does.
+    let counted: Vec<usize> =
+        score.trim_start_matches("Score: red ").split(", green ").map(|count| count.trim().parse().unwrap()).collect();
+    assert!(result.contains(&format!(", {} fours to {} (marked).", counted[0], counted[1])), "{result}");
+    let marked = client.find_all("#board button.win").len();
+    assert!(counted[0] + counted[1] == 0 || marked >= 4, "{marked} cells marked for {score}");
 
-        // A bad depth is refused without starting a game.
-        let amount = client.find(Locator::Id("amount")).await.unwrap();
-        amount.clear().await.unwrap();
-        amount.send_keys("0").await.unwrap();
-        client.find(Locator::Id("new-game")).await.unwrap().click().await.unwrap();
-        assert_eq!(status(&client).await, "The depth must be a whole number from 1 to 42.");
+    // A bad depth is refused without starting a game.
+    let amount = client.find_id("amount");
+    amount.clear();
+    amount.send_keys("0");
+    client.find_id("new-game").click();
+    assert_eq!(status(&client), "The depth must be a whole number from 1 to 42.");
 
-        // A replay of a referee log line: classic, player 1 wins in column 1.
-        let line = r#"{"id":"1","red":{"name":"a","command":"self"},"green":{"name":"b","command":"self"},"rules":"classic","start":"0000000/0000000/0000000/0000000/0000000/0000000 1","moves":"1212121","result":"red"}"#;
-        let text = client.find(Locator::Id("log-line")).await.unwrap();
-        text.send_keys(line).await.unwrap();
-        client.find(Locator::Id("replay")).await.unwrap().click().await.unwrap();
-        state(&client, &["replay"]).await;
-        assert_eq!(status(&client).await, "Replay of a (red) against b (green), game 1, classic rules: move 0 of 7.");
-        client.find(Locator::Id("step-forward")).await.unwrap().click().await.unwrap();
-        assert!(status(&client).await.contains("move 1 of 7."));
-        client.find(Locator::Id("step-end")).await.unwrap().click().await.unwrap();
-        assert_eq!(
-            status(&client).await,
-            "Replay of a (red) against b (green), game 1, classic rules: move 7 of 7. Red (X) wins."
-        );
-        assert_eq!(client.find_all(Locator::Css("#board button.win")).await.unwrap().len(), 4);
+    // A replay of a referee log line: classic, player 1 wins in column 1.
+    let line = r#"{"id":"1","red":{"name":"a","command":"self"},"green":{"name":"b","command":"self"},"rules":"classic","start":"0000000/0000000/0000000/0000000/0000000/0000000 1","moves":"1212121","result":"red"}"#;
+    let text = client.find_id("log-line");
+    text.send_keys(line);
+    client.find_id("replay").click();
+    state(&client, &["replay"]);
+    assert_eq!(status(&client), "Replay of a (red) against b (green), game 1, classic rules: move 0 of 7.");
+    client.find_id("step-forward").click();
+    assert!(status(&client).contains("move 1 of 7."));
+    client.find_id("step-end").click();
+    assert_eq!(
+        status(&client),
+        "Replay of a (red) against b (green), game 1, classic rules: move 7 of 7. Red (X) wins."
+    );
+    assert_eq!(client.find_all("#board button.win").len(), 4);
 
-        // A line that is not a log record is explained.
-        text.clear().await.unwrap();
-        text.send_keys("{\"moves\":\"18\"}").await.unwrap();
-        client.find(Locator::Id("replay")).await.unwrap().click().await.unwrap();
-        assert_eq!(status(&client).await, "Cannot replay: the record has no \"moves\" string of digits 1-7");
-        client.close().await.unwrap();
-    });
+    // A line that is not a log record is explained.
+    text.clear();
+    text.send_keys("{\"moves\":\"18\"}");
+    client.find_id("replay").click();
+    assert_eq!(status(&client), "Cannot replay: the record has no \"moves\" string of digits 1-7");
+    client.close();
 }
 
 /// Runs `body` with a browser on a server started with `args`, unless the
 /// browser is missing outside CI.
-fn with_page<F>(args: &[&str], body: impl FnOnce(Client, String) -> F)
-where
-    F: std::future::Future<Output = ()>,
-{
+fn with_page(args: &[&str], body: impl FnOnce(Session, String)) {
     if !tool_available("chromedriver", "MAXCONNECT4_REQUIRE_BROWSER") {
         return;
     }
     let server = Server::start(args);
     let driver = Driver::start();
     let profile = tempfile::tempdir().unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(async {
-        let client = browser(&driver, profile.path()).await;
-        body(client, format!("http://{}/", server.addr)).await;
-    });
+    body(browser(&driver, profile.path()), format!("http://{}/", server.addr));
 }
 
 /// The pieces on the board, bottom row first, one string per row: `X`,
 /// `O` or `.`.
-async fn pieces(client: &Client) -> Vec<String> {
+fn pieces(client: &Session) -> Vec<String> {
     let script = "return [0,1,2,3,4,5].map((r) => [0,1,2,3,4,5,6].map((c) => { \
         const cell = document.getElementById('cell-' + c + '-' + r); \
         return cell.classList.contains('X') ? 'X' : cell.classList.contains('O') ? 'O' : '.'; }).join(''));";
-    serde_json::from_value(client.execute(script, Vec::new()).await.unwrap()).unwrap()
+    serde_json::from_value(client.execute(script)).unwrap()
 }
 
 /// The page's address after `?`.
-async fn query(client: &Client) -> String {
-    client.current_url().await.unwrap().query().unwrap_or("").to_owned()
+fn query(client: &Session) -> String {
+    let url = client.current_url();
+    let query = url.split_once('?').map_or("", |(_, query)| query);
+    query.split('#').next().unwrap_or("").to_owned()
 }
 
-async fn click(client: &Client, id: &str) {
-    client.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
+fn click(client: &Session, id: &str) {
+    client.find_id(id).click();
 }
 
-async fn choose(client: &Client, id: &str, value: &str) {
-    client.find(Locator::Id(id)).await.unwrap().select_by_value(value).await.unwrap();
+fn choose(client: &Session, id: &str, value: &str) {
+    client.find_id(id).select_by_value(value);
 }
 
-async fn type_into(client: &Client, id: &str, text: &str) {
-    let field = client.find(Locator::Id(id)).await.unwrap();
-    field.clear().await.unwrap();
-    field.send_keys(text).await.unwrap();
+fn type_into(client: &Session, id: &str, text: &str) {
+    let field = client.find_id(id);
+    field.clear();
+    field.send_keys(text);
 }
 
 /// The relative luminance (WCAG) of a CSS `rgb(r, g, b)` colour, and its
@@ -276,113 +258,107 @@ fn luminance(css: &str) -> (f64, [u8; 3]) {
 
 #[test]
 fn undo_redo_a_typed_position_and_the_address_and_green_for_the_second_player() {
-    with_page(&["--depth", "3"], |client, url| async move {
-        client.goto(&url).await.unwrap();
+    with_page(&["--depth", "3"], |client, url| {
+        client.goto(&url);
         // The page opens on the program's own game.
-        let rules = client.find(Locator::Id("rules")).await.unwrap();
-        assert_eq!(rules.prop("value").await.unwrap().as_deref(), Some("max"));
+        let rules = client.find_id("rules");
+        assert_eq!(rules.prop("value").as_deref(), Some("max"));
 
         // A move string typed in, with nobody to play against: red and
         // green pieces where the moves put them, green in words too.
-        choose(&client, "first", "nobody").await;
-        type_into(&client, "start-moves", "4453").await;
-        click(&client, "start-from").await;
-        state(&client, &["your-turn"]).await;
-        assert_eq!(pieces(&client).await[..2], ["..OXX..", "...O..."]);
-        assert_eq!(status(&client).await, "Red (X) to move: click a column.");
-        assert_eq!(query(&client).await, "rules=max&pos=4453");
-        let green = client.find(Locator::Id("cell-3-1")).await.unwrap();
-        assert_eq!(green.attr("aria-label").await.unwrap().as_deref(), Some("column 4, row 2, green O"));
-        assert_eq!(client.find(Locator::Id("score")).await.unwrap().text().await.unwrap(), "Score: red 0, green 0");
+        choose(&client, "first", "nobody");
+        type_into(&client, "start-moves", "4453");
+        click(&client, "start-from");
+        state(&client, &["your-turn"]);
+        assert_eq!(pieces(&client)[..2], ["..OXX..", "...O..."]);
+        assert_eq!(status(&client), "Red (X) to move: click a column.");
+        assert_eq!(query(&client), "rules=max&pos=4453");
+        let green = client.find_id("cell-3-1");
+        assert_eq!(green.attr("aria-label").as_deref(), Some("column 4, row 2, green O"));
+        assert_eq!(client.find_id("score").text(), "Score: red 0, green 0");
         // Green is green, and lighter than the red by a contrast a reader
         // who does not tell the hues apart still sees.
-        let colour = |id: &'static str| {
-            let client = client.clone();
-            async move {
-                let script = format!("return getComputedStyle(document.getElementById('{id}')).backgroundColor;");
-                client.execute(&script, Vec::new()).await.unwrap().as_str().unwrap().to_owned()
-            }
+        let colour = |id: &str| {
+            let script = format!("return getComputedStyle(document.getElementById('{id}')).backgroundColor;");
+            client.execute(&script).as_str().unwrap().to_owned()
         };
-        let (green_light, [r, g, b]) = luminance(&colour("cell-3-1").await);
-        let (red_light, _) = luminance(&colour("cell-3-0").await);
+        let (green_light, [r, g, b]) = luminance(&colour("cell-3-1"));
+        let (red_light, _) = luminance(&colour("cell-3-0"));
         assert!(g > r && g > b, "player 2's pieces are not green: {:?}", [r, g, b]);
         let contrast = (green_light + 0.05) / (red_light + 0.05);
         assert!(contrast >= 3.0, "green against red has a contrast of only {contrast:.2}");
 
         // A typed string that is no game is explained, and nothing changes.
-        type_into(&client, "start-moves", "44x").await;
-        click(&client, "start-from").await;
-        assert_eq!(status(&client).await, "Cannot start from \"44x\": move 3 is 'x', not a column 1-7.");
-        assert_eq!(query(&client).await, "rules=max&pos=4453");
+        type_into(&client, "start-moves", "44x");
+        click(&client, "start-from");
+        assert_eq!(status(&client), "Cannot start from \"44x\": move 3 is 'x', not a column 1-7.");
+        assert_eq!(query(&client), "rules=max&pos=4453");
 
         // Undo and redo, one move at a time with nobody to play against.
-        click(&client, "undo").await;
-        assert_eq!(query(&client).await, "rules=max&pos=445");
-        click(&client, "redo").await;
-        assert_eq!(query(&client).await, "rules=max&pos=4453");
-        let board = pieces(&client).await;
+        click(&client, "undo");
+        assert_eq!(query(&client), "rules=max&pos=445");
+        click(&client, "redo");
+        assert_eq!(query(&client), "rules=max&pos=4453");
+        let board = pieces(&client);
 
         // The address, shared and reloaded, gives the same position.
-        let shared = client.current_url().await.unwrap();
-        client.goto("about:blank").await.unwrap();
-        client.goto(shared.as_str()).await.unwrap();
-        state(&client, &["your-turn"]).await;
-        assert_eq!(pieces(&client).await, board);
-        assert_eq!(
-            client.find(Locator::Id("start-moves")).await.unwrap().prop("value").await.unwrap().as_deref(),
-            Some("4453")
-        );
+        let shared = client.current_url();
+        client.goto("about:blank");
+        client.goto(&shared);
+        state(&client, &["your-turn"]);
+        assert_eq!(pieces(&client), board);
+        assert_eq!(client.find_id("start-moves").prop("value").as_deref(), Some("4453"));
 
         // An address whose position is no game says so and starts empty.
-        client.goto(&format!("{url}?rules=classic&pos=4449")).await.unwrap();
-        state(&client, &["your-turn"]).await;
+        client.goto(&format!("{url}?rules=classic&pos=4449"));
+        state(&client, &["your-turn"]);
         assert_eq!(
-            status(&client).await,
+            status(&client),
             "The address's position \"4449\" is not a game: move 4 is '9', not a column 1-7; starting from the empty \
              board. Red (X) to move: click a column."
         );
-        assert!(pieces(&client).await.iter().all(|row| row == "......."));
-        assert_eq!(query(&client).await, "rules=classic&pos=");
+        assert!(pieces(&client).iter().all(|row| row == "......."));
+        assert_eq!(query(&client), "rules=classic&pos=");
 
         // Against the computer: Undo takes back its reply and the person's
         // move, Redo puts both back.
-        choose(&client, "first", "human").await;
-        choose(&client, "limit", "depth").await;
-        type_into(&client, "amount", "3").await;
-        click(&client, "new-game").await;
-        state(&client, &["your-turn"]).await;
-        click(&client, "cell-0-0").await;
-        state(&client, &["your-turn"]).await;
-        let after_reply = query(&client).await;
+        choose(&client, "first", "human");
+        choose(&client, "limit", "depth");
+        type_into(&client, "amount", "3");
+        click(&client, "new-game");
+        state(&client, &["your-turn"]);
+        click(&client, "cell-0-0");
+        state(&client, &["your-turn"]);
+        let after_reply = query(&client);
         assert_eq!(after_reply.len(), "rules=classic&pos=1".len() + 1, "{after_reply}");
-        let board = pieces(&client).await;
-        click(&client, "undo").await;
-        state(&client, &["your-turn"]).await;
-        assert!(pieces(&client).await.iter().all(|row| row == "......."));
-        assert_eq!(query(&client).await, "rules=classic&pos=");
-        click(&client, "redo").await;
-        state(&client, &["your-turn"]).await;
-        assert_eq!(pieces(&client).await, board);
-        assert_eq!(query(&client).await, after_reply);
+        let board = pieces(&client);
+        click(&client, "undo");
+        state(&client, &["your-turn"]);
+        assert!(pieces(&client).iter().all(|row| row == "......."));
+        assert_eq!(query(&client), "rules=classic&pos=");
+        click(&client, "redo");
+        state(&client, &["your-turn"]);
+        assert_eq!(pieces(&client), board);
+        assert_eq!(query(&client), after_reply);
 
         // Undo while the computer thinks (up to 3 s a move): the person's
         // move goes back, and the search's answer, when it comes, is not
         // played; the reply to the next move lands after that move.
-        choose(&client, "limit", "time").await;
-        choose(&client, "rules", "max").await;
-        click(&client, "new-game").await;
-        state(&client, &["your-turn"]).await;
-        click(&client, "cell-0-0").await;
-        click(&client, "undo").await;
-        state(&client, &["your-turn"]).await;
-        assert!(pieces(&client).await.iter().all(|row| row == "......."));
-        click(&client, "cell-6-0").await;
-        state(&client, &["your-turn"]).await;
-        let board = pieces(&client).await;
+        choose(&client, "limit", "time");
+        choose(&client, "rules", "max");
+        click(&client, "new-game");
+        state(&client, &["your-turn"]);
+        click(&client, "cell-0-0");
+        click(&client, "undo");
+        state(&client, &["your-turn"]);
+        assert!(pieces(&client).iter().all(|row| row == "......."));
+        click(&client, "cell-6-0");
+        state(&client, &["your-turn"]);
+        let board = pieces(&client);
         assert_eq!(board.concat().matches(['X', 'O']).count(), 2, "{board:?}");
         assert_eq!(&board[0][6..], "X");
-        assert!(query(&client).await.starts_with("rules=max&pos=7"));
-        client.close().await.unwrap();
+        assert!(query(&client).starts_with("rules=max&pos=7"));
+        client.close();
     });
 }
 
@@ -392,11 +368,11 @@ const END_EASY: &str = "655651721435342216255374674123";
 
 /// Waits for the values of `pos` under `rules`, and returns each column's
 /// label as a screen reader hears it.
-async fn values(client: &Client, rules: &str, pos: &str) -> Vec<String> {
+fn values(client: &Session, rules: &str, pos: &str) -> Vec<String> {
     let ready = format!("#values[data-state='ready'][data-rules='{rules}'][data-pos='{pos}']");
-    client.wait().at_most(PATIENCE).for_element(Locator::Css(&ready)).await.unwrap();
+    client.wait_for(&ready, PATIENCE);
     let script = "return [...document.querySelectorAll('#values .value')].map((v) => v.getAttribute('aria-label'));";
-    serde_json::from_value(client.execute(script, Vec::new()).await.unwrap()).unwrap()
+    serde_json::from_value(client.execute(script)).unwrap()
 }
 
 /// Each column's value from `solve` on the position after it (negated: the
@@ -435,43 +411,43 @@ fn labels(values: &[Option<i64>]) -> Vec<String> {
 fn show_values_gives_every_columns_value_under_both_rules_updated_after_each_move() {
     // The server's own budget: GET /solve searches to the end, so these
     // near-full positions get exact values.
-    with_page(&[], |client, url| async move {
+    with_page(&[], |client, url| {
         // Classic: the values of each column, exact, from the view of red,
         // who is to move; the best is the benchmark's published score.
-        client.goto(&format!("{url}?rules=classic&pos={END_EASY}")).await.unwrap();
-        state(&client, &["your-turn"]).await;
-        click(&client, "show-values").await;
-        let shown = values(&client, "classic", END_EASY).await;
+        client.goto(&format!("{url}?rules=classic&pos={END_EASY}"));
+        state(&client, &["your-turn"]);
+        click(&client, "show-values");
+        let shown = values(&client, "classic", END_EASY);
         let expected = [Some(-1), Some(-1), Some(4), Some(0), None, Some(0), Some(-1)];
         assert_eq!(shown, labels(&expected));
         assert_eq!(solved_by_the_command_line("classic", END_EASY), expected);
-        let note = client.find(Locator::Id("values-note")).await.unwrap().text().await.unwrap();
+        let note = client.find_id("values-note").text();
         assert!(note.starts_with("Each column's value for red, to move: positive wins"), "{note}");
 
         // After a move, the values are green's, in the new position.
-        click(&client, "cell-0-5").await;
+        click(&client, "cell-0-5");
         let after = format!("{END_EASY}1");
-        let shown = values(&client, "classic", &after).await;
+        let shown = values(&client, "classic", &after);
         assert_eq!(shown, labels(&solved_by_the_command_line("classic", &after)));
         assert_eq!(shown[2], "column 3: +1, exact, best");
         // Undo brings back red's values.
-        click(&client, "undo").await;
-        assert_eq!(values(&client, "classic", END_EASY).await, labels(&expected));
+        click(&client, "undo");
+        assert_eq!(values(&client, "classic", END_EASY), labels(&expected));
 
         // Max-Connect4, the same position: the final score difference, as
         // `solve` finds it.
-        client.goto(&format!("{url}?rules=max&pos={END_EASY}")).await.unwrap();
-        state(&client, &["your-turn"]).await;
-        click(&client, "show-values").await;
-        let shown = values(&client, "max", END_EASY).await;
+        client.goto(&format!("{url}?rules=max&pos={END_EASY}"));
+        state(&client, &["your-turn"]);
+        click(&client, "show-values");
+        let shown = values(&client, "max", END_EASY);
         assert_eq!(shown, labels(&solved_by_the_command_line("max", END_EASY)));
-        let note = client.find(Locator::Id("values-note")).await.unwrap().text().await.unwrap();
+        let note = client.find_id("values-note").text();
         assert!(note.starts_with("Each column's value for red, to move: the final score difference"), "{note}");
 
         // Off, the values go.
-        click(&client, "show-values").await;
-        assert!(!client.find(Locator::Id("values")).await.unwrap().is_displayed().await.unwrap());
-        client.close().await.unwrap();
+        click(&client, "show-values");
+        assert!(!client.find_id("values").is_displayed());
+        client.close();
     });
 }
 
@@ -480,57 +456,57 @@ fn show_values_gives_every_columns_value_under_both_rules_updated_after_each_mov
 /// its depth, and the best column is said to be only the best seen.
 #[test]
 fn estimates_and_an_unproven_best_column_say_so() {
-    with_page(&["--max-time", "1"], |client, url| async move {
+    with_page(&["--max-time", "1"], |client, url| {
         let pos = super::util::beyond_the_max_book();
-        client.goto(&format!("{url}?rules=max&pos={pos}")).await.unwrap();
-        state(&client, &["your-turn"]).await;
-        click(&client, "show-values").await;
-        let shown = values(&client, "max", &pos).await;
+        client.goto(&format!("{url}?rules=max&pos={pos}"));
+        state(&client, &["your-turn"]);
+        click(&client, "show-values");
+        let shown = values(&client, "max", &pos);
         assert!(shown.iter().all(|label| label.contains(", depth 1")), "{shown:?}");
         let best: Vec<&String> = shown.iter().filter(|label| label.contains("best")).collect();
         assert!(!best.is_empty() && best.iter().all(|label| label.ends_with(", best, not proven")), "{shown:?}");
-        let note = client.find(Locator::Id("values-note")).await.unwrap().text().await.unwrap();
+        let note = client.find_id("values-note").text();
         assert!(note.contains("the column marked best is only the best the search saw"), "{note}");
-        client.close().await.unwrap();
+        client.close();
     });
 }
 
 /// Waits for the replay's annotation to give `verdict`; returns its text.
-async fn annotation(client: &Client, verdict: &str) -> String {
+fn annotation(client: &Session, verdict: &str) -> String {
     let selector = format!("#annotation[data-verdict='{verdict}']");
-    let annotation = client.wait().at_most(PATIENCE).for_element(Locator::Css(&selector)).await.unwrap();
-    annotation.text().await.unwrap()
+    let annotation = client.wait_for(&selector, PATIENCE);
+    annotation.text()
 }
 
 #[test]
 fn the_replay_of_a_logged_game_marks_a_blunder() {
-    with_page(&[], |client, url| async move {
-        client.goto(&url).await.unwrap();
+    with_page(&[], |client, url| {
+        client.goto(&url);
         // The End-Easy position as the log's start (no opening: the page
         // finds moves that reach it); red throws its win away in column 1
         // (column 3 wins), green answers with the best move, column 3.
         let line = r#"{"id":"7","red":{"name":"a","command":"self"},"green":{"name":"b","command":"self"},"rules":"classic","start":"0000100/0100200/2121210/1222122/1112121/2212211 1","moves":"13","result":"green"}"#;
-        type_into(&client, "log-line", line).await;
-        click(&client, "replay").await;
-        state(&client, &["replay"]).await;
+        type_into(&client, "log-line", line);
+        click(&client, "replay");
+        state(&client, &["replay"]);
         assert_eq!(
-            annotation(&client, "blunder").await,
+            annotation(&client, "blunder"),
             "Move 1, red plays column 1: value -1; the best +4 (column 3). A blunder: a win thrown to a loss. Exact values."
         );
-        let marked = client.find(Locator::Css("#values .value.played")).await.unwrap();
-        assert_eq!(marked.attr("id").await.unwrap().as_deref(), Some("value-1"));
-        assert!(marked.attr("class").await.unwrap().unwrap().contains("blunder"));
+        let marked = client.find("#values .value.played");
+        assert_eq!(marked.attr("id").as_deref(), Some("value-1"));
+        assert!(marked.attr("class").unwrap().contains("blunder"));
 
-        click(&client, "step-forward").await;
+        click(&client, "step-forward");
         assert_eq!(
-            annotation(&client, "best").await,
+            annotation(&client, "best"),
             "Move 2, green plays column 3: value +1; the best +1 (column 3). A best move. Exact values."
         );
         // At the end there is no next move to annotate.
-        click(&client, "step-forward").await;
-        assert!(status(&client).await.ends_with("move 2 of 2. The log ends here (a forfeit or an unfinished game)."));
-        assert_eq!(client.find(Locator::Id("annotation")).await.unwrap().text().await.unwrap(), "");
-        client.close().await.unwrap();
+        click(&client, "step-forward");
+        assert!(status(&client).ends_with("move 2 of 2. The log ends here (a forfeit or an unfinished game)."));
+        assert_eq!(client.find_id("annotation").text(), "");
+        client.close();
     });
 }
 
@@ -552,44 +528,44 @@ fn best_by_the_command_line(pos: &str) -> Vec<String> {
 /// reply to the person's first move is one of the best there.
 #[test]
 fn the_perfect_strength_plays_the_books_best_moves() {
-    with_page(&[], |client, url| async move {
-        client.goto(&url).await.unwrap();
-        choose(&client, "rules", "max").await;
-        choose(&client, "limit", "perfect").await;
-        type_into(&client, "amount", "5").await;
+    with_page(&[], |client, url| {
+        client.goto(&url);
+        choose(&client, "rules", "max");
+        choose(&client, "limit", "perfect");
+        type_into(&client, "amount", "5");
 
-        choose(&client, "first", "computer").await;
-        click(&client, "new-game").await;
-        state(&client, &["your-turn"]).await;
-        let opening = query(&client).await.strip_prefix("rules=max&pos=").unwrap().to_owned();
+        choose(&client, "first", "computer");
+        click(&client, "new-game");
+        state(&client, &["your-turn"]);
+        let opening = query(&client).strip_prefix("rules=max&pos=").unwrap().to_owned();
         assert_eq!(opening.len(), 1, "{opening}");
         assert!(best_by_the_command_line("").contains(&opening), "{opening}");
 
-        choose(&client, "first", "human").await;
-        click(&client, "new-game").await;
-        state(&client, &["your-turn"]).await;
+        choose(&client, "first", "human");
+        click(&client, "new-game");
+        state(&client, &["your-turn"]);
         // Column 2, a first move that loses a point, and only if green
         // replies in column 5.
         assert_eq!(best_by_the_command_line("2"), ["5"]);
-        click(&client, "cell-1-0").await;
-        state(&client, &["your-turn"]).await;
-        assert_eq!(query(&client).await, "rules=max&pos=25");
-        client.close().await.unwrap();
+        click(&client, "cell-1-0");
+        state(&client, &["your-turn"]);
+        assert_eq!(query(&client), "rules=max&pos=25");
+        client.close();
     });
 }
 
 #[test]
 fn a_first_click_on_the_board_starts_a_game_and_the_columns_are_numbered() {
-    with_page(&["--depth", "2"], |client, url| async move {
-        client.goto(&url).await.unwrap();
-        let numbers = client.find(Locator::Id("columns")).await.unwrap().text().await.unwrap();
+    with_page(&["--depth", "2"], |client, url| {
+        client.goto(&url);
+        let numbers = client.find_id("columns").text();
         assert_eq!(numbers.split_whitespace().collect::<Vec<_>>(), ["1", "2", "3", "4", "5", "6", "7"]);
         // A newcomer clicks column 3 without pressing New game: the game
         // starts, the piece drops, and the computer answers.
-        choose(&client, "first", "human").await;
-        click(&client, "cell-2-5").await;
-        state(&client, &["your-turn"]).await;
-        let board = pieces(&client).await;
+        choose(&client, "first", "human");
+        click(&client, "cell-2-5");
+        state(&client, &["your-turn"]);
+        let board = pieces(&client);
         assert_eq!(&board[0][2..3], "X", "{board:?}");
         assert_eq!(board.concat().chars().filter(|&piece| piece == 'O').count(), 1, "{board:?}");
     });
