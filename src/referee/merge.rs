@@ -15,45 +15,11 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::error::MergeError;
 use super::log::{self, Colour, GameRecord};
 use super::manifest::{settings_words, Manifest};
 use super::results::Results;
 use super::Error;
-
-/// Why logs cannot be merged into one tournament's results.
-#[derive(Debug, thiserror::Error)]
-pub enum MergeError {
-    #[error("{}: no such log", .0.display())]
-    NoSuchLog(PathBuf),
-    #[error(
-        "{} and {} are manifests of different tournaments ({difference}); merge the shards of one tournament",
-        .first.display(), .beside.display()
-    )]
-    Tournaments { first: PathBuf, beside: PathBuf, difference: String },
-    #[error(
-        "game {id} is in {} and in {} with different moves or results: these logs overlap; merge each shard's log once",
-        .first.display(), .second.display()
-    )]
-    Overlap { id: String, first: PathBuf, second: PathBuf },
-    #[error("{}: no games, and no manifest to name the players", paths(.0))]
-    NoPlayers(Vec<PathBuf>),
-    #[error("--anchor {0}: no player of these logs is named so")]
-    NoAnchor(String),
-    /// A game played under other settings than the first game's (or the
-    /// manifest's, `said`).
-    #[error(
-        "{}: game {id} was played with {settings}, but {} says {want}; merge the games of one tournament",
-        .log.display(), .said.display()
-    )]
-    Settings { log: PathBuf, id: String, settings: String, said: PathBuf, want: String },
-    #[error("{}: '{name}' played game {id} as '{played}', but as '{command}' in {}", .log.display(), .said.display())]
-    Command { log: PathBuf, name: String, id: String, played: String, command: String, said: PathBuf },
-}
-
-/// `paths`, comma-separated.
-fn paths(paths: &[PathBuf]) -> String {
-    paths.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
-}
 
 /// The games of a set of logs, as one tournament.
 #[derive(Debug)]
