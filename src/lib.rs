@@ -5,7 +5,8 @@
 //! (`docs/architecture.md` has one line per module; `tests/it/architecture.rs`
 //! checks that no module depends on itself through others):
 //! - front ends: [`modes`], [`report`], [`referee`], [`serve`];
-//! - [`protocol`]: both sides of the arenas' protocols, without I/O;
+//! - [`protocol`]: both sides of each protocol (the arenas', the one-move
+//!   board files), without I/O;
 //! - [`search`]: one [`search::Engine`] for both rule sets;
 //! - services the front ends share, over the core: [`contain`] (running
 //!   others' programs, for the referee and the report), [`atomic`], [`bounded`],
