@@ -53,7 +53,7 @@ const FOLLOW_UP_MIN_EMPTY: u32 = 11;
 /// nodes from 20 empty cells up, 1.8 times from 24, 1.7 times from 28; on
 /// asymmetric positions the nodes are the same, and the mirrored key costs
 /// each position above the threshold a little time. See reports/solving.md.
-pub(super) const MIRROR_MIN_EMPTY: u32 = 24;
+const MIRROR_MIN_EMPTY: u32 = 24;
 
 /// The clock, and whether the search was stopped or the split being searched
 /// cut, are read once every this many nodes (about 50 microseconds).
