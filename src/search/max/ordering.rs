@@ -2,7 +2,8 @@
 //! to search first, and the list that carries them. Near the root, where a
 //! good first move saves the most, moves are ranked by the evaluation of
 //! the position they leave; nearer the horizon by threats; nearest not at
-//! all. The list ([`Moves`]) is one word, handed from the search to the
+//! all; in a solve, the first player's moves by threats alone (see
+//! [`super::negamax`]). The list ([`Moves`]) is one word, handed from the search to the
 //! threads that share a position's moves ([`super::split`]).
 
 use crate::bitboard::{column_cells, completing_cells, WIDTH};
@@ -29,29 +30,39 @@ pub(super) fn ordered_moves(board: &Board, depth: u32, first: Option<Column>, se
     if depth < THREAT_MIN_DEPTH {
         return centre_first(board, first, settled);
     }
+    if depth < EVALUATION_ORDER_MIN_DEPTH {
+        return by_threats(board, first, settled);
+    }
     let playable = board.playable_cells() & !settled;
     let mut ranking = Ranking { keys: [0; WIDTH], len: 0 };
-    let mover = board.to_move();
-    // Threats: a move that completes a window of ours is likely good, one
-    // that blocks a window of theirs too, and one that lets them complete
-    // a window in the cell above likely bad.
-    let (ours, theirs) = if depth < EVALUATION_ORDER_MIN_DEPTH {
-        (completing_cells(board.pieces(mover)), completing_cells(board.pieces(mover.other())))
-    } else {
-        (0, 0)
-    };
     for column in Column::CENTRE_FIRST {
         let cell = playable & column_cells(column.index());
         if cell == 0 || Some(column) == first {
             continue;
         }
-        let score = if depth >= EVALUATION_ORDER_MIN_DEPTH {
-            // The static value after the move, in eighths of a point.
-            (value_after(board, cell) / 4 + 128).clamp(0, 255) as u32
-        } else {
-            4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
-                - 2 * u32::from((cell << 1) & theirs != 0)
-        };
+        // The static value after the move, in eighths of a point.
+        ranking.insert(column, (value_after(board, cell) / 4 + 128).clamp(0, 255) as u32);
+    }
+    ranking.moves()
+}
+
+/// The legal moves of `board` but `first` and the `settled` ones, by
+/// threats, then centre first: a move that completes a window of ours is
+/// likely good, one that blocks a window of theirs too, and one that lets
+/// them complete a window in the cell above likely bad.
+#[inline]
+pub(super) fn by_threats(board: &Board, first: Option<Column>, settled: u64) -> Moves {
+    let playable = board.playable_cells() & !settled;
+    let mut ranking = Ranking { keys: [0; WIDTH], len: 0 };
+    let mover = board.to_move();
+    let (ours, theirs) = (completing_cells(board.pieces(mover)), completing_cells(board.pieces(mover.other())));
+    for column in Column::CENTRE_FIRST {
+        let cell = playable & column_cells(column.index());
+        if cell == 0 || Some(column) == first {
+            continue;
+        }
+        let score = 4 + 2 * u32::from(cell & ours != 0) + u32::from(cell & theirs != 0)
+            - 2 * u32::from((cell << 1) & theirs != 0);
         ranking.insert(column, score);
     }
     ranking.moves()
