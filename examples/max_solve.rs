@@ -2,11 +2,12 @@
 //! each on a new engine with one thread: for comparing changes to the
 //! solver side by side (node counts on one thread are the same every run).
 //!
-//! Run: `cargo run --release --example max_solve -- [--value] [--carry]
-//! [--threads N] MOVES...`: each MOVES is a position given as its moves from
-//! the empty board; `--value` finds the value alone (`Engine::exact_value`,
-//! what a book build asks), else the value and every best move
-//! (`Engine::solve`); `--carry` solves them all on one engine, whose table
+//! Run: `cargo run --release --example max_solve -- [--value | --best]
+//! [--carry] [--threads N] MOVES...`: each MOVES is a position given as its
+//! moves from the empty board; `--value` finds the value alone
+//! (`Engine::exact_value`, what a book build asks), `--best` the value and
+//! one best move (`Engine::best_move`, what perfect play asks), else the
+//! value and every best move (`Engine::solve`); `--carry` solves them all on one engine, whose table
 //! carries over from one to the next as a book build's does; `--threads N`
 //! searches each with N threads (default 1).
 
@@ -22,6 +23,7 @@ const HASH_BYTES: usize = 1 << 30;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value_only = args.iter().any(|arg| arg == "--value");
+    let one_best = args.iter().any(|arg| arg == "--best");
     let carry = args.iter().any(|arg| arg == "--carry");
     let threads_at = args.iter().position(|arg| arg == "--threads");
     let threads = match threads_at.map(|at| args.get(at + 1).map(|n| n.parse::<usize>())) {
@@ -60,7 +62,11 @@ fn main() {
             let exact = engine.exact_value(&board, Strength::Strong, None).expect("no time limit");
             (exact.value, String::new(), exact.nodes)
         } else {
-            let solution = engine.solve(&board, Strength::Strong, None).expect("no time limit");
+            let solution = if one_best {
+                engine.best_move(&board, None).expect("no time limit")
+            } else {
+                engine.solve(&board, Strength::Strong, None).expect("no time limit")
+            };
             let best: Vec<String> = solution.best.iter().map(ToString::to_string).collect();
             (solution.value, format!(" best {}", best.join(",")), solution.nodes)
         };

@@ -84,6 +84,11 @@ pub(crate) enum BotCommand {
         /// The game the moderator runs: classic or max.
         #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
         rules: Rules,
+        /// Play perfectly where the time allows: the opening book's best move where it holds the
+        /// position, else a best move solved within three quarters of --time-limit, else the
+        /// search's move, said on standard error.
+        #[arg(long, conflicts_with = "depth")]
+        perfect: bool,
     },
     /// The coordinator's engine: name, isready, position, go, perft, quit.
     Coordinator {
@@ -93,6 +98,11 @@ pub(crate) enum BotCommand {
         /// The game the coordinator runs: classic or max.
         #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
         rules: Rules,
+        /// Play perfectly where the time allows: the opening book's best move where it holds the
+        /// position, else a best move solved within three quarters of the time `go` gives, else the
+        /// search's move, said on standard error.
+        #[arg(long)]
+        perfect: bool,
     },
 }
 

@@ -9,6 +9,7 @@ use anyhow::Context as _;
 
 use maxconnect4::contain::limits::Allowance;
 use maxconnect4::contain::sandbox::Isolation;
+use maxconnect4::contain::template::OwnPlay;
 use maxconnect4::moves::Moves;
 use maxconnect4::referee::error::TournamentError;
 use maxconnect4::referee::fixtures;
@@ -119,8 +120,9 @@ pub(crate) fn parse_limit_mb(text: &str) -> Result<u64, String> {
 
 #[derive(clap::Args)]
 pub(crate) struct MatchArgs {
-    /// Player 1: `self`, `human`, a command with {in}, {out} and optionally {depth},
-    /// or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
+    /// Player 1: `self`, `perfect` (`self` playing perfectly where its time allows, and saying
+    /// when it cannot), `human`, a command with {in}, {out} and optionally {depth}, or an arena's
+    /// bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
     #[arg(value_parser = parse_player)]
     pub(crate) red: PlayerSpec,
     /// Player 2, given the same way.
@@ -264,8 +266,8 @@ pub(crate) struct CheckArgs {
 
 #[derive(clap::Args)]
 pub(crate) struct TournamentArgs {
-    /// A player as NAME=COMMAND, COMMAND being `self`, a command template or an arena's
-    /// bot (`moderator:COMMAND`, `coordinator:COMMAND`, `http:URL`); two or more.
+    /// A player as NAME=COMMAND, COMMAND being `self`, `perfect`, a command template or an
+    /// arena's bot (`moderator:COMMAND`, `coordinator:COMMAND`, `http:URL`); two or more.
     #[arg(long = "player", value_name = "NAME=TEMPLATE", required_unless_present = "class", value_parser = parse_entrant)]
     pub(crate) players: Vec<(String, PlayerSpec)>,
     /// A class's folder, one subfolder per student: each student's program found and built
@@ -438,7 +440,7 @@ pub(crate) fn parse_one_move_player(text: &str) -> Result<Player, String> {
     let spec = parse_player(text)?;
     let program = match spec.kind() {
         PlayerKind::Command(template) => Timed::Command(template.clone()),
-        PlayerKind::Engine => Timed::Own,
+        PlayerKind::Engine(OwnPlay::BookMoves) => Timed::Own,
         _ => return Err(report::program::NOT_ONE_MOVE.to_owned()),
     };
     Ok(Player { command: spec.command().to_owned(), program })

@@ -264,15 +264,26 @@ impl BotCommand {
     /// Speaks the arena's protocol on standard input and output.
     pub(crate) fn run(self) -> anyhow::Result<ExitCode> {
         match self {
-            BotCommand::Moderator { search, rules } => {
+            BotCommand::Moderator { search, rules, perfect } => {
                 let limits = search.limits(bot::MODERATOR_TIME_LIMIT);
-                bot::moderator(rules, &limits, &mut io::stdin().lock(), &mut io::stdout().lock())?;
+                let (input, output) = (&mut io::stdin().lock(), &mut io::stdout().lock());
+                bot::moderator(rules, &limits, bot_play(perfect), input, output, &mut io::stderr())?;
             }
-            BotCommand::Coordinator { name, rules } => {
-                bot::coordinator(rules, name, &mut io::stdin().lock(), &mut io::stdout().lock(), &mut io::stderr())?;
+            BotCommand::Coordinator { name, rules, perfect } => {
+                let (input, output) = (&mut io::stdin().lock(), &mut io::stdout().lock());
+                bot::coordinator(rules, name, bot_play(perfect), input, output, &mut io::stderr())?;
             }
         }
         Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// How a bot plays, `--perfect` or not.
+const fn bot_play(perfect: bool) -> bot::Play {
+    if perfect {
+        bot::Play::Perfect
+    } else {
+        bot::Play::BookThenSearch
     }
 }
 

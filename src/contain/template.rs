@@ -248,10 +248,11 @@ impl Template {
         Template { words, names_files: false, folder: None, built: None }
     }
 
-    /// This program's own one-move mode under `rules`, told to stop
-    /// searching after `time_limit` even if it has not reached the depth.
+    /// This program's own one-move mode under `rules`, playing as `play`
+    /// says, told to stop searching after `time_limit` even if it has not
+    /// reached the depth.
     #[must_use]
-    pub fn engine(executable: &Path, rules: Rules, time_limit: Duration) -> Template {
+    pub fn engine(executable: &Path, rules: Rules, play: OwnPlay, time_limit: Duration) -> Template {
         let mut words = vec![executable.to_string_lossy().into_owned()];
         // One thread: the CPU time of a move counts against it as its wall
         // time does, and at a fixed depth the move is the same on any number.
@@ -266,7 +267,7 @@ impl Template {
                 "{depth}",
                 "--rules",
                 rules.name(),
-                "--book-moves",
+                play.option(),
                 "--threads",
                 "1",
                 "--time-limit",
@@ -364,6 +365,29 @@ impl Template {
     }
 }
 
+/// How this program's own one-move mode plays as a player: `self` or
+/// `perfect`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OwnPlay {
+    /// `self`: the book's move where the shipped book holds the position,
+    /// else the search to the depth (`--book-moves`): the same move every
+    /// time.
+    BookMoves,
+    /// `perfect`: perfectly where the time allows (`--perfect`), saying
+    /// in its output when a move is not perfect play.
+    Perfect,
+}
+
+impl OwnPlay {
+    /// The one-move mode's option that plays so.
+    const fn option(self) -> &'static str {
+        match self {
+            OwnPlay::BookMoves => "--book-moves",
+            OwnPlay::Perfect => "--perfect",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,7 +447,8 @@ mod tests {
             std::fs::create_dir(base.path().join(name)).unwrap();
         }
         let values = Substitution { input: Some(Path::new("/i")), output: Some(Path::new("/o")), depth: 1 };
-        let engine = Template::engine(Path::new("/bin/maxconnect4"), Rules::Classic, Duration::from_secs(1));
+        let engine =
+            Template::engine(Path::new("/bin/maxconnect4"), Rules::Classic, OwnPlay::BookMoves, Duration::from_secs(1));
         let (_, args) = engine.command_line(&values, base.path(), None);
         assert_eq!(
             args,
@@ -457,7 +482,8 @@ mod tests {
         assert_eq!(home("./bob/mc4 one-move {in} {out}"), base.join("bob"));
         assert_eq!(home("cd bob && ./mc4 one-move {in} {out}"), base.join("bob"));
         assert_eq!(home("cd 'no such' && ./mc4 {in} {out}"), base.join("no such"));
-        let engine = Template::engine(Path::new("/bin/maxconnect4"), Rules::Max, Duration::from_secs(1));
+        let engine =
+            Template::engine(Path::new("/bin/maxconnect4"), Rules::Max, OwnPlay::BookMoves, Duration::from_secs(1));
         assert_eq!(engine.home(&base), None);
         let built = Template::parse("cd alice && java pkg.Main {in} {out}").unwrap().built_in(base.join("bob"));
         assert_eq!(built.home(&base).unwrap(), base.join("bob"));

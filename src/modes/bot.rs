@@ -12,8 +12,8 @@ use crate::protocol::coordinator::{self, Think};
 use crate::protocol::moderator::{self, Step};
 use crate::protocol::Mover;
 use crate::rules::Rules;
-use crate::search::Limits;
 use crate::search::TableTooLarge;
+use crate::search::{Chosen, Limits};
 use crate::value::Value;
 
 /// The deepest search there is: every empty cell.
@@ -118,13 +118,31 @@ fn finish(mut kept: Vec<u8>, length: u64) -> Line {
     String::from_utf8(kept).map_or(Line::NotUtf8, Line::Text)
 }
 
+/// How a bot chooses its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// The book's move where it holds the position, else the search's.
+    BookThenSearch,
+    /// Perfectly where the time allows ([`Mover::choose_perfectly`]): a
+    /// move that is not perfect play is said on standard error.
+    Perfect,
+}
+
 /// Plays one game for the moderator: prints `p`, then answers each line of
-/// `input` until an end code or the end of the input.
+/// `input` until an end code or the end of the input. Playing perfectly, a
+/// move that is not perfect play is said on `errors`.
 ///
 /// # Errors
 /// When a line cannot be acted on (it is named), or stdout is closed.
-pub fn moderator(rules: Rules, limits: &Limits, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Error> {
-    let mut mover = Mover::new(rules, Mover::HASH_BYTES)?;
+pub fn moderator(
+    rules: Rules,
+    limits: &Limits,
+    play: Play,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    errors: &mut dyn Write,
+) -> Result<(), Error> {
+    let mut chooser = Chooser::new(rules, play)?;
     let mut bot = moderator::Bot::new(rules);
     send(out, &moderator::Bot::greeting())?;
     let mut number = 0;
@@ -132,8 +150,10 @@ pub fn moderator(rules: Rules, limits: &Limits, input: &mut dyn BufRead, out: &m
         number += 1;
         let at = |source: LineError| Error::Moderator { number, source };
         let line = line.text().map_err(at)?;
-        let choose = |board: &Board| choose(&mut mover, board, limits).0;
-        match bot.receive(&line, choose).map_err(|error| at(error.into()))? {
+        let choose = |board: &Board| chooser.choose(board, limits).0;
+        let step = bot.receive(&line, choose);
+        chooser.write_notes(errors)?;
+        match step.map_err(|error| at(error.into()))? {
             Step::Send(message) => send(out, &message)?,
             Step::Wait => {}
             Step::Exit(_) => return Ok(()),
@@ -145,22 +165,25 @@ pub fn moderator(rules: Rules, limits: &Limits, input: &mut dyn BufRead, out: &m
 /// Speaks the coordinator's protocol on `input` and `out` until `quit` or
 /// the end of the input. A line it cannot act on is reported on `errors`
 /// and skipped: the coordinator decides what a missing answer costs.
+/// Playing perfectly, a move that is not perfect play is said there too.
 ///
 /// # Errors
 /// When stdin cannot be read or stdout is closed.
 pub fn coordinator(
     rules: Rules,
     name: String,
+    play: Play,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     errors: &mut dyn Write,
 ) -> Result<(), Error> {
-    let mut engine = Clocked(Mover::new(rules, Mover::HASH_BYTES)?);
+    let mut engine = Clocked(Chooser::new(rules, play)?);
     let mut bot = coordinator::Bot::new(rules, name);
     let mut number = 0;
     while let Some(line) = read_line(input).map_err(Error::Read)? {
         number += 1;
         let answer = line.text().and_then(|line| Ok(bot.receive(&line, &mut engine)?));
+        engine.0.write_notes(errors)?;
         match answer {
             Ok(Some(answer)) => send(out, &answer)?,
             Ok(None) => {}
@@ -175,23 +198,69 @@ pub fn coordinator(
     Ok(())
 }
 
-/// The mover searching within a time given per move.
-struct Clocked(Mover);
+/// A bot's mover, choosing as `play` says, with the notes on its moves
+/// not yet written.
+struct Chooser {
+    mover: Mover,
+    play: Play,
+    notes: Vec<String>,
+}
 
-impl Think for Clocked {
-    fn best_move(&mut self, board: &Board, time: Duration) -> (Column, Value) {
-        choose(&mut self.0, board, &Limits { depth: FULL_DEPTH, time_limit: Some(time) })
+impl Chooser {
+    fn new(rules: Rules, play: Play) -> Result<Chooser, TableTooLarge> {
+        Ok(Chooser { mover: Mover::new(rules, Mover::HASH_BYTES)?, play, notes: Vec::new() })
     }
 
-    fn perft(&mut self, board: &Board, depth: u32) -> u64 {
-        self.0.perft(board, depth)
+    /// The move and its value; the protocols call this only on unfinished
+    /// games.
+    fn choose(&mut self, board: &Board, limits: &Limits) -> (Column, Value) {
+        const UNFINISHED: &str = "the protocol asks for moves only in unfinished games";
+        let result = match self.play {
+            Play::BookThenSearch => self.mover.choose(board, limits).expect(UNFINISHED),
+            Play::Perfect => {
+                let played = self.mover.choose_perfectly(board, limits).expect(UNFINISHED);
+                if played.chosen == Chosen::Searched {
+                    self.notes.push(not_perfect(board, limits));
+                }
+                played.result
+            }
+        };
+        (result.column, result.value)
+    }
+
+    /// Writes the notes on the moves chosen since the last call.
+    fn write_notes(&mut self, errors: &mut dyn Write) -> std::io::Result<()> {
+        self.notes.drain(..).try_for_each(|note| writeln!(errors, "{note}"))
     }
 }
 
-/// The move and its value; the protocols call this only on unfinished games.
-fn choose(mover: &mut Mover, board: &Board, limits: &Limits) -> (Column, Value) {
-    let result = mover.choose(board, limits).expect("the protocol asks for moves only in unfinished games");
-    (result.column, result.value)
+/// The note on a move of `board` that is not perfect play.
+fn not_perfect(board: &Board, limits: &Limits) -> String {
+    let number = crate::bitboard::CELLS as u32 - board.empty_cells() + 1;
+    let within = limits.time_limit.map_or_else(
+        || "there was no time limit to solve within".to_owned(),
+        |time| {
+            let (share, of) = crate::search::SOLVE_SHARE;
+            format!("no solve finished within {:.1} s", (time * share / of).as_secs_f64())
+        },
+    );
+    format!(
+        "note: move {number} is not perfect play: the book does not hold the position and {within}; \
+         the depth-limited search's move"
+    )
+}
+
+/// The chooser searching within a time given per move.
+struct Clocked(Chooser);
+
+impl Think for Clocked {
+    fn best_move(&mut self, board: &Board, time: Duration) -> (Column, Value) {
+        self.0.choose(board, &Limits { depth: FULL_DEPTH, time_limit: Some(time) })
+    }
+
+    fn perft(&mut self, board: &Board, depth: u32) -> u64 {
+        self.0.mover.perft(board, depth)
+    }
 }
 
 /// Prints one message and flushes it, so the other side sees it at once.
@@ -205,7 +274,14 @@ mod tests {
 
     fn check_moderator(input: &str, expected: &str) {
         let mut out = Vec::new();
-        let result = moderator(Rules::Classic, &Limits::depth(2), &mut input.as_bytes(), &mut out);
+        let result = moderator(
+            Rules::Classic,
+            &Limits::depth(2),
+            Play::BookThenSearch,
+            &mut input.as_bytes(),
+            &mut out,
+            &mut Vec::new(),
+        );
         let actual = match result {
             Ok(()) => String::from_utf8(out).unwrap(),
             Err(error) => {
@@ -236,7 +312,15 @@ mod tests {
     fn coordinator_session() {
         let (mut out, mut errors) = (Vec::new(), Vec::new());
         let input = "name\nbogus\nposition startpos \nperft 3\nquit\nname\n";
-        coordinator(Rules::Classic, "me-c1234567".into(), &mut input.as_bytes(), &mut out, &mut errors).unwrap();
+        coordinator(
+            Rules::Classic,
+            "me-c1234567".into(),
+            Play::BookThenSearch,
+            &mut input.as_bytes(),
+            &mut out,
+            &mut errors,
+        )
+        .unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "me-c1234567\nperft 3 343\nquitting\n");
         assert_eq!(String::from_utf8(errors).unwrap(), "error: line 2 from the coordinator: unknown command 'bogus'\n");
     }
@@ -247,7 +331,15 @@ mod tests {
         let mut input = format!("name AI 0\r\n{long}\n").into_bytes();
         input.extend_from_slice(b"\xff\xfe\nisready AI 0\nquit");
         let (mut out, mut errors) = (Vec::new(), Vec::new());
-        coordinator(Rules::Classic, "me-c1234567".into(), &mut input.as_slice(), &mut out, &mut errors).unwrap();
+        coordinator(
+            Rules::Classic,
+            "me-c1234567".into(),
+            Play::BookThenSearch,
+            &mut input.as_slice(),
+            &mut out,
+            &mut errors,
+        )
+        .unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "me-c1234567\nreadyok\nquitting\n");
         assert_eq!(
             String::from_utf8(errors).unwrap(),

@@ -181,9 +181,33 @@ impl From<Play> for u8 {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Response {
-    Name { name: String },
-    Play { play: Play },
-    Error { error: String },
+    Name {
+        name: String,
+    },
+    Play {
+        play: Play,
+        /// Asked to play perfectly (`perfect` in the request): whether the
+        /// move is perfect play (the book's or a solve's) or the
+        /// depth-limited search's, the solve not having finished in time.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        perfect: Option<bool>,
+        /// The position's exact value for the bot, where the move is
+        /// perfect play: under Max-Connect4 rules the final score
+        /// difference in points, under classic rules the solver's score.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        value: Option<i32>,
+    },
+    Error {
+        error: String,
+    },
+}
+
+impl Response {
+    /// The answer `{"play":N}` alone.
+    #[must_use]
+    pub const fn play(column: Column) -> Response {
+        Response::Play { play: Play(column), perfect: None, value: None }
+    }
 }
 
 /// A body that is not a request or a response.
@@ -560,8 +584,8 @@ mod tests {
 
     #[test]
     fn answers_parse_leniently_and_print_numbers() {
-        assert_eq!(r#"{"play":"3"}"#.parse(), Ok(Response::Play { play: Play(Column::ALL[3]) }));
-        assert_eq!(Response::Play { play: Play(Column::ALL[3]) }.to_string(), r#"{"play":3}"#);
+        assert_eq!(r#"{"play":"3"}"#.parse(), Ok(Response::play(Column::ALL[3])));
+        assert_eq!(Response::play(Column::ALL[3]).to_string(), r#"{"play":3}"#);
         assert_eq!(r#"{"name":"bot"}"#.parse(), Ok(Response::Name { name: "bot".into() }));
         assert!(r#"{"play":7}"#.parse::<Response>().is_err());
         assert!(r#"{"play":-1}"#.parse::<Response>().is_err());
@@ -657,7 +681,7 @@ mod tests {
 
         #[test]
         fn responses_round_trip(index in 0..7usize, name in "[ -~]{0,10}") {
-            for response in [Response::Play { play: Play(Column::ALL[index]) }, Response::Name { name: name.clone() }] {
+            for response in [Response::play(Column::ALL[index]), Response::Name { name: name.clone() }] {
                 prop_assert_eq!(response.to_string().parse::<Response>(), Ok(response.clone()));
             }
         }

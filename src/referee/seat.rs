@@ -58,7 +58,7 @@ pub fn containment(seats: &[Seat], isolation: Isolation, private: &[&Path]) -> R
     if !seats.iter().any(|seat| seat.spec.runs_here()) {
         return Ok(None);
     }
-    let with_self = seats.iter().any(|seat| matches!(seat.spec.kind(), PlayerKind::Engine));
+    let with_self = seats.iter().any(|seat| matches!(seat.spec.kind(), PlayerKind::Engine(_)));
     let (containment, warning) = Containment::start(isolation, with_self, private)?;
     if let Some(warning) = warning {
         eprintln!("{warning}");

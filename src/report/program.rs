@@ -27,7 +27,7 @@ use crate::board::{Board, Column};
 use crate::contain::captures::Captures;
 use crate::contain::sandbox::Isolation;
 use crate::contain::scratch::ScratchDir;
-use crate::contain::template::Template;
+use crate::contain::template::{OwnPlay, Template};
 use crate::contain::turn::{self, Given};
 use crate::contain::{Containment, Run};
 use crate::protocol::one_move;
@@ -258,7 +258,8 @@ fn what_runs(
         }
         // `self` stops searching at half the time it has, as in a game.
         Timed::Own => {
-            let template = Template::engine(turn::own_executable(containment)?, Rules::Max, timeout / 2);
+            let template =
+                Template::engine(turn::own_executable(containment)?, Rules::Max, OwnPlay::BookMoves, timeout / 2);
             (format!("maxconnect4 {command}"), version::own(), template)
         }
         Timed::Command(template) => {

@@ -218,6 +218,26 @@ impl Engine {
         }
     }
 
+    /// The exact value of `board` and one best move (the [`Solution`]'s
+    /// `best` holds that move alone, or every best move where the book
+    /// holds the position): what playing perfectly needs, without the proof
+    /// of which other moves tie with the best. Under Max-Connect4 rules that
+    /// proof is most of a solve's work where several moves tie (up to 3.4
+    /// times the nodes on the positions of `reports/solving.md`); the classic
+    /// solver finds every best move as fast, and does.
+    ///
+    /// # Errors
+    /// As [`solve`](Engine::solve).
+    pub fn best_move(&mut self, board: &Board, time_limit: Option<Duration>) -> Result<Solution, SolveError> {
+        if let Some(solution) = self.read_book(|book, rules| book.solution(rules, board, Strength::Strong)) {
+            return Ok(solution);
+        }
+        match &mut self.kind {
+            Kind::Max(engine) => Ok(engine.best_move(board, time_limit)?),
+            Kind::Classic(engine) => Ok(engine.solve(board, Strength::Strong, time_limit)?),
+        }
+    }
+
     /// The exact value of `board` alone, as [`solve`](Engine::solve) finds
     /// it, searching only for the value: under classic rules without the
     /// moves; under Max-Connect4 rules the solve's search without telling
@@ -573,6 +593,32 @@ mod tests {
                 board
             })
             .collect()
+    }
+
+    /// The one best move that playing perfectly asks for is a best move of
+    /// the whole solve, with its value, under either rules; the move
+    /// values tell which moves tie.
+    #[test]
+    fn a_best_move_alone_is_one_of_the_solves_best_with_its_value() {
+        let mut several = 0;
+        for board in random_max_positions(0x2545_F491_4F6C_DD1D, 36) {
+            let mut engine = Engine::new(1 << 20);
+            let exact = engine.move_values(&board, Strength::Strong, None).unwrap().values;
+            let value = exact.iter().flatten().max().copied().unwrap();
+            engine.clear();
+            let found = engine.best_move(&board, None).unwrap();
+            assert_eq!((found.value, found.best.len()), (value, 1), "{board:?}");
+            assert_eq!(exact[found.best[0].index()], Some(value), "{board:?}");
+            several += usize::from(exact.iter().filter(|&&move_value| move_value == Some(value)).count() > 1);
+        }
+        // Positions where the solve would have proven several best moves.
+        assert!(several >= 10, "{several}");
+        let mut classic = Engine::for_rules(Rules::Classic, 1 << 20).unwrap();
+        let board = Moves::board(Rules::Classic, "1234567123456").unwrap();
+        let found = classic.best_move(&board, None).unwrap();
+        classic.clear();
+        let solution = classic.solve(&board, Strength::Strong, None).unwrap();
+        assert_eq!((found.value, found.best), (solution.value, solution.best));
     }
 
     #[test]

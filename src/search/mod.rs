@@ -48,7 +48,7 @@ pub use analysis::{analyse, from_book, solve_columns, Analysis, ColumnValue, Jud
 pub use engine::{perft, Engine};
 pub use minimax::minimax;
 pub use outcome::{Bounded, ExactValue, MoveValues, OutOfTime, SearchResult, Solution, SolveError, ValueBound};
-pub use perfect::{Chosen, PerfectMove};
+pub use perfect::{Chosen, PerfectMove, SOLVE_SHARE};
 pub use progress::Progress;
 pub use request::{Limits, Strength};
 pub use table::TableTooLarge;

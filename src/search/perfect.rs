@@ -16,6 +16,10 @@ use super::analysis::Analysis;
 use super::{Engine, Limits, SearchResult, Solution, SolveError, Strength};
 use crate::board::{Board, Column};
 
+/// The share of a move's time limit that [`Engine::play_perfectly`] gives
+/// the solve, as a fraction: three quarters.
+pub const SOLVE_SHARE: (u32, u32) = (3, 4);
+
 /// How [`Engine::play_perfectly`] chose its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Chosen {
@@ -50,8 +54,8 @@ impl Engine {
 
     /// A move on `board` played as well as the engine can within `limits`:
     /// the book's ([`book_move`](Engine::book_move)) where it holds the
-    /// position; else, with a time limit, a best move of a solve within
-    /// half of it; else (no time limit, or the solve did not finish) the
+    /// position; else, with a time limit, a best move solved within three
+    /// quarters of it ([`Engine::best_move`]); else (no time limit, or the solve did not finish) the
     /// depth-limited search within `limits` (with what is left of the
     /// time). `None` when the game is over.
     ///
@@ -69,9 +73,12 @@ impl Engine {
             return Some(PerfectMove { result, chosen: Chosen::Searched });
         };
         let start = Instant::now();
-        // Half the time: a search after a solve that did not finish still
-        // has the other half to find a good move.
-        let spent = match self.solve(board, Strength::Strong, Some(time_limit / 2)) {
+        // One best move, not every one: the proof of which moves tie with
+        // it is most of a solve's work where several do. Three quarters of
+        // the time: a search after a solve that did not finish still has a
+        // quarter to find a good move, one ply or so short of what it
+        // would reach in half.
+        let spent = match self.best_move(board, Some(time_limit * SOLVE_SHARE.0 / SOLVE_SHARE.1)) {
             Ok(solution) => {
                 let result = self.perfect_result(board, &solution);
                 return Some(PerfectMove { result, chosen: Chosen::Solved });

@@ -39,7 +39,7 @@ use crate::protocol::arena::{self, Play, PlayTurn, Request};
 use crate::protocol::Mover;
 use crate::rules::Rules;
 use crate::search::book::Book;
-use crate::search::{self, Analysis, Engine, Limits};
+use crate::search::{self, Analysis, Chosen, Engine, Limits, PerfectMove};
 
 /// The page, with its CSS and JavaScript inline: no build step, no CDN.
 const PAGE: &str = include_str!("page.html");
@@ -264,10 +264,10 @@ async fn play(State(shared): State<Arc<Shared>>, request: axum::extract::Request
     let _cancel = CancelOnDrop(mover.canceller());
     let search = tokio::task::spawn_blocking(move || {
         let started = std::time::Instant::now();
-        let result = if turn.perfect {
-            mover.choose_perfectly(&board, &limits).map(|played| played.result)
+        let answer = if turn.perfect {
+            mover.choose_perfectly(&board, &limits).map(|played| perfect_answer(rules, &played))
         } else {
-            mover.choose(&board, &limits)
+            mover.choose(&board, &limits).map(|result| arena::Response::play(result.column))
         };
         // The search's place is given back when it ends, not when its
         // client goes; and before the server says it stopped, so that
@@ -280,14 +280,23 @@ async fn play(State(shared): State<Arc<Shared>>, request: axum::extract::Request
                 limits.time_limit.unwrap_or_default().as_secs_f64()
             );
         }
-        result
+        answer
     });
     match search.await {
-        Ok(Some(result)) => Json(arena::Response::Play { play: Play(result.column) }).into_response(),
+        Ok(Some(answer)) => Json(answer).into_response(),
         // `position` has ruled out finished games: no move means no memory for the
         // table or a failed search, the server's fault.
         Ok(None) | Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"),
     }
+}
+
+/// The answer to a request to play perfectly: the move, whether it is
+/// perfect play and, where it is, the position's exact value, so that a
+/// client is told when the move is the depth-limited search's instead.
+fn perfect_answer(rules: Rules, played: &PerfectMove) -> arena::Response {
+    let perfect = played.chosen != Chosen::Searched;
+    let value = perfect.then(|| played.result.value / Analysis::unit(rules));
+    arena::Response::Play { play: Play(played.result.column), perfect: Some(perfect), value }
 }
 
 /// A place among the requests admitted and, once one is free, a search's

@@ -271,9 +271,7 @@ fn answer(mut stream: TcpStream, behaviour: &str, bodies: &Mutex<Vec<String>>) {
         ("column", _) => ("200 OK", r#"{"play":7}"#.to_owned()),
         ("full", _) => ("200 OK", r#"{"play":0}"#.to_owned()),
         ("huge", _) => ("200 OK", " ".repeat(100_000)),
-        (_, Some(column)) => {
-            ("200 OK", Response::Play { play: maxconnect4::protocol::arena::Play(column) }.to_string())
-        }
+        (_, Some(column)) => ("200 OK", Response::play(column).to_string()),
     };
     let _ = write!(
         stream,

@@ -540,6 +540,12 @@ fn the_perfect_strength_plays_the_books_best_moves() {
         let opening = query(&client).strip_prefix("rules=max&pos=").unwrap().to_owned();
         assert_eq!(opening.len(), 1, "{opening}");
         assert!(best_by_the_command_line("").contains(&opening), "{opening}");
+        // The page says the move was perfect play, and the value: a draw.
+        let said = client.find_id("status").text();
+        assert!(
+            said.starts_with("The computer played perfectly (the position's value for the computer: 0). "),
+            "{said}"
+        );
 
         choose(&client, "first", "human");
         click(&client, "new-game");

@@ -5,6 +5,8 @@
 //! hold whichever positions the shipped book holds. Opt-in, both shipped
 //! books (classic and Max) against fresh solves.
 
+use std::io::Write;
+
 use maxconnect4::board::{Board, Column};
 use maxconnect4::moves::Moves;
 use maxconnect4::protocol::arena::{PlayTurn, Request};
@@ -96,6 +98,101 @@ fn the_servers_perfect_strength_plays_a_best_move_of_the_book() {
     let value: serde_json::Value = serde_json::from_str(&body).unwrap();
     let column = Column::from_index(value["play"].as_u64().unwrap() as usize).unwrap();
     assert!(best.contains(&column), "column {column} is not among the book's best {best:?}");
+    // The answer says the move is perfect play, and the position's value.
+    let book_value = Book::shipped_for(Rules::Max).board_value(Rules::Max, &board, Strength::Strong).unwrap();
+    assert_eq!((&value["perfect"], &value["value"]), (&serde_json::json!(true), &serde_json::json!(book_value)));
+}
+
+/// Past the book, the server solves within three quarters of the time and
+/// says whether it did: a position 16 cells from the end is solved at once
+/// (its value as the solver finds it), one 5 moves from the empty board
+/// takes hundreds of millions of nodes, never done in a tenth of a second,
+/// and the answer says its move is not perfect play.
+#[test]
+fn the_servers_perfect_strength_says_whether_its_move_is_perfect_play() {
+    let server = super::serve::Server::start(&["--depth", "3"]);
+    let ask = |moves: &str, seconds: f64| {
+        let mut turn = PlayTurn::new(&Moves::board(Rules::Max, moves).unwrap(), Rules::Max);
+        turn.perfect = true;
+        turn.time_limit = Some(seconds);
+        let (status, body) = server.post(&Request::PlayTurn(turn).to_string());
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()
+    };
+    let late = Moves::board(Rules::Max, LATE).unwrap();
+    let solution = Engine::with_book(Rules::Max, 1 << 24, None).unwrap().solve(&late, Strength::Strong, None).unwrap();
+    let answer = ask(LATE, 5.0);
+    let column = Column::from_index(answer["play"].as_u64().unwrap() as usize).unwrap();
+    assert!(solution.best.contains(&column), "{answer} is not among the best {:?}", solution.best);
+    assert_eq!((&answer["perfect"], &answer["value"]), (&serde_json::json!(true), &serde_json::json!(solution.value)));
+
+    let early = ask("17663", 0.1);
+    assert_eq!(early["perfect"], serde_json::json!(false), "{early}");
+    assert!(early.get("value").is_none(), "no value for a move not proven: {early}");
+    assert!(early["play"].as_u64().is_some_and(|column| column < 7), "{early}");
+}
+
+/// A position 26 moves in (16 empty cells, red to move), which the solver
+/// proves in milliseconds.
+const LATE: &str = "44443333555522226666111177";
+
+/// The referee's `perfect` player plays perfectly where its time allows,
+/// and its output says so: from a position 16 cells from the end, every
+/// move is solved, and it ends the game with at least the position's
+/// value against `self`.
+#[test]
+fn the_referees_perfect_player_gets_at_least_the_value_and_says_each_move_is_perfect() {
+    let dir = tempfile::tempdir().unwrap();
+    let late = Moves::board(Rules::Max, LATE).unwrap();
+    let value =
+        Engine::with_book(Rules::Max, 1 << 24, None).unwrap().solve(&late, Strength::Strong, None).unwrap().value;
+    maxconnect4(dir.path())
+        .args(["match", "perfect", "self", "--start-moves", LATE, "--quiet", "--timeout", "5", "--depth", "1"])
+        .assert()
+        .success();
+    let records = super::util::records(&dir.path().join("games.jsonl"));
+    let difference = records[0].score_difference(maxconnect4::referee::log::Colour::Red);
+    assert!(difference >= i64::from(value), "red got {difference}, the position is worth {value}");
+    let output = std::fs::read_to_string(dir.path().join("games.output/1/red.txt")).unwrap();
+    assert_eq!(output.matches("=== move ").count(), 8, "{output}");
+    assert_eq!(output.matches("Perfect play, solved: the position's value is ").count(), 8, "{output}");
+    assert!(!output.contains("Not perfect play"), "{output}");
+}
+
+/// `bot moderator --perfect` plays the book's moves, and says on standard
+/// error when a move is not perfect play: the position after 4 moves is
+/// past the book's best moves, and its solve (hundreds of millions of
+/// nodes) cannot finish within three quarters of 0.4 s.
+#[test]
+fn the_moderator_bot_says_which_moves_are_not_perfect_play() {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_maxconnect4"));
+    command
+        .args(["bot", "moderator", "--rules", "max", "--perfect", "--time-limit", "0.4"])
+        .env_remove("RUST_BACKTRACE");
+    let output = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            // Red; then column 1 after each of the bot's moves, then the end.
+            child.stdin.take().unwrap().write_all(b"1\n1\n1\n-1\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let moves: Vec<&str> = stdout.lines().skip(1).collect();
+    assert_eq!(moves.len(), 3, "{stdout}");
+    // The book's move from the empty board, the root of the shipped book.
+    let (_, _, _, best) = shipped_root();
+    assert!(best.contains(&Column::from_index(moves[0].parse::<usize>().unwrap() - 1).unwrap()), "{stdout}");
+    assert_eq!(
+        stderr,
+        "note: move 5 is not perfect play: the book does not hold the position and no solve finished within 0.3 s; \
+         the depth-limited search's move\n"
+    );
+    assert_eq!(output.status.code(), Some(0));
 }
 
 /// The shipped Max book against fresh solves without it: the root's best

@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::{Ask, Competitor, End, Turn};
 use crate::contain::captures::Captures;
 use crate::contain::scratch::ScratchDir;
-use crate::contain::template::Template;
+use crate::contain::template::{OwnPlay, Template};
 use crate::contain::turn::{self, Given};
 use crate::contain::Containment;
 use crate::protocol::one_move;
@@ -26,8 +26,9 @@ pub(crate) use crate::contain::turn::{describe, last_line, CAPTURE_LIMIT};
 pub struct Program<'a> {
     containment: &'a Containment,
     template: Template,
-    /// Whether it is `self`, whose template is made anew each turn.
-    own: bool,
+    /// How this program plays when it is `self` or `perfect`, whose
+    /// template is made anew each turn.
+    own: Option<OwnPlay>,
     directory: ScratchDir,
     settings: Settings,
     captures: Captures,
@@ -42,33 +43,34 @@ impl<'a> Program<'a> {
         settings: Settings,
         captures: Captures,
     ) -> Program<'a> {
-        Program { containment, template, own: false, directory, settings, captures }
+        Program { containment, template, own: None, directory, settings, captures }
     }
 
-    /// This program's own one-move mode.
+    /// This program's own one-move mode, playing as `play` says.
     ///
     /// # Errors
     /// When the referee has no copy of its own executable.
     pub fn engine(
         containment: &'a Containment,
         directory: ScratchDir,
+        play: OwnPlay,
         settings: Settings,
         captures: Captures,
     ) -> Result<Program<'a>, Error> {
         let executable = turn::own_executable(containment)?;
-        let template = Template::engine(executable, settings.rules, settings.timeout / 2);
-        Ok(Program { containment, template, own: true, directory, settings, captures })
+        let template = Template::engine(executable, settings.rules, play, settings.timeout / 2);
+        Ok(Program { containment, template, own: Some(play), directory, settings, captures })
     }
 }
 
 impl Competitor for Program<'_> {
     fn play(&mut self, ask: &Ask<'_>, _: Option<&mut Console<'_>>) -> Result<Turn, Error> {
         let base = std::env::current_dir().map_err(|source| Error::io("find", Path::new("."), source))?;
-        if self.own {
+        if let Some(play) = self.own {
             // `self` stops searching at half the time it has, so that it
             // never loses on time, clock or not.
             let executable = turn::own_executable(self.containment)?;
-            self.template = Template::engine(executable, self.settings.rules, ask.time / 2);
+            self.template = Template::engine(executable, self.settings.rules, play, ask.time / 2);
         }
         let board_file = one_move::board_file(ask.board);
         let given =

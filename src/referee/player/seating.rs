@@ -49,9 +49,9 @@ pub fn seat<'a>(spec: &PlayerSpec, colour: Colour, at: &Seating<'a>) -> Result<B
     let (settings, base) = (at.settings, at.base);
     Ok(match spec.kind() {
         PlayerKind::Human => Box::new(human::Human),
-        PlayerKind::Engine => {
+        PlayerKind::Engine(play) => {
             let (containment, directory) = contained()?;
-            Box::new(program::Program::engine(containment, directory, settings, captures)?)
+            Box::new(program::Program::engine(containment, directory, *play, settings, captures)?)
         }
         PlayerKind::Command(template) => {
             let (containment, mut directory) = contained()?;

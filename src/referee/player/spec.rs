@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use crate::board::{Board, Column};
-use crate::contain::template::{Template, TemplateError};
+use crate::contain::template::{OwnPlay, Template, TemplateError};
 
 /// What a player's name may not be.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -30,8 +30,9 @@ pub struct PlayerSpec {
 /// What plays a side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
-    /// This program's one-move mode, refereed like any other program.
-    Engine,
+    /// This program's one-move mode (`self`, or `perfect`), refereed like
+    /// any other program.
+    Engine(OwnPlay),
     /// A person answering at the terminal.
     Human,
     /// Another program's one-move mode.
@@ -45,7 +46,7 @@ pub enum PlayerKind {
 }
 
 impl PlayerSpec {
-    /// Reads `self`, `human`, `moderator:COMMAND`, `coordinator:COMMAND`,
+    /// Reads `self`, `perfect`, `human`, `moderator:COMMAND`, `coordinator:COMMAND`,
     /// `http:URL` (or a bare `http://` URL), or a command template.
     ///
     /// # Errors
@@ -61,7 +62,8 @@ impl PlayerSpec {
             PlayerKind::Http(url(trimmed)?)
         } else {
             match trimmed {
-                "self" => PlayerKind::Engine,
+                "self" => PlayerKind::Engine(OwnPlay::BookMoves),
+                "perfect" => PlayerKind::Engine(OwnPlay::Perfect),
                 "human" => PlayerKind::Human,
                 _ => PlayerKind::Command(Template::parse(text)?),
             }
@@ -198,7 +200,8 @@ mod tests {
 
     #[test]
     fn names_and_bad_templates() {
-        assert_eq!(PlayerSpec::parse("self").map(|spec| spec.kind), Ok(PlayerKind::Engine));
+        assert_eq!(PlayerSpec::parse("self").map(|spec| spec.kind), Ok(PlayerKind::Engine(OwnPlay::BookMoves)));
+        assert_eq!(PlayerSpec::parse(" perfect ").map(|spec| spec.kind), Ok(PlayerKind::Engine(OwnPlay::Perfect)));
         assert_eq!(PlayerSpec::parse("human").map(|spec| spec.kind), Ok(PlayerKind::Human));
         assert_eq!(
             PlayerSpec::parse("bot 'in {in} {out}").unwrap_err().to_string(),

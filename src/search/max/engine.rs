@@ -205,8 +205,20 @@ impl MaxEngine {
         Ok(ExactValue { value: solution.value, nodes: solution.nodes })
     }
 
+    /// The exact value of `board` and one move that achieves it (the
+    /// [`Solution`]'s `best` holds that move alone), found as
+    /// [`value`](MaxEngine::value) finds the value: what playing perfectly
+    /// needs. It does not prove which other moves tie with the best, which
+    /// is most of a solve's work where several do.
+    ///
+    /// # Errors
+    /// When the time limit, `limit`, runs out first.
+    pub fn best_move(&mut self, board: &Board, limit: Option<Duration>) -> Result<Solution, OutOfTime> {
+        self.solve_moves(board, Strength::Strong, false, limit)
+    }
+
     /// [`solve`](MaxEngine::solve), or with `every_best` false
-    /// [`value`](MaxEngine::value) (the best moves are then some of them).
+    /// [`best_move`](MaxEngine::best_move) (one best move, the first found).
     fn solve_moves(
         &mut self,
         board: &Board,
@@ -264,6 +276,10 @@ impl MaxEngine {
                 value = -self.exact_value(&mut solving, &child, lower, reply, strength)?;
                 best.clear();
                 self.progress.finished(0, column);
+            } else if !every_best {
+                // The null window says only that the move does not beat
+                // the best: it may tie with it or fall short.
+                continue;
             }
             best.push(column);
         }
