@@ -55,9 +55,9 @@ impl Engine {
     /// A move on `board` played as well as the engine can within `limits`:
     /// the book's ([`book_move`](Engine::book_move)) where it holds the
     /// position; else, with a time limit, a best move solved within three
-    /// quarters of it ([`Engine::best_move`]); else (no time limit, or the solve did not finish) the
-    /// depth-limited search within `limits` (with what is left of the
-    /// time). `None` when the game is over.
+    /// quarters of it ([`Engine::best_move`]); else (no time limit, or the
+    /// solve did not finish) the depth-limited search within `limits`
+    /// (with what is left of the time). `None` when the game is over.
     ///
     /// # Panics
     /// When `limits.depth` is 0.
