@@ -18,7 +18,7 @@ use super::split::{self, Pool, Split};
 use crate::bitboard::{column_cells, COLUMN_BITS, WIDTH};
 use crate::board::{Board, Column};
 use crate::score::{bounds, bounds_for, evaluate, value_after};
-use crate::search::table::{Bound, Entry, Table};
+use crate::search::table::{Bound, Entry, Pause, Table};
 use crate::search::Progress;
 use crate::value::{Value, INFINITY, POINT};
 
@@ -95,6 +95,10 @@ pub(super) struct Searcher<'a> {
     /// cells or more share their table entry with their mirror image
     /// ([`MIRROR_MIN_EMPTY`]; lower in the tests, to try it on small trees).
     mirror_min_empty: u32,
+    /// Where the table grows during the search (a solve's), the pause all
+    /// the search's threads take for it, and this thread's nodes as of its
+    /// last check.
+    growth: Option<(&'a Pause, u64)>,
 }
 
 impl<'a> Searcher<'a> {
@@ -123,6 +127,34 @@ impl<'a> Searcher<'a> {
             stopped: false,
             solving,
             mirror_min_empty: MIRROR_MIN_EMPTY,
+            growth: None,
+        }
+    }
+
+    /// The same search, letting the table grow as it goes: at each check of
+    /// the clock this thread counts its nodes into `pause`, and waits there
+    /// while the table grows once they call for it. Every thread of the
+    /// search must take part, and [`leave`](Searcher::leave) it when done.
+    pub(super) const fn growing(mut self, pause: &'a Pause) -> Searcher<'a> {
+        self.growth = Some((pause, 0));
+        self
+    }
+
+    /// Counts this thread out of the table's growth: the other threads no
+    /// longer wait for it.
+    pub(super) fn leave(&mut self) {
+        if let Some((pause, _)) = self.growth.take() {
+            pause.leave(self.table);
+        }
+    }
+
+    /// Counts the nodes since the last check towards the table's growth,
+    /// and waits while it grows if it is due.
+    #[cold]
+    fn check_growth(&mut self) {
+        if let Some((pause, counted)) = &mut self.growth {
+            pause.check(self.table, self.nodes - *counted);
+            *counted = self.nodes;
         }
     }
 
@@ -164,12 +196,15 @@ impl<'a> Searcher<'a> {
     /// Waits, idle, for a split to join (under `under` if given) until
     /// `over()`, which ends the wait with `None`. A stopped thread joins
     /// nothing: it would only leave again.
-    fn wait_for_split(&self, pool: &Pool, under: Option<&Split>, over: impl Fn() -> bool) -> Option<Arc<Split>> {
+    fn wait_for_split(&mut self, pool: &Pool, under: Option<&Split>, over: impl Fn() -> bool) -> Option<Arc<Split>> {
         let mut idle = pool.idle();
         loop {
             if over() {
                 return None;
             }
+            // An idle thread takes part in the table's growth too, or the
+            // others would wait for it for ever.
+            self.check_growth();
             if !self.stopped {
                 if let Some(split) = pool.join(under) {
                     return Some(split);
@@ -335,6 +370,7 @@ impl<'a> Searcher<'a> {
         if self.nodes >= self.next_clock_check {
             self.next_clock_check = self.nodes + CLOCK_INTERVAL;
             self.report_progress();
+            self.check_growth();
             self.stopped |= self.must_stop();
         }
         if self.stopped {
