@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::follow_up;
-use super::ordering::{by_threats, ordered_moves, Moves};
+use super::ordering::{by_threats, ordered_moves, Moves, Tallies};
 use super::split::{self, Pool, Split};
 use crate::bitboard::{column_cells, COLUMN_BITS, WIDTH};
 use crate::board::{Board, Column};
@@ -262,7 +262,7 @@ impl<'a> Searcher<'a> {
         self.nodes += 1;
         let key = board.key();
         let first = self.table.probe(key).and_then(|entry| entry.best);
-        let mut moves = ordered_moves(board, depth, first, 0);
+        let mut moves = ordered_moves(board, depth, first, 0, None);
         let eldest = first.or_else(|| moves.next()).expect("the board is not full");
         let mut best = (-self.negamax(&board.after(eldest), depth - 1, -INFINITY, INFINITY), Some(eldest));
         while !self.stopped {
@@ -390,14 +390,20 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         // Moves whose child the score bounds settle are not made at all.
         let mut settled = 0;
+        let mut tallies = None;
         if to_the_end {
-            (best, settled) = match settled_by_bounds(board, alpha, beta) {
+            let found;
+            (best, settled, found) = match settled_by_bounds(board, alpha, beta) {
                 Ok(settled) => settled,
                 Err(value) => return value,
             };
+            tallies = Some(found);
             first = first.filter(|&column| board.landing_cell(column) & settled == 0);
         }
-        let Some((best_value, best_move)) = self.search_moves(board, depth, (alpha, beta), first, settled, best) else {
+        let window = (alpha, beta);
+        let Some((best_value, best_move)) =
+            self.search_moves(board, depth, window, (first, settled, tallies.as_ref()), best)
+        else {
             return 0;
         };
 
@@ -450,23 +456,23 @@ impl<'a> Searcher<'a> {
     }
 
     /// The moves of an [`interior`](Searcher::interior) position searched,
-    /// the table's move `first` first, those in `settled` not at all: the
-    /// best value (at least `best`, the settled moves' bound) and the move
-    /// that gave it, or `None` when the search was stopped.
+    /// the table's move `first` first, those in `settled` not at all (with
+    /// the tally after each move, if known): the best value (at least
+    /// `best`, the settled moves' bound) and the move that gave it, or
+    /// `None` when the search was stopped.
     #[inline(always)]
     fn search_moves(
         &mut self,
         board: &Board,
         depth: u32,
         (mut alpha, beta): (Value, Value),
-        first: Option<Column>,
-        settled: u64,
+        (first, settled, tallies): (Option<Column>, u64, Option<&Tallies>),
         mut best: Value,
     ) -> Option<(Value, Option<Column>)> {
         let mut best_move = None;
         // The table's move often cuts at once, before the others are ordered.
         if let Some(column) = first {
-            let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
+            let value = -self.negamax(&after(board, column, tallies), depth - 1, -beta, -alpha);
             if self.stopped {
                 return None;
             }
@@ -498,7 +504,7 @@ impl<'a> Searcher<'a> {
         let mut moves = if by_threats_only {
             by_threats(board, first, settled)
         } else {
-            ordered_moves(board, depth, first, settled)
+            ordered_moves(board, depth, first, settled, tallies)
         };
         loop {
             // Young brothers wait: only once a move has been searched are
@@ -513,7 +519,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             let Some(column) = moves.next() else { break };
-            let child = board.after(column);
+            let child = after(board, column, tallies);
             let value = if best_move.is_some() {
                 self.test_move(&child, depth, alpha, beta)
             } else {
@@ -554,7 +560,7 @@ impl<'a> Searcher<'a> {
             self.nodes += 1;
             return value_after(board, playable);
         }
-        let (mut best, settled) = match settled_by_bounds(board, alpha, beta) {
+        let (mut best, settled, tallies) = match settled_by_bounds(board, alpha, beta) {
             Ok(settled) => settled,
             Err(value) => return value,
         };
@@ -563,7 +569,7 @@ impl<'a> Searcher<'a> {
             if playable & column_cells(column.index()) == 0 {
                 continue;
             }
-            let child = board.after(column);
+            let child = board.after_tallied(column, tallies[column.index()]);
             self.nodes += 1;
             let value = -self.endgame(&child, -beta, -alpha);
             if value > best {
@@ -645,17 +651,21 @@ fn narrow_to_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, 
 /// making it: `Err` with the value to return when a move's bounds reach
 /// `beta` (a fail-soft cut), else the best of the values the moves whose
 /// bounds lie at or below `alpha` would return (or `-INFINITY` for none),
-/// and their cells.
-#[inline]
-fn settled_by_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, u64), Value> {
+/// their cells, and the tally after each move. (Inlined: when it was not,
+/// with the tallies to hand back, the search took 4% more instructions.)
+#[inline(always)]
+fn settled_by_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, u64, Tallies), Value> {
     let mover = board.to_move();
     let mut best = -INFINITY;
     let mut settled = 0;
+    let mut tallies = [board.tally(); WIDTH];
     let mut cells = board.playable_cells();
     while cells != 0 {
         let cell = cells & cells.wrapping_neg();
         cells ^= cell;
-        let (lower, upper) = bounds_for(board.tally_after(cell), mover);
+        let tally = board.tally_after(cell);
+        tallies[cell.trailing_zeros() as usize / COLUMN_BITS] = tally;
+        let (lower, upper) = bounds_for(tally, mover);
         let (lower, upper) = (lower * POINT, upper * POINT);
         if lower >= beta {
             return Err(lower);
@@ -665,7 +675,17 @@ fn settled_by_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value,
             settled |= cell;
         }
     }
-    Ok((best, settled))
+    Ok((best, settled, tallies))
+}
+
+/// The board after `column` is played on `board`, with the tally after
+/// each move if known.
+#[inline(always)]
+fn after(board: &Board, column: Column, tallies: Option<&Tallies>) -> Board {
+    match tallies {
+        Some(tallies) => board.after_tallied(column, tallies[column.index()]),
+        None => board.after(column),
+    }
 }
 
 /// A value beyond the window `(alpha, beta)` proved by the follow-up

@@ -8,7 +8,8 @@
 
 use crate::bitboard::{column_cells, completing_cells, WIDTH};
 use crate::board::{Board, Column};
-use crate::score::value_after;
+use crate::lines::Tally;
+use crate::score::value_after_tallied;
 
 /// Moves are ordered by threats only this many plies or more from the horizon.
 const THREAT_MIN_DEPTH: u32 = 4;
@@ -26,7 +27,16 @@ const EVALUATION_ORDER_MIN_DEPTH: u32 = 5;
 /// Measured where the search reaches the end of the game: ordering by
 /// the scoring cells a move leaves, or by a history of cuts, cost more
 /// than it saved (`solve` at 28 empty cells took 1.1 to 1.25 times as long).
-pub(super) fn ordered_moves(board: &Board, depth: u32, first: Option<Column>, settled: u64) -> Moves {
+///
+/// `tallies`, when given, holds the tally after each move, by column (see
+/// [`Tallies`]).
+pub(super) fn ordered_moves(
+    board: &Board,
+    depth: u32,
+    first: Option<Column>,
+    settled: u64,
+    tallies: Option<&Tallies>,
+) -> Moves {
     if depth < THREAT_MIN_DEPTH {
         return centre_first(board, first, settled);
     }
@@ -40,11 +50,19 @@ pub(super) fn ordered_moves(board: &Board, depth: u32, first: Option<Column>, se
         if cell == 0 || Some(column) == first {
             continue;
         }
+        let tally = tallies.map_or_else(|| board.tally_after(cell), |tallies| tallies[column.index()]);
         // The static value after the move, in eighths of a point.
-        ranking.insert(column, (value_after(board, cell) / 4 + 128).clamp(0, 255) as u32);
+        ranking.insert(column, (value_after_tallied(board, cell, tally) / 4 + 128).clamp(0, 255) as u32);
     }
     ranking.moves()
 }
+
+/// The tally after each legal move of a position ([`Board::tally_after`]),
+/// by column (the others' meaningless): the search works them out for the
+/// score bounds, and hands them on to the ordering and to the moves made
+/// rather than working them out again (on `641463334773`, 30 empty cells,
+/// value alone, 1,416 M instructions against 1,486 M, the same nodes).
+pub(super) type Tallies = [Tally; WIDTH];
 
 /// The legal moves of `board` but `first` and the `settled` ones, by
 /// threats, then centre first: a move that completes a window of ours is
