@@ -34,16 +34,32 @@ const ENDGAME_EMPTY: u32 = 6;
 /// cutoffs are tried only this many empty cells or more from it: nearer,
 /// the probes of the children's slots wait for memory longer than the
 /// searches they save take. On `input2.txt`, from 12 took 0.86 times as
-/// long as from 8 (and 3% more nodes), from 10 0.88 times.
-const ETC_MIN_EMPTY: u32 = 12;
+/// long as from 8 (and 3% more nodes), from 10 0.88 times. With the
+/// first player's moves ordered by threats and the cheaper follow-up
+/// bound, from 10 took 1.1% fewer instructions than from 12 and 4.4%
+/// fewer nodes, from 9 more instructions than from 10 (six positions of
+/// 30 empty cells, values alone; the children's slots were prefetched
+/// already, so the probes hardly wait). See reports/solving.md.
+const ETC_MIN_EMPTY: u32 = 10;
 
 /// Positions with fewer empty cells than this, but more than
 /// [`ENDGAME_EMPTY`], are not cut on the follow-up strategy's bounds: on
 /// `input2.txt` they cut under 2% of the positions with 7 to 10 empty
 /// cells, and cost more than the searches they saved. From 11 took 0.93
 /// times as long as from 7 (2.5% more nodes); from 9 and from 13 were
-/// within the noise of 11.
-const FOLLOW_UP_MIN_EMPTY: u32 = 11;
+/// within the noise of 11. Once the bound cost half as many instructions,
+/// from 9 took 0.8% fewer instructions than from 11 (4% fewer nodes), from
+/// 7 and 10 more than from 9 (six positions of 30 empty cells, values
+/// alone, with the cutoffs from 10 and [`ENDGAME_FOLLOW_UP_EMPTY`]).
+const FOLLOW_UP_MIN_EMPTY: u32 = 9;
+
+/// In [`Searcher::endgame`], the follow-up bounds are tried only at
+/// positions with this many empty cells (where it starts): below, the few
+/// cuts they make save less than they cost. On six positions of 30 empty
+/// cells (values alone), trying them at every endgame position took 4.0%
+/// more instructions than at 6 only, though 4.5% fewer nodes; from 5,
+/// 0.8% more; never, 4.3% more (and 21% more nodes).
+const ENDGAME_FOLLOW_UP_EMPTY: u32 = 6;
 
 /// Where the search reaches the end of the game, a position with this many
 /// empty cells or more shares its table entry with its mirror image: from a
@@ -551,8 +567,10 @@ impl<'a> Searcher<'a> {
             Ok(window) => window,
             Err(value) => return value,
         };
-        if let Some(value) = follow_up_cut(board, alpha, beta) {
-            return value;
+        if board.empty_cells() >= ENDGAME_FOLLOW_UP_EMPTY {
+            if let Some(value) = follow_up_cut(board, alpha, beta) {
+                return value;
+            }
         }
         let playable = board.playable_cells();
         if board.empty_cells() == 1 {
