@@ -38,8 +38,9 @@ const ENDGAME_EMPTY: u32 = 6;
 /// first player's moves ordered by threats and the cheaper follow-up
 /// bound, from 10 took 1.1% fewer instructions than from 12 and 4.4%
 /// fewer nodes, from 9 more instructions than from 10 (six positions of
-/// 30 empty cells, values alone; the children's slots were prefetched
-/// already, so the probes hardly wait). See reports/solving.md.
+/// 30 empty cells, values alone; instructions do not show waiting for
+/// memory, but the children's slots are prefetched already). See
+/// reports/solving.md.
 const ETC_MIN_EMPTY: u32 = 10;
 
 /// Positions with fewer empty cells than this, but more than
