@@ -280,12 +280,22 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn after(&self, column: Column) -> Board {
+        self.after_tallied(column, self.tally_after(self.landing_cell(column)))
+    }
+
+    /// [`after`](Board::after) when the tally after the move, `tally`, is
+    /// already known ([`tally_after`](Board::tally_after)): the search reads
+    /// it for the score bounds before it makes the move.
+    #[inline]
+    #[must_use]
+    pub fn after_tallied(&self, column: Column, tally: Tally) -> Board {
         let cell = self.landing_cell(column);
         debug_assert!(cell != 0, "column {column} is full");
         // Without indexing by the mover, which would store a word and read it back.
         let two_moves = (self.to_move.index() as u64).wrapping_neg();
         let pieces = [self.pieces[0] | (cell & !two_moves), self.pieces[1] | (cell & two_moves)];
-        Board { pieces, lines: self.lines.after(cell.trailing_zeros(), self.to_move), to_move: self.to_move.other() }
+        let lines = self.lines.after_tallied(cell.trailing_zeros(), self.to_move, tally);
+        Board { pieces, lines, to_move: self.to_move.other() }
     }
 
     /// The columns with room, left to right.

@@ -112,11 +112,17 @@ impl Lines {
     #[inline(always)]
     #[must_use]
     pub fn after(&self, cell: u32, player: Player) -> Lines {
+        self.after_tallied(cell, player, self.tally_after(cell, player))
+    }
+
+    /// [`after`](Lines::after) when the tally after the move, `tally`, is
+    /// already known ([`tally_after`](Lines::tally_after)).
+    #[inline(always)]
+    #[must_use]
+    pub fn after_tallied(&self, cell: u32, player: Player, tally: Tally) -> Lines {
+        debug_assert_eq!(tally, self.tally_after(cell, player));
         let delta = &DELTAS[player.index()][cell as usize];
-        Lines {
-            tally: self.tally_after(cell, player),
-            contents: std::array::from_fn(|lane| self.contents[lane].wrapping_add(delta[lane])),
-        }
+        Lines { tally, contents: std::array::from_fn(|lane| self.contents[lane].wrapping_add(delta[lane])) }
     }
 
     /// The tally after [`play`](Lines::play), without playing.

@@ -36,10 +36,18 @@ pub fn evaluate(board: &Board) -> Value {
 #[inline]
 #[must_use]
 pub fn value_after(board: &Board, cell: u64) -> Value {
+    value_after_tallied(board, cell, board.tally_after(cell))
+}
+
+/// [`value_after`] when the tally after the move, `tally`, is already known
+/// ([`Board::tally_after`]).
+#[inline]
+#[must_use]
+pub fn value_after_tallied(board: &Board, cell: u64, tally: Tally) -> Value {
     // After the move the opponent is to move, and the weights are theirs.
     let (mover, opponent) = (board.to_move(), board.to_move().other());
     let playable = (board.playable_cells() ^ cell) | ((cell << 1) & ALL_CELLS);
-    for_mover(board.tally_after(cell), mover, opponent)
+    for_mover(tally, mover, opponent)
         - playable_value(board.pieces(opponent), board.pieces(mover) | cell, playable, opponent)
 }
 

@@ -245,7 +245,7 @@ impl MaxEngine {
         let most = strength.of(bounds(board).1);
         let mut value = 0;
         let mut best = Vec::new();
-        for column in first.into_iter().chain(ordered_moves(board, empty, first, 0)) {
+        for column in first.into_iter().chain(ordered_moves(board, empty, first, 0, None)) {
             if !every_best && !best.is_empty() && value >= most {
                 break;
             }

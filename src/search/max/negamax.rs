@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::follow_up;
-use super::ordering::{by_threats, ordered_moves, Moves};
+use super::ordering::{by_threats, ordered_moves, Moves, Tallies};
 use super::split::{self, Pool, Split};
 use crate::bitboard::{column_cells, COLUMN_BITS, WIDTH};
 use crate::board::{Board, Column};
@@ -34,16 +34,33 @@ const ENDGAME_EMPTY: u32 = 6;
 /// cutoffs are tried only this many empty cells or more from it: nearer,
 /// the probes of the children's slots wait for memory longer than the
 /// searches they save take. On `input2.txt`, from 12 took 0.86 times as
-/// long as from 8 (and 3% more nodes), from 10 0.88 times.
-const ETC_MIN_EMPTY: u32 = 12;
+/// long as from 8 (and 3% more nodes), from 10 0.88 times. With the
+/// first player's moves ordered by threats and the cheaper follow-up
+/// bound, from 10 took 1.1% fewer instructions than from 12 and 4.4%
+/// fewer nodes, from 9 more instructions than from 10 (six positions of
+/// 30 empty cells, values alone; instructions do not show waiting for
+/// memory, but the children's slots are prefetched already). See
+/// reports/solving.md.
+const ETC_MIN_EMPTY: u32 = 10;
 
 /// Positions with fewer empty cells than this, but more than
 /// [`ENDGAME_EMPTY`], are not cut on the follow-up strategy's bounds: on
 /// `input2.txt` they cut under 2% of the positions with 7 to 10 empty
 /// cells, and cost more than the searches they saved. From 11 took 0.93
 /// times as long as from 7 (2.5% more nodes); from 9 and from 13 were
-/// within the noise of 11.
-const FOLLOW_UP_MIN_EMPTY: u32 = 11;
+/// within the noise of 11. Once the bound cost half as many instructions,
+/// from 9 took 0.8% fewer instructions than from 11 (4% fewer nodes), from
+/// 7 and 10 more than from 9 (six positions of 30 empty cells, values
+/// alone, with the cutoffs from 10 and [`ENDGAME_FOLLOW_UP_EMPTY`]).
+const FOLLOW_UP_MIN_EMPTY: u32 = 9;
+
+/// In [`Searcher::endgame`], the follow-up bounds are tried only at
+/// positions with this many empty cells (where it starts): below, the few
+/// cuts they make save less than they cost. On six positions of 30 empty
+/// cells (values alone), trying them at every endgame position took 4.0%
+/// more instructions than at 6 only, though 4.5% fewer nodes; from 5,
+/// 0.8% more; never, 4.3% more (and 21% more nodes).
+const ENDGAME_FOLLOW_UP_EMPTY: u32 = 6;
 
 /// Where the search reaches the end of the game, a position with this many
 /// empty cells or more shares its table entry with its mirror image: from a
@@ -297,7 +314,7 @@ impl<'a> Searcher<'a> {
         self.nodes += 1;
         let key = board.key();
         let first = self.table.probe(key).and_then(|entry| entry.best);
-        let mut moves = ordered_moves(board, depth, first, 0);
+        let mut moves = ordered_moves(board, depth, first, 0, None);
         let eldest = first.or_else(|| moves.next()).expect("the board is not full");
         let mut best = (-self.negamax(&board.after(eldest), depth - 1, -INFINITY, INFINITY), Some(eldest));
         while !self.stopped {
@@ -426,14 +443,20 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         // Moves whose child the score bounds settle are not made at all.
         let mut settled = 0;
+        let mut tallies = None;
         if to_the_end {
-            (best, settled) = match settled_by_bounds(board, alpha, beta) {
+            let found;
+            (best, settled, found) = match settled_by_bounds(board, alpha, beta) {
                 Ok(settled) => settled,
                 Err(value) => return value,
             };
+            tallies = Some(found);
             first = first.filter(|&column| board.landing_cell(column) & settled == 0);
         }
-        let Some((best_value, best_move)) = self.search_moves(board, depth, (alpha, beta), first, settled, best) else {
+        let window = (alpha, beta);
+        let Some((best_value, best_move)) =
+            self.search_moves(board, depth, window, (first, settled, tallies.as_ref()), best)
+        else {
             return 0;
         };
 
@@ -486,23 +509,23 @@ impl<'a> Searcher<'a> {
     }
 
     /// The moves of an [`interior`](Searcher::interior) position searched,
-    /// the table's move `first` first, those in `settled` not at all: the
-    /// best value (at least `best`, the settled moves' bound) and the move
-    /// that gave it, or `None` when the search was stopped.
+    /// the table's move `first` first, those in `settled` not at all (with
+    /// the tally after each move, if known): the best value (at least
+    /// `best`, the settled moves' bound) and the move that gave it, or
+    /// `None` when the search was stopped.
     #[inline(always)]
     fn search_moves(
         &mut self,
         board: &Board,
         depth: u32,
         (mut alpha, beta): (Value, Value),
-        first: Option<Column>,
-        settled: u64,
+        (first, settled, tallies): (Option<Column>, u64, Option<&Tallies>),
         mut best: Value,
     ) -> Option<(Value, Option<Column>)> {
         let mut best_move = None;
         // The table's move often cuts at once, before the others are ordered.
         if let Some(column) = first {
-            let value = -self.negamax(&board.after(column), depth - 1, -beta, -alpha);
+            let value = -self.negamax(&after(board, column, tallies), depth - 1, -beta, -alpha);
             if self.stopped {
                 return None;
             }
@@ -534,7 +557,7 @@ impl<'a> Searcher<'a> {
         let mut moves = if by_threats_only {
             by_threats(board, first, settled)
         } else {
-            ordered_moves(board, depth, first, settled)
+            ordered_moves(board, depth, first, settled, tallies)
         };
         loop {
             // Young brothers wait: only once a move has been searched are
@@ -549,7 +572,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             let Some(column) = moves.next() else { break };
-            let child = board.after(column);
+            let child = after(board, column, tallies);
             let value = if best_move.is_some() {
                 self.test_move(&child, depth, alpha, beta)
             } else {
@@ -581,8 +604,10 @@ impl<'a> Searcher<'a> {
             Ok(window) => window,
             Err(value) => return value,
         };
-        if let Some(value) = follow_up_cut(board, alpha, beta) {
-            return value;
+        if board.empty_cells() >= ENDGAME_FOLLOW_UP_EMPTY {
+            if let Some(value) = follow_up_cut(board, alpha, beta) {
+                return value;
+            }
         }
         let playable = board.playable_cells();
         if board.empty_cells() == 1 {
@@ -590,7 +615,7 @@ impl<'a> Searcher<'a> {
             self.nodes += 1;
             return value_after(board, playable);
         }
-        let (mut best, settled) = match settled_by_bounds(board, alpha, beta) {
+        let (mut best, settled, tallies) = match settled_by_bounds(board, alpha, beta) {
             Ok(settled) => settled,
             Err(value) => return value,
         };
@@ -599,7 +624,7 @@ impl<'a> Searcher<'a> {
             if playable & column_cells(column.index()) == 0 {
                 continue;
             }
-            let child = board.after(column);
+            let child = board.after_tallied(column, tallies[column.index()]);
             self.nodes += 1;
             let value = -self.endgame(&child, -beta, -alpha);
             if value > best {
@@ -681,17 +706,21 @@ fn narrow_to_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, 
 /// making it: `Err` with the value to return when a move's bounds reach
 /// `beta` (a fail-soft cut), else the best of the values the moves whose
 /// bounds lie at or below `alpha` would return (or `-INFINITY` for none),
-/// and their cells.
-#[inline]
-fn settled_by_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, u64), Value> {
+/// their cells, and the tally after each move. (Inlined: when it was not,
+/// with the tallies to hand back, the search took 4% more instructions.)
+#[inline(always)]
+fn settled_by_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value, u64, Tallies), Value> {
     let mover = board.to_move();
     let mut best = -INFINITY;
     let mut settled = 0;
+    let mut tallies = [board.tally(); WIDTH];
     let mut cells = board.playable_cells();
     while cells != 0 {
         let cell = cells & cells.wrapping_neg();
         cells ^= cell;
-        let (lower, upper) = bounds_for(board.tally_after(cell), mover);
+        let tally = board.tally_after(cell);
+        tallies[cell.trailing_zeros() as usize / COLUMN_BITS] = tally;
+        let (lower, upper) = bounds_for(tally, mover);
         let (lower, upper) = (lower * POINT, upper * POINT);
         if lower >= beta {
             return Err(lower);
@@ -701,7 +730,17 @@ fn settled_by_bounds(board: &Board, alpha: Value, beta: Value) -> Result<(Value,
             settled |= cell;
         }
     }
-    Ok((best, settled))
+    Ok((best, settled, tallies))
+}
+
+/// The board after `column` is played on `board`, with the tally after
+/// each move if known.
+#[inline(always)]
+fn after(board: &Board, column: Column, tallies: Option<&Tallies>) -> Board {
+    match tallies {
+        Some(tallies) => board.after_tallied(column, tallies[column.index()]),
+        None => board.after(column),
+    }
 }
 
 /// A value beyond the window `(alpha, beta)` proved by the follow-up
