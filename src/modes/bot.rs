@@ -241,7 +241,13 @@ fn not_perfect(board: &Board, limits: &Limits) -> String {
         || "there was no time limit to solve within".to_owned(),
         |time| {
             let (share, of) = crate::search::SOLVE_SHARE;
-            format!("no solve finished within {:.1} s", (time * share / of).as_secs_f64())
+            let solving = time * share / of;
+            // A coordinator's clock can leave a move a few milliseconds.
+            if solving < Duration::from_secs(1) {
+                format!("no solve finished within {} ms", solving.as_millis())
+            } else {
+                format!("no solve finished within {:.1} s", solving.as_secs_f64())
+            }
         },
     );
     format!(
@@ -306,6 +312,18 @@ mod tests {
             "2\nx\n",
             "p\n?\nerror: line 2 from the moderator: expected a column 1-7 or an end code 0, -1, -2 or -3, got 'x'",
         );
+    }
+
+    #[test]
+    fn a_move_not_perfect_is_said_with_the_time_its_solve_had() {
+        let board = crate::moves::Moves::board(Rules::Max, "3764").unwrap();
+        let said = |seconds: f64| not_perfect(&board, &Limits::time(Duration::from_secs_f64(seconds)));
+        assert_eq!(
+            said(2.0),
+            "note: move 5 is not perfect play: the book does not hold the position and no solve finished \
+             within 1.5 s; the depth-limited search's move"
+        );
+        assert!(said(0.02).contains(" within 15 ms; "), "{}", said(0.02));
     }
 
     #[test]

@@ -189,7 +189,7 @@ fn the_moderator_bot_says_which_moves_are_not_perfect_play() {
     assert!(best.contains(&Column::from_index(moves[0].parse::<usize>().unwrap() - 1).unwrap()), "{stdout}");
     assert_eq!(
         stderr,
-        "note: move 5 is not perfect play: the book does not hold the position and no solve finished within 0.3 s; \
+        "note: move 5 is not perfect play: the book does not hold the position and no solve finished within 300 ms; \
          the depth-limited search's move\n"
     );
     assert_eq!(output.status.code(), Some(0));
