@@ -25,6 +25,10 @@ use super::home::Home;
 /// its random part.
 const ROOT_PREFIX: &str = "maxconnect4-referee-";
 
+/// What a referee's folder is called while it is made, until its lock is
+/// held: other referees never look at it (see [`Root::new`]).
+const MAKING_PREFIX: &str = "maxconnect4-starting-";
+
 /// The file in a referee's folder that it holds locked while it runs.
 const LOCK: &str = "lock";
 
@@ -42,14 +46,31 @@ impl Root {
     /// # Errors
     /// When the folder or its lock cannot be made.
     pub fn new() -> io::Result<Root> {
-        let temp = std::env::temp_dir();
-        remove_stale(&temp);
-        let path = tempfile::Builder::new().prefix(ROOT_PREFIX).tempdir_in(&temp)?.keep();
-        let lock = File::create(path.join(LOCK)).and_then(|file| Ok(file.try_lock().map(|()| file)?));
-        match lock {
-            Ok(lock) => Ok(Root { path, _lock: lock }),
+        Root::new_in(&std::env::temp_dir())
+    }
+
+    /// [`new`](Root::new) in `temp`. The folder is made and locked under
+    /// another name, then renamed into view: made under its own name, it
+    /// stood a moment with its lock file made but not yet locked, and
+    /// another referee starting then (GNU parallel starts shards together)
+    /// took it for a dead referee's and removed it, so that the first
+    /// could not copy its own executable there.
+    fn new_in(temp: &Path) -> io::Result<Root> {
+        remove_stale(temp);
+        let making = tempfile::Builder::new().prefix(MAKING_PREFIX).tempdir_in(temp)?.keep();
+        let made =
+            File::create(making.join(LOCK)).and_then(|file| Ok(file.try_lock().map(|()| file)?)).and_then(|lock| {
+                let name =
+                    making.file_name().map(|name| name.as_bytes()[MAKING_PREFIX.len()..].to_vec()).unwrap_or_default();
+                let path = temp.join(format!("{ROOT_PREFIX}{}", String::from_utf8_lossy(&name)));
+                // An existing referee's folder is never empty: the rename fails.
+                std::fs::rename(&making, &path)?;
+                Ok((path, lock))
+            });
+        match made {
+            Ok((path, lock)) => Ok(Root { path, _lock: lock }),
             Err(error) => {
-                let _ = std::fs::remove_dir_all(&path);
+                let _ = std::fs::remove_dir_all(&making);
                 Err(error)
             }
         }
@@ -285,6 +306,31 @@ fn open_at(directory: Option<&OwnedFd>, path: &Path, flags: OFlags, mode: u32) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A referee starting removes a dead referee's folder (its lock held by
+    /// nobody), never one being made (not yet locked, under another name)
+    /// nor a running referee's.
+    #[test]
+    fn a_starting_referee_removes_only_dead_referees_folders() {
+        let temp = tempfile::tempdir().unwrap();
+        let dead = temp.path().join(format!("{ROOT_PREFIX}dead01"));
+        std::fs::create_dir(&dead).unwrap();
+        File::create(dead.join(LOCK)).unwrap();
+        let making = temp.path().join(format!("{MAKING_PREFIX}new001"));
+        std::fs::create_dir(&making).unwrap();
+        File::create(making.join(LOCK)).unwrap();
+        let running = Root::new_in(temp.path()).unwrap();
+        assert!(running.path.file_name().unwrap().as_bytes().starts_with(ROOT_PREFIX.as_bytes()));
+        assert!(running.path.join(LOCK).is_file());
+        assert!(!dead.exists(), "the dead referee's folder is removed");
+        assert!(making.exists(), "a folder being made is left alone");
+        let second = Root::new_in(temp.path()).unwrap();
+        assert!(running.path.is_dir(), "a running referee's folder is left alone");
+        drop(second);
+        drop(running);
+        let left: Vec<_> = std::fs::read_dir(temp.path()).unwrap().flatten().map(|entry| entry.file_name()).collect();
+        assert_eq!(left, [making.file_name().unwrap()], "each referee removes its own folder when it ends");
+    }
 
     #[test]
     fn turn_files_ignore_what_the_player_left() {
