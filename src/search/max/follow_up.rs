@@ -310,6 +310,8 @@ mod tests {
     /// which [`cut`] must agree with exactly: the value too, which the
     /// search returns fail-soft and stores.
     mod reference {
+        // The sharing out by pairs did not change: the production one.
+        use super::super::{some_pairing, Sides};
         use crate::bitboard::{column_cells, count_windows, ALL_CELLS, BOTTOM_ROW, COLUMN_BITS, WIDTH};
         use crate::board::Board;
 
@@ -427,67 +429,6 @@ mod tests {
                 follower: follower | (odd_offsets & !odd_columns) | (even_offsets & odd_columns & !odd),
             };
             (sides, lowest_cells, count)
-        }
-
-        /// The cells each side gets.
-        #[derive(Clone, Copy)]
-        struct Sides {
-            leader: u64,
-            follower: u64,
-        }
-
-        /// Tries every way to pair up `cells` (an even number), after the `paired`
-        /// pairs already in `pairs`: the follower commits to the pairing before any
-        /// of these cells is played, and the leader then chooses, pair by pair,
-        /// which cell of each to take. Returns the worst outcome for the follower
-        /// (their score minus the leader's) of the first pairing whose every
-        /// outcome is at least `at_least`.
-        fn some_pairing(
-            cells: &[u64],
-            pairs: &mut [(u64, u64)],
-            paired: usize,
-            sides: Sides,
-            at_least: i32,
-        ) -> Option<i32> {
-            let Some((&first, rest)) = cells.split_first() else {
-                return worst_outcome(&pairs[..paired], sides, at_least);
-            };
-            for (index, &partner) in rest.iter().enumerate() {
-                let mut others = [0; MAX_ODD_COLUMNS];
-                let mut count = 0;
-                for (other_index, &other) in rest.iter().enumerate() {
-                    if other_index != index {
-                        others[count] = other;
-                        count += 1;
-                    }
-                }
-                pairs[paired] = (first, partner);
-                if let Some(value) = some_pairing(&others[..count], pairs, paired + 1, sides, at_least) {
-                    return Some(value);
-                }
-            }
-            None
-        }
-
-        /// The worst outcome for the follower, over the leader's choices of one
-        /// cell from each pair, if none is below `at_least`.
-        fn worst_outcome(pairs: &[(u64, u64)], sides: Sides, at_least: i32) -> Option<i32> {
-            let mut worst = i32::MAX;
-            for choices in 0..1u32 << pairs.len() {
-                let mut leader = sides.leader;
-                let mut follower = sides.follower;
-                for (index, &(one, other)) in pairs.iter().enumerate() {
-                    let (taken, left) = if choices >> index & 1 == 0 { (one, other) } else { (other, one) };
-                    leader |= taken;
-                    follower |= left;
-                }
-                let outcome = count_windows(follower) as i32 - count_windows(leader) as i32;
-                if outcome < at_least {
-                    return None;
-                }
-                worst = worst.min(outcome);
-            }
-            Some(worst)
         }
     }
 
