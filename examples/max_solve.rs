@@ -9,12 +9,20 @@
 //! one best move (`Engine::best_move`, what perfect play asks), else the
 //! value and every best move (`Engine::solve`); `--carry` solves them all on one engine, whose table
 //! carries over from one to the next as a book build's does; `--threads N`
-//! searches each with N threads (default 1).
+//! searches each with N threads (default 1); `--known` first finds each
+//! position's value on an engine of its own (not counted), then solves it
+//! on an engine whose book holds that value alone, as a book's deepest
+//! layer does (`Engine::best_move` and `Engine::solve` then only search
+//! which moves reach the value).
 
 use std::time::Instant;
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use maxconnect4::moves::Moves;
 use maxconnect4::rules::Rules;
+use maxconnect4::search::book::{layers::Layers, BookSpec};
 use maxconnect4::search::{Engine, Strength};
 
 /// The table of each solve: the largest it may grow to.
@@ -25,6 +33,7 @@ fn main() {
     let value_only = args.iter().any(|arg| arg == "--value");
     let one_best = args.iter().any(|arg| arg == "--best");
     let carry = args.iter().any(|arg| arg == "--carry");
+    let known = args.iter().any(|arg| arg == "--known");
     let threads_at = args.iter().position(|arg| arg == "--threads");
     let threads = match threads_at.map(|at| args.get(at + 1).map(|n| n.parse::<usize>())) {
         None => 1,
@@ -51,7 +60,11 @@ fn main() {
             }
         };
         let mut fresh;
-        let engine = if carry {
+        let engine = if known {
+            let value = new_engine().exact_value(&board, Strength::Strong, None).expect("no time limit").value;
+            fresh = engine_knowing(moves, value, threads);
+            &mut fresh
+        } else if carry {
             &mut carried
         } else {
             fresh = new_engine();
@@ -73,4 +86,15 @@ fn main() {
         let seconds = start.elapsed().as_secs_f64();
         println!("{moves} empty {} value {value}{best} nodes {nodes} time {seconds:.2} s", board.empty_cells());
     }
+}
+
+/// An engine with `threads` threads whose book holds the position after
+/// `moves` and its value alone: a book of depth 0 rooted there.
+fn engine_knowing(moves: &str, value: i32, threads: usize) -> Engine {
+    let layers = Layers::new(&BookSpec { rules: Rules::Max, root: moves.to_owned(), depth: 0 }).expect("a position");
+    let values: HashMap<u64, i32> = layers.deepest_keys().map(|key| (key, value)).collect();
+    let book = Arc::new(layers.book(&values).expect("the root's value"));
+    let mut engine = Engine::with_book(Rules::Max, HASH_BYTES, Some(book)).expect("a table of 1 GiB");
+    engine.set_threads(threads);
+    engine
 }

@@ -212,6 +212,9 @@ impl Engine {
         if let Some(solution) = self.read_book(|book, rules| book.solution(rules, board, strength)) {
             return Ok(solution);
         }
+        if let Some(found) = self.solve_of_book_value(board, strength, true, time_limit) {
+            return found;
+        }
         match &mut self.kind {
             Kind::Max(engine) => Ok(engine.solve(board, strength, time_limit)?),
             Kind::Classic(engine) => Ok(engine.solve(board, strength, time_limit)?),
@@ -231,6 +234,9 @@ impl Engine {
     pub fn best_move(&mut self, board: &Board, time_limit: Option<Duration>) -> Result<Solution, SolveError> {
         if let Some(solution) = self.read_book(|book, rules| book.solution(rules, board, Strength::Strong)) {
             return Ok(solution);
+        }
+        if let Some(found) = self.solve_of_book_value(board, Strength::Strong, false, time_limit) {
+            return found;
         }
         match &mut self.kind {
             Kind::Max(engine) => Ok(engine.best_move(board, time_limit)?),
@@ -379,6 +385,28 @@ impl Engine {
         }
     }
 
+    /// Under Max-Connect4 rules, where the book holds the value of `board`
+    /// but not its children's (its deepest layer), the score's best moves
+    /// (`every_best`; else one) searched knowing the value
+    /// ([`MaxEngine::solve_of_value`]). `None` elsewhere, and for the sign
+    /// alone, which the book's children settle or nothing does faster.
+    fn solve_of_book_value(
+        &mut self,
+        board: &Board,
+        strength: Strength,
+        every_best: bool,
+        time_limit: Option<Duration>,
+    ) -> Option<Result<Solution, SolveError>> {
+        if strength != Strength::Strong {
+            return None;
+        }
+        let value = self.read_book(|book, rules| book.board_value(rules, board, Strength::Strong))?;
+        match &mut self.kind {
+            Kind::Max(engine) => Some(engine.solve_of_value(board, value, every_best, time_limit).map_err(Into::into)),
+            Kind::Classic(_) => None,
+        }
+    }
+
     /// What `read` finds in the engine's book under its rules (`None`
     /// without a book): the solves ask the book before they search.
     fn read_book<T>(&self, read: impl FnOnce(&Book, Rules) -> Option<T>) -> Option<T> {
@@ -515,7 +543,8 @@ mod tests {
     #[test]
     fn a_max_engine_answers_from_its_book_at_once_as_a_fresh_solve_does() {
         let root = "4444443333335555552";
-        let mut engine = Engine::with_book(Rules::Max, 1 << 20, Some(max_book(root))).unwrap();
+        let book = max_book(root);
+        let mut engine = Engine::with_book(Rules::Max, 1 << 20, Some(Arc::clone(&book))).unwrap();
         // The root and one move from it: the book holds them and their children.
         for moves in [root.to_owned(), format!("{root}1"), format!("{root}7")] {
             let board = Moves::board(Rules::Max, &moves).unwrap();
@@ -556,6 +585,13 @@ mod tests {
         let searched = engine.solve(&deepest, Strength::Strong, None).unwrap();
         assert!(searched.nodes > 0, "the best moves are searched for");
         assert_eq!((searched.value, searched.best), (solution.value, solution.best.clone()));
+        // One best move, knowing the value: with the second player to move
+        // (21 empty cells), in fewer nodes than without.
+        let one = Engine::with_book(Rules::Max, 1 << 20, Some(book)).unwrap().best_move(&deepest, None).unwrap();
+        assert_eq!(one.value, solution.value);
+        assert!(one.best.len() == 1 && solution.best.contains(&one.best[0]));
+        let without = Engine::new(1 << 20).best_move(&deepest, None).unwrap();
+        assert!(one.nodes < without.nodes, "{} nodes knowing the value, {} not", one.nodes, without.nodes);
         // Past the book, perfect play solves within the time, or without
         // one searches to the depth.
         let played =

@@ -71,6 +71,45 @@ fn interactive_perfect_plays_the_computers_move_from_the_book() {
     assert!(best.contains(&column), "column {column} is not among the book's best {best:?}\n{stdout}");
 }
 
+/// The number before ` nodes` in a solve's or a move's report.
+fn nodes_in(report: &str) -> u64 {
+    let before = report.split(" nodes").next().unwrap();
+    before.rsplit(' ').next().unwrap().parse().unwrap_or_else(|_| panic!("no node count in {report}"))
+}
+
+/// A book's deepest positions have their values but not their children's:
+/// their best moves are searched knowing the value. The answers are those
+/// of a solve without the book, in fewer nodes. Built as a user builds a
+/// book, one move deep from a position of 24 empty cells, so that the
+/// deepest positions have the second player to move, for whom knowing the
+/// value saves most.
+#[test]
+fn the_best_moves_at_a_books_last_depth_are_searched_knowing_the_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = "445352667123445566";
+    let args = ["book", "--rules", "max", "--moves", root, "--depth", "1", "--threads", "1", "--out", "max.book"];
+    maxconnect4(dir.path()).args(args).assert().success();
+    let run = |args: &[&str]| {
+        let output =
+            maxconnect4(dir.path()).args(args).args(["--threads", "1"]).assert().success().get_output().clone();
+        // The answer on standard output, the report of the search on standard error.
+        String::from_utf8(output.stdout).unwrap() + &String::from_utf8(output.stderr).unwrap()
+    };
+    for column in 1..=7 {
+        let moves = format!("{root}{column}");
+        let with = run(&["solve", "--moves", &moves, "--book", "max.book"]);
+        let without = run(&["solve", "--moves", &moves, "--no-book"]);
+        assert_eq!(with.lines().next(), without.lines().next(), "{moves}: the value and best moves");
+        assert!(nodes_in(&with) < nodes_in(&without), "{moves}:\n{with}\n{without}");
+        let perfect =
+            ["one-move", "--rules", "max", "--moves", &moves, "out.txt", "3", "--perfect", "--time-limit", "60"];
+        let with = run(&[&perfect[..], &["--book", "max.book"]].concat());
+        let without = run(&[&perfect[..], &["--no-book"]].concat());
+        assert!(with.contains("Perfect play, solved: the position's value is"), "{with}");
+        assert!(nodes_in(&with) < nodes_in(&without), "{moves}:\n{with}\n{without}");
+    }
+}
+
 #[test]
 fn a_classic_book_with_max_rules_is_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
