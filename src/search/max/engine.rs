@@ -227,12 +227,14 @@ impl MaxEngine {
     /// Knowing the value saves the proof that no move beats it. For the
     /// second player to move that proof is most of the work, and the
     /// follow-up strategy often proves a move reaches the value in a node
-    /// or two: `12344` (37 empty cells, value 1), one best move in 39 nodes
+    /// or two: `12344` (37 empty cells, value 1), one best move in 40 nodes
     /// against 52 M. For the first player, proving a move reaches the
     /// value is most of the work already.
     ///
     /// Should no move reach `value` (a book built with another program's
-    /// values, say), the position is solved as if the value were unknown.
+    /// values, say), the position is solved as if the value were unknown,
+    /// within what is left of the time. (A value below the true one would
+    /// pass for it: the moves that reach it would be taken for the best.)
     ///
     /// # Errors
     /// When the time limit, `limit`, runs out first.
@@ -247,6 +249,7 @@ impl MaxEngine {
             return self.solve_moves(board, Strength::Strong, every_best, limit);
         }
         self.progress.start();
+        let start = Instant::now();
         let mut solving = Solving::timed(1, limit);
         let mut best = Vec::new();
         for column in moves_likeliest_to_reach(board, value, self.table.probe(board.key()).and_then(|entry| entry.best))
@@ -263,7 +266,8 @@ impl MaxEngine {
             }
         }
         if best.is_empty() {
-            let solution = self.solve_moves(board, Strength::Strong, every_best, limit)?;
+            let left = limit.map(|limit| limit.saturating_sub(start.elapsed()));
+            let solution = self.solve_moves(board, Strength::Strong, every_best, left)?;
             return Ok(Solution { nodes: solution.nodes + solving.nodes, ..solution });
         }
         best.sort_unstable();
