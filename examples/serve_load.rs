@@ -33,6 +33,8 @@ fn main() {
     let options = serve::Options {
         limits: Limits { depth, time_limit: Some(serve::SEARCH_TIME_CAP) },
         searches,
+        // One search a core, as `serve` runs them by default.
+        threads: 1,
         // Every client waits its turn: this measures throughput, not refusals.
         queue: 4096,
         caps: serve::Caps::default(),

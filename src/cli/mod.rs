@@ -89,6 +89,10 @@ pub(crate) enum BotCommand {
         /// search's move, said on standard error.
         #[arg(long, conflicts_with = "depth")]
         perfect: bool,
+        /// Threads searching together for each move (one by default: a tournament runs several
+        /// bots at once).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
+        threads: u16,
     },
     /// The coordinator's engine: name, isready, position, go, perft, quit.
     Coordinator {
@@ -103,6 +107,10 @@ pub(crate) enum BotCommand {
         /// search's move, said on standard error.
         #[arg(long)]
         perfect: bool,
+        /// Threads searching together for each move (one by default: a tournament runs several
+        /// bots at once).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
+        threads: u16,
     },
 }
 

@@ -192,7 +192,8 @@ pub(crate) struct ServeArgs {
     pub(crate) addr: std::net::SocketAddr,
     #[command(flatten)]
     pub(crate) search: SearchOptions,
-    /// Searches running at once, whoever asks [default: the number of cores].
+    /// Searches running at once, whoever asks [default: the number of cores]; each searches with
+    /// as many threads as the cores divided among them (one by default, all with --searches 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub(crate) searches: Option<u16>,
     /// Requests waiting for a search at once; beyond, 503 Service Unavailable.

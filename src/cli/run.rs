@@ -242,9 +242,12 @@ impl ResultsArgs {
 impl ServeArgs {
     fn options(&self) -> serve::Options {
         let caps = serve::Caps { depth: self.max_depth, time: self.max_time.min(serve::SEARCH_TIME_CAP) };
+        let searches = self.searches.map_or_else(modes::default_threads, usize::from);
         serve::Options {
             limits: self.search.limits(SERVE_TIME_LIMIT),
-            searches: self.searches.map_or_else(modes::default_threads, usize::from),
+            searches,
+            // The cores shared out among the searches that may run at once.
+            threads: (modes::default_threads() / searches).max(1),
             queue: usize::from(self.queue),
             caps,
             name: self.name.clone(),
@@ -264,14 +267,16 @@ impl BotCommand {
     /// Speaks the arena's protocol on standard input and output.
     pub(crate) fn run(self) -> anyhow::Result<ExitCode> {
         match self {
-            BotCommand::Moderator { search, rules, perfect } => {
+            BotCommand::Moderator { search, rules, perfect, threads } => {
                 let limits = search.limits(bot::MODERATOR_TIME_LIMIT);
                 let (input, output) = (&mut io::stdin().lock(), &mut io::stdout().lock());
-                bot::moderator(rules, &limits, bot_play(perfect), input, output, &mut io::stderr())?;
+                let (play, threads) = (bot_play(perfect), usize::from(threads));
+                bot::moderator(rules, &limits, play, threads, input, output, &mut io::stderr())?;
             }
-            BotCommand::Coordinator { name, rules, perfect } => {
+            BotCommand::Coordinator { name, rules, perfect, threads } => {
                 let (input, output) = (&mut io::stdin().lock(), &mut io::stdout().lock());
-                bot::coordinator(rules, name, bot_play(perfect), input, output, &mut io::stderr())?;
+                let (play, threads) = (bot_play(perfect), usize::from(threads));
+                bot::coordinator(rules, name, play, threads, input, output, &mut io::stderr())?;
             }
         }
         Ok(ExitCode::SUCCESS)

@@ -129,8 +129,9 @@ pub enum Play {
 }
 
 /// Plays one game for the moderator: prints `p`, then answers each line of
-/// `input` until an end code or the end of the input. Playing perfectly, a
-/// move that is not perfect play is said on `errors`.
+/// `input` until an end code or the end of the input, searching with
+/// `threads` threads. Playing perfectly, a move that is not perfect play is
+/// said on `errors`.
 ///
 /// # Errors
 /// When a line cannot be acted on (it is named), or stdout is closed.
@@ -138,11 +139,12 @@ pub fn moderator(
     rules: Rules,
     limits: &Limits,
     play: Play,
+    threads: usize,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     errors: &mut dyn Write,
 ) -> Result<(), Error> {
-    let mut chooser = Chooser::new(rules, play)?;
+    let mut chooser = Chooser::new(rules, play, threads)?;
     let mut bot = moderator::Bot::new(rules);
     send(out, &moderator::Bot::greeting())?;
     let mut number = 0;
@@ -163,7 +165,7 @@ pub fn moderator(
 }
 
 /// Speaks the coordinator's protocol on `input` and `out` until `quit` or
-/// the end of the input. A line it cannot act on is reported on `errors`
+/// the end of the input, searching with `threads` threads. A line it cannot act on is reported on `errors`
 /// and skipped: the coordinator decides what a missing answer costs.
 /// Playing perfectly, a move that is not perfect play is said there too.
 ///
@@ -173,11 +175,12 @@ pub fn coordinator(
     rules: Rules,
     name: String,
     play: Play,
+    threads: usize,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     errors: &mut dyn Write,
 ) -> Result<(), Error> {
-    let mut engine = Clocked(Chooser::new(rules, play)?);
+    let mut engine = Clocked(Chooser::new(rules, play, threads)?);
     let mut bot = coordinator::Bot::new(rules, name);
     let mut number = 0;
     while let Some(line) = read_line(input).map_err(Error::Read)? {
@@ -207,8 +210,10 @@ struct Chooser {
 }
 
 impl Chooser {
-    fn new(rules: Rules, play: Play) -> Result<Chooser, TableTooLarge> {
-        Ok(Chooser { mover: Mover::new(rules, Mover::HASH_BYTES)?, play, notes: Vec::new() })
+    fn new(rules: Rules, play: Play, threads: usize) -> Result<Chooser, TableTooLarge> {
+        let mut mover = Mover::new(rules, Mover::HASH_BYTES)?;
+        mover.set_threads(threads);
+        Ok(Chooser { mover, play, notes: Vec::new() })
     }
 
     /// The move and its value; the protocols call this only on unfinished
@@ -284,6 +289,7 @@ mod tests {
             Rules::Classic,
             &Limits::depth(2),
             Play::BookThenSearch,
+            1,
             &mut input.as_bytes(),
             &mut out,
             &mut Vec::new(),
@@ -334,6 +340,7 @@ mod tests {
             Rules::Classic,
             "me-c1234567".into(),
             Play::BookThenSearch,
+            1,
             &mut input.as_bytes(),
             &mut out,
             &mut errors,
@@ -353,6 +360,7 @@ mod tests {
             Rules::Classic,
             "me-c1234567".into(),
             Play::BookThenSearch,
+            1,
             &mut input.as_slice(),
             &mut out,
             &mut errors,

@@ -53,6 +53,12 @@ impl Mover {
         Ok(Mover { rules, engine: Engine::for_rules(rules, hash_bytes)? })
     }
 
+    /// Searches with `threads` threads from now on (at least one): see
+    /// [`Engine::set_threads`].
+    pub fn set_threads(&mut self, threads: usize) {
+        self.engine.set_threads(threads);
+    }
+
     /// A flag that, once set, ends the mover's searches early with the best
     /// move found so far (see [`Engine::canceller`]).
     #[must_use]

@@ -78,6 +78,9 @@ pub struct Options {
     pub limits: Limits,
     /// Searches running at the same time, in the whole server.
     pub searches: usize,
+    /// Threads each search runs: the cores shared out among the searches,
+    /// so that a server of one search at a time solves on every core.
+    pub threads: usize,
     /// Requests waiting for a search at the same time; more are refused.
     pub queue: usize,
     /// The most one request may ask for.
@@ -170,7 +173,13 @@ pub fn run(
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr).await.map_err(|source| Error::Listen { addr, source })?;
         let local = listener.local_addr()?;
-        writeln!(out, "Serving on http://{local}/ (the page at GET /, the arena's bot at POST /)")?;
+        let (searches, threads) = (options.searches.max(1), options.threads.max(1));
+        writeln!(
+            out,
+            "Serving on http://{local}/ (the page at GET /, the arena's bot at POST /): {searches} search{} at once, {threads} thread{} each",
+            if searches == 1 { "" } else { "es" },
+            if threads == 1 { "" } else { "s" },
+        )?;
         out.flush()?;
         tokio::select! {
             result = serve(listener, options, connections) => result.map_err(Error::Failed),
@@ -259,6 +268,7 @@ async fn play(State(shared): State<Arc<Shared>>, request: axum::extract::Request
     let Ok(mut mover) = Mover::new(rules, HASH_BYTES) else {
         return error(StatusCode::INTERNAL_SERVER_ERROR, "no memory for the search's table");
     };
+    mover.set_threads(shared.options.threads);
     // Dropped with this request: when its answer is sent, or when its
     // client hangs up, which stops the search.
     let _cancel = CancelOnDrop(mover.canceller());
@@ -362,6 +372,7 @@ async fn solve(
     let (_admission, permit) = admit(&shared).await?;
     let mut engine = Engine::for_rules(rules, HASH_BYTES)
         .map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "no memory for the search's table"))?;
+    engine.set_threads(options.threads);
     // Stops the analysis when its client hangs up, as for a move.
     let _cancel = CancelOnDrop(engine.canceller());
     let analysis = tokio::task::spawn_blocking(move || {

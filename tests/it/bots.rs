@@ -224,6 +224,43 @@ fn coordinator_bot_plays_whole_games_and_counts_perft() {
     );
 }
 
+/// `--threads` shares a bot's search among threads: playing perfectly 14
+/// cells from the end of a Max-Connect4 game, the coordinator's bot
+/// answers the same best move and value on one thread and on two, and
+/// says no move is short of perfect play. No thread count is refused but 0.
+#[test]
+fn a_bots_threads_search_together_to_the_same_perfect_move() {
+    // The moves of a 28-move game, columns 0-6 as the coordinator sends them.
+    let position = "position startpos 3342415560123344556600112233";
+    let answers: Vec<(String, String)> = ["1", "2"]
+        .into_iter()
+        .map(|threads| {
+            let mut session =
+                Session::bot(&["bot", "coordinator", "--rules", "max", "--perfect", "--threads", threads]);
+            check_coordinator(&mut session, &[(position, ""), ("isready", "readyok")]);
+            session.send("go ftime 60000 stime 60000");
+            let answer = session.receive();
+            check_coordinator(&mut session, &[("quit", "quitting")]);
+            let (code, rest, errors) = session.finish();
+            assert_eq!((code, rest.as_str(), errors.as_str()), (Some(0), "", ""), "{threads} threads");
+            (threads.to_owned(), answer)
+        })
+        .collect();
+    assert!(answers[0].1.starts_with("bestmove "), "{answers:?}");
+    assert_eq!(answers[0].1, answers[1].1, "{answers:?}");
+    for protocol in ["moderator", "coordinator"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_maxconnect4"))
+            .args(["bot", protocol, "--threads", "0"])
+            .env_remove("RUST_BACKTRACE")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{protocol}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains("--threads"), "{stderr}");
+    }
+}
+
 /// Whether a test needing `tool` runs: it must where `MAXCONNECT4_REQUIRE_<WHAT>`
 /// is set (CI), and is skipped with a reason elsewhere when the tool is missing.
 pub fn tool_available(tool: &str, requirement: &str) -> bool {

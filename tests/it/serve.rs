@@ -14,6 +14,8 @@ use maxconnect4::rules::Rules;
 pub struct Server {
     child: Child,
     pub addr: String,
+    /// The first line the server printed.
+    pub banner: String,
 }
 
 impl Server {
@@ -33,7 +35,7 @@ impl Server {
             .and_then(|rest| rest.split('/').next())
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .to_owned();
-        Server { child, addr }
+        Server { child, addr, banner: line }
     }
 
     /// Sends one request and returns the status, the headers (lowercase) and the body.
@@ -250,6 +252,23 @@ fn cors_lets_the_arenas_page_call_the_bot() {
     assert!(head.contains("access-control-allow-origin: *"), "{head}");
 }
 
+/// The server says how many searches it runs at once and with how many
+/// threads each: the cores shared out among them, so that one search at a
+/// time (`--searches 1`) has them all.
+#[test]
+fn the_server_shares_the_cores_among_its_searches() {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let plural = |count: usize, word: &str, many: &str| format!("{count} {word}{}", if count == 1 { "" } else { many });
+    for (args, searches, threads) in [(&[][..], cores, 1), (&["--searches", "1"][..], 1, cores)] {
+        let server = Server::start(args);
+        let said = format!("{} at once, {} each\n", plural(searches, "search", "es"), plural(threads, "thread", "s"));
+        assert!(server.banner.ends_with(&format!(": {said}")), "{args:?}: {:?}", server.banner);
+        // And it plays.
+        let (status, body) = server.post(&Request::PlayTurn(PlayTurn::new(&Board::empty(), Rules::Max)).to_string());
+        assert_eq!(status, 200, "{body}");
+    }
+}
+
 #[test]
 fn sixteen_clients_at_once_are_all_answered() {
     let server = Server::start(&["--depth", "6", "--searches", "2"]);
@@ -418,7 +437,8 @@ fn a_client_that_hangs_up_stops_its_search() {
         .unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let server = Server { addr: line.split("http://").nth(1).unwrap().split('/').next().unwrap().to_owned(), child };
+    let addr = line.split("http://").nth(1).unwrap().split('/').next().unwrap().to_owned();
+    let server = Server { addr, child, banner: line };
     // A client asks for a 10-second search...
     let body = search(42, 10.0);
     let ask = || {
