@@ -58,7 +58,7 @@ pub(crate) struct PlayOptions {
     #[command(flatten)]
     pub(crate) book: BookOptions,
     /// Play perfectly where it can: the opening book's best move where the book holds the position,
-    /// else a best move solved within three quarters of --time-limit (if given), else the depth-limited
+    /// else a best move solved within nine tenths of --time-limit (if given), else the depth-limited
     /// search to DEPTH; says which. It reads the book built into the program for the rules, or
     /// --book FILE; with --no-book it solves without one. Without --perfect, max rules play the
     /// depth-limited search alone (no book).

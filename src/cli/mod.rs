@@ -85,7 +85,7 @@ pub(crate) enum BotCommand {
         #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
         rules: Rules,
         /// Play perfectly where the time allows: the opening book's best move where it holds the
-        /// position, else a best move solved within three quarters of --time-limit, else the
+        /// position, else a best move solved within nine tenths of --time-limit, else the
         /// search's move, said on standard error.
         #[arg(long, conflicts_with = "depth")]
         perfect: bool,
@@ -103,7 +103,7 @@ pub(crate) enum BotCommand {
         #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
         rules: Rules,
         /// Play perfectly where the time allows: the opening book's best move where it holds the
-        /// position, else a best move solved within three quarters of the time `go` gives, else the
+        /// position, else a best move solved within nine tenths of the time `go` gives, else the
         /// search's move, said on standard error.
         #[arg(long)]
         perfect: bool,

@@ -327,9 +327,9 @@ mod tests {
         assert_eq!(
             said(2.0),
             "note: move 5 is not perfect play: the book does not hold the position and no solve finished \
-             within 1.5 s; the depth-limited search's move"
+             within 1.8 s; the depth-limited search's move"
         );
-        assert!(said(0.02).contains(" within 15 ms; "), "{}", said(0.02));
+        assert!(said(0.02).contains(" within 18 ms; "), "{}", said(0.02));
     }
 
     #[test]

@@ -58,7 +58,7 @@ impl Thought {
                 out,
                 "Not perfect play: the book does not hold the position and {}; the depth-limited search's move.",
                 if self.timed {
-                    "the solve did not finish within three quarters of the time limit"
+                    "the solve did not finish within nine tenths of the time limit"
                 } else {
                     "there is no time limit to solve within"
                 }

@@ -17,8 +17,8 @@ use super::{Engine, Limits, SearchResult, Solution, SolveError, Strength};
 use crate::board::{Board, Column};
 
 /// The share of a move's time limit that [`Engine::play_perfectly`] gives
-/// the solve, as a fraction: three quarters.
-pub const SOLVE_SHARE: (u32, u32) = (3, 4);
+/// the solve, as a fraction: nine tenths.
+pub const SOLVE_SHARE: (u32, u32) = (9, 10);
 
 /// How [`Engine::play_perfectly`] chose its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,8 +54,8 @@ impl Engine {
 
     /// A move on `board` played as well as the engine can within `limits`:
     /// the book's ([`book_move`](Engine::book_move)) where it holds the
-    /// position; else, with a time limit, a best move solved within three
-    /// quarters of it ([`Engine::best_move`]); else (no time limit, or the
+    /// position; else, with a time limit, a best move solved within nine
+    /// tenths of it ([`Engine::best_move`]); else (no time limit, or the
     /// solve did not finish) the depth-limited search within `limits`
     /// (with what is left of the time). `None` when the game is over.
     ///
@@ -74,10 +74,13 @@ impl Engine {
         };
         let start = Instant::now();
         // One best move, not every one: the proof of which moves tie with
-        // it is most of a solve's work where several do. Three quarters of
-        // the time: a search after a solve that did not finish still has a
-        // quarter to find a good move, one ply or so short of what it
-        // would reach in half.
+        // it is most of a solve's work where several do. Nine tenths of
+        // the time: solves 6 and 7 moves deep take 0.5 to 35 s on two
+        // threads, many of them 5 to 10 s (reports/solving.md), so each
+        // second more makes more moves perfect; a search after a solve
+        // that did not finish still has a tenth (a second of 10) to find
+        // a good move, a ply or two short of what it would reach in a
+        // quarter. (It was three quarters, and half before.)
         let spent = match self.best_move(board, Some(time_limit * SOLVE_SHARE.0 / SOLVE_SHARE.1)) {
             Ok(solution) => {
                 let result = self.perfect_result(board, &solution);

@@ -142,7 +142,7 @@ fn the_servers_perfect_strength_plays_a_best_move_of_the_book() {
     assert_eq!((&value["perfect"], &value["value"]), (&serde_json::json!(true), &serde_json::json!(book_value)));
 }
 
-/// Past the book, the server solves within three quarters of the time and
+/// Past the book, the server solves within nine tenths of the time and
 /// says whether it did: a position 16 cells from the end is solved at once
 /// (its value as the solver finds it), one 5 moves from the empty board
 /// takes hundreds of millions of nodes, never done in a tenth of a second,
@@ -201,7 +201,7 @@ fn the_referees_perfect_player_gets_at_least_the_value_and_says_each_move_is_per
 /// `bot moderator --perfect` plays the book's moves, and says on standard
 /// error when a move is not perfect play: the position after 4 moves is
 /// past the book's best moves, and its solve (hundreds of millions of
-/// nodes) cannot finish within three quarters of 0.4 s.
+/// nodes) cannot finish within nine tenths of 0.4 s.
 #[test]
 fn the_moderator_bot_says_which_moves_are_not_perfect_play() {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_maxconnect4"));
@@ -228,7 +228,7 @@ fn the_moderator_bot_says_which_moves_are_not_perfect_play() {
     assert!(best.contains(&Column::from_index(moves[0].parse::<usize>().unwrap() - 1).unwrap()), "{stdout}");
     assert_eq!(
         stderr,
-        "note: move 5 is not perfect play: the book does not hold the position and no solve finished within 300 ms; \
+        "note: move 5 is not perfect play: the book does not hold the position and no solve finished within 360 ms; \
          the depth-limited search's move\n"
     );
     assert_eq!(output.status.code(), Some(0));
