@@ -3,22 +3,22 @@
 //! solver side by side (node counts on one thread are the same every run).
 //!
 //! Run: `cargo run --release --example max_solve -- [--value | --best]
-//! [--carry] [--threads N] MOVES...`: each MOVES is a position given as its
-//! moves from the empty board; `--value` finds the value alone
-//! (`Engine::exact_value`, what a book build asks), `--best` the value and
-//! one best move (`Engine::best_move`, what perfect play asks), else the
-//! value and every best move (`Engine::solve`); `--carry` solves them all on one engine, whose table
-//! carries over from one to the next as a book build's does; `--threads N`
-//! searches each with N threads (default 1); `--known` first finds each
-//! position's value on an engine of its own (not counted), then solves it
-//! on an engine whose book holds that value alone, as a book's deepest
-//! layer does (`Engine::best_move` and `Engine::solve` then only search
-//! which moves reach the value).
-
-use std::time::Instant;
+//! [--carry | --known] [--threads N] MOVES...`: each MOVES is a position
+//! given as its moves from the empty board; `--value` finds the value
+//! alone (`Engine::exact_value`, what a book build asks), `--best` the
+//! value and one best move (`Engine::best_move`, what perfect play asks),
+//! else the value and every best move (`Engine::solve`); `--carry` solves
+//! them all on one engine, whose table carries over from one to the next as
+//! a book build's does; `--known` first finds each position's value on an
+//! engine of its own (not counted), then solves it on an engine whose book
+//! holds that value alone, as a book's deepest layer does
+//! (`Engine::best_move` and `Engine::solve` then only search which moves
+//! reach the value); `--threads N` searches each with N threads (default
+//! 1).
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use maxconnect4::moves::Moves;
 use maxconnect4::rules::Rules;
@@ -34,6 +34,10 @@ fn main() {
     let one_best = args.iter().any(|arg| arg == "--best");
     let carry = args.iter().any(|arg| arg == "--carry");
     let known = args.iter().any(|arg| arg == "--known");
+    if carry && known {
+        eprintln!("max_solve: --carry and --known cannot go together: --known solves each on an engine of its own");
+        std::process::exit(2);
+    }
     let threads_at = args.iter().position(|arg| arg == "--threads");
     let threads = match threads_at.map(|at| args.get(at + 1).map(|n| n.parse::<usize>())) {
         None => 1,

@@ -90,7 +90,7 @@ pub(crate) enum BotCommand {
         #[arg(long, conflicts_with = "depth")]
         perfect: bool,
         /// Threads searching together for each move (one by default: a tournament runs several
-        /// bots at once).
+        /// bots at once; under classic rules the solver's, its depth-limited player uses one).
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
         threads: u16,
     },
@@ -108,7 +108,7 @@ pub(crate) enum BotCommand {
         #[arg(long)]
         perfect: bool,
         /// Threads searching together for each move (one by default: a tournament runs several
-        /// bots at once).
+        /// bots at once; under classic rules the solver's, its depth-limited player uses one).
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
         threads: u16,
     },

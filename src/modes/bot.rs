@@ -165,9 +165,10 @@ pub fn moderator(
 }
 
 /// Speaks the coordinator's protocol on `input` and `out` until `quit` or
-/// the end of the input, searching with `threads` threads. A line it cannot act on is reported on `errors`
-/// and skipped: the coordinator decides what a missing answer costs.
-/// Playing perfectly, a move that is not perfect play is said there too.
+/// the end of the input, searching with `threads` threads. A line it
+/// cannot act on is reported on `errors` and skipped: the coordinator
+/// decides what a missing answer costs. Playing perfectly, a move that is
+/// not perfect play is said there too.
 ///
 /// # Errors
 /// When stdin cannot be read or stdout is closed.
@@ -256,8 +257,8 @@ fn not_perfect(board: &Board, limits: &Limits) -> String {
         },
     );
     format!(
-        "note: move {number} is not perfect play: the book does not hold the position and {within}; \
-         the depth-limited search's move"
+        "note: move {number} is not perfect play: the book does not hold the position's best moves and \
+         {within}; the depth-limited search's move"
     )
 }
 
@@ -326,7 +327,7 @@ mod tests {
         let said = |seconds: f64| not_perfect(&board, &Limits::time(Duration::from_secs_f64(seconds)));
         assert_eq!(
             said(2.0),
-            "note: move 5 is not perfect play: the book does not hold the position and no solve finished \
+            "note: move 5 is not perfect play: the book does not hold the position's best moves and no solve finished \
              within 1.8 s; the depth-limited search's move"
         );
         assert!(said(0.02).contains(" within 18 ms; "), "{}", said(0.02));

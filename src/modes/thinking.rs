@@ -56,7 +56,8 @@ impl Thought {
             Some((Chosen::Solved, value)) => writeln!(out, "Perfect play, solved: the position's value is {value}.")?,
             Some((Chosen::Searched, _)) => writeln!(
                 out,
-                "Not perfect play: the book does not hold the position and {}; the depth-limited search's move.",
+                "Not perfect play: the book does not hold the position's best moves and {}; \
+                 the depth-limited search's move.",
                 if self.timed {
                     "the solve did not finish within nine tenths of the time limit"
                 } else {

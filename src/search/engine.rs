@@ -14,7 +14,9 @@
 //! the solves ([`Engine::solve`], [`Engine::exact_value`],
 //! [`Engine::move_values`], [`Engine::move_value`]) answer from it at once,
 //! with no node visited, wherever it holds what they are asked, and search
-//! as before past it. The depth-limited [`Engine::search`] is the rules'
+//! as before past it; at its deepest positions, whose values it holds but
+//! not their children's, the Max-Connect4 solves search for the best moves
+//! knowing the value. The depth-limited [`Engine::search`] is the rules'
 //! own: under Max-Connect4 rules it never reads the book (it is the
 //! assignment's search, which agrees with plain alpha-beta), under classic
 //! rules the player reads it itself. Playing from the book, or perfectly,
@@ -223,7 +225,9 @@ impl Engine {
 
     /// The exact value of `board` and one best move (the [`Solution`]'s
     /// `best` holds that move alone, or every best move where the book
-    /// holds the position): what playing perfectly needs, without the proof
+    /// holds the position's children; where it holds the position's value
+    /// alone, one move is searched for knowing it): what playing perfectly
+    /// needs, without the proof
     /// of which other moves tie with the best. Under Max-Connect4 rules that
     /// proof is most of a solve's work where several moves tie (up to 3.4
     /// times the nodes on the positions of `reports/solving.md`); the classic
@@ -386,10 +390,11 @@ impl Engine {
     }
 
     /// Under Max-Connect4 rules, where the book holds the value of `board`
-    /// but not its children's (its deepest layer), the score's best moves
-    /// (`every_best`; else one) searched knowing the value
-    /// ([`MaxEngine::solve_of_value`]). `None` elsewhere, and for the sign
-    /// alone, which the book's children settle or nothing does faster.
+    /// but not its children's (its deepest layer), the best moves for the
+    /// score (`every_best`; else one) searched knowing the value
+    /// ([`MaxEngine::solve_of_value`]). `None` elsewhere: under classic
+    /// rules, and for the sign alone (a weak solve), which this does not
+    /// speed up.
     fn solve_of_book_value(
         &mut self,
         board: &Board,
@@ -397,14 +402,12 @@ impl Engine {
         every_best: bool,
         time_limit: Option<Duration>,
     ) -> Option<Result<Solution, SolveError>> {
+        let Kind::Max(engine) = &mut self.kind else { return None };
         if strength != Strength::Strong {
             return None;
         }
-        let value = self.read_book(|book, rules| book.board_value(rules, board, Strength::Strong))?;
-        match &mut self.kind {
-            Kind::Max(engine) => Some(engine.solve_of_value(board, value, every_best, time_limit).map_err(Into::into)),
-            Kind::Classic(_) => None,
-        }
+        let value = self.book.as_deref()?.board_value(Rules::Max, board, Strength::Strong)?;
+        Some(engine.solve_of_value(board, value, every_best, time_limit).map_err(Into::into))
     }
 
     /// What `read` finds in the engine's book under its rules (`None`

@@ -23,12 +23,14 @@ pub const SOLVE_SHARE: (u32, u32) = (9, 10);
 /// How [`Engine::play_perfectly`] chose its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Chosen {
-    /// The opening book holds the position: its best move, perfect.
+    /// The opening book holds the position and its children: its best
+    /// move, perfect.
     Book,
     /// A solve within the time: a best move, perfect.
     Solved,
-    /// The depth-limited search: the book does not hold the position and
-    /// there was no time limit, or the solve did not finish within it.
+    /// The depth-limited search: the book does not hold the position's
+    /// best moves and there was no time limit, or the solve did not finish
+    /// within it.
     Searched,
 }
 

@@ -144,9 +144,9 @@ fn the_servers_perfect_strength_plays_a_best_move_of_the_book() {
 
 /// Past the book, the server solves within nine tenths of the time and
 /// says whether it did: a position 16 cells from the end is solved at once
-/// (its value as the solver finds it), one 5 moves from the empty board
-/// takes hundreds of millions of nodes, never done in a tenth of a second,
-/// and the answer says its move is not perfect play.
+/// (its value as the solver finds it); one 7 moves from the empty board,
+/// past any book the program carries, takes 140 M nodes, never done in a
+/// tenth of a second, and the answer says its move is not perfect play.
 #[test]
 fn the_servers_perfect_strength_says_whether_its_move_is_perfect_play() {
     let server = super::serve::Server::start(&["--depth", "3"]);
@@ -165,7 +165,7 @@ fn the_servers_perfect_strength_says_whether_its_move_is_perfect_play() {
     assert!(solution.best.contains(&column), "{answer} is not among the best {:?}", solution.best);
     assert_eq!((&answer["perfect"], &answer["value"]), (&serde_json::json!(true), &serde_json::json!(solution.value)));
 
-    let early = ask("17663", 0.1);
+    let early = ask("7752475", 0.1);
     assert_eq!(early["perfect"], serde_json::json!(false), "{early}");
     assert!(early.get("value").is_none(), "no value for a move not proven: {early}");
     assert!(early["play"].as_u64().is_some_and(|column| column < 7), "{early}");
@@ -199,9 +199,11 @@ fn the_referees_perfect_player_gets_at_least_the_value_and_says_each_move_is_per
 }
 
 /// `bot moderator --perfect` plays the book's moves, and says on standard
-/// error when a move is not perfect play: the position after 4 moves is
-/// past the book's best moves, and its solve (hundreds of millions of
-/// nodes) cannot finish within nine tenths of 0.4 s.
+/// error when a move is not perfect play: each of its moves from a position
+/// as deep as the shipped book or deeper (with the book 4 moves deep, the
+/// positions after 4 and 6 moves, `4141` and `414141`) takes tens to
+/// hundreds of millions of nodes to solve, never done within nine tenths
+/// of 0.4 s.
 #[test]
 fn the_moderator_bot_says_which_moves_are_not_perfect_play() {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_maxconnect4"));
@@ -215,22 +217,30 @@ fn the_moderator_bot_says_which_moves_are_not_perfect_play() {
         .spawn()
         .and_then(|mut child| {
             // Red; then column 1 after each of the bot's moves, then the end.
-            child.stdin.take().unwrap().write_all(b"1\n1\n1\n-1\n")?;
+            child.stdin.take().unwrap().write_all(b"1\n1\n1\n1\n-1\n")?;
             child.wait_with_output()
         })
         .unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
     let moves: Vec<&str> = stdout.lines().skip(1).collect();
-    assert_eq!(moves.len(), 3, "{stdout}");
+    assert_eq!(moves.len(), 4, "{stdout}");
     // The book's move from the empty board, the root of the shipped book.
-    let (_, _, _, best) = shipped_root();
+    let (book, _, _, best) = shipped_root();
     assert!(best.contains(&Column::from_index(moves[0].parse::<usize>().unwrap() - 1).unwrap()), "{stdout}");
-    assert_eq!(
-        stderr,
-        "note: move 5 is not perfect play: the book does not hold the position and no solve finished within 360 ms; \
-         the depth-limited search's move\n"
-    );
+    // The bot's moves 1, 3, 5 and 7 (from 0, 2, 4 and 6 moves deep): from as deep as the book, not perfect.
+    let expected: String = [5, 7]
+        .into_iter()
+        .filter(|&number| number > book.depth())
+        .map(|number| {
+            format!(
+                "note: move {number} is not perfect play: the book does not hold the position's best moves and no \
+                 solve finished within 360 ms; the depth-limited search's move\n"
+            )
+        })
+        .collect();
+    assert!(!expected.is_empty(), "the shipped book holds the best moves 6 moves deep: move the test deeper");
+    assert_eq!(stderr, expected);
     assert_eq!(output.status.code(), Some(0));
 }
 

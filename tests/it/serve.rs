@@ -254,19 +254,27 @@ fn cors_lets_the_arenas_page_call_the_bot() {
 
 /// The server says how many searches it runs at once and with how many
 /// threads each: the cores shared out among them, so that one search at a
-/// time (`--searches 1`) has them all.
+/// time (`--searches 1`) has them all. Either way it solves a position 26
+/// cells from the end (enough for threads to search together) to the same
+/// perfect move and value.
 #[test]
 fn the_server_shares_the_cores_among_its_searches() {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let plural = |count: usize, word: &str, many: &str| format!("{count} {word}{}", if count == 1 { "" } else { many });
+    let board = maxconnect4::moves::Moves::board(Rules::Max, "4453526671234455").unwrap();
+    let mut answers = Vec::new();
     for (args, searches, threads) in [(&[][..], cores, 1), (&["--searches", "1"][..], 1, cores)] {
         let server = Server::start(args);
         let said = format!("{} at once, {} each\n", plural(searches, "search", "es"), plural(threads, "thread", "s"));
         assert!(server.banner.ends_with(&format!(": {said}")), "{args:?}: {:?}", server.banner);
-        // And it plays.
-        let (status, body) = server.post(&Request::PlayTurn(PlayTurn::new(&Board::empty(), Rules::Max)).to_string());
+        let mut turn = PlayTurn::new(&board, Rules::Max);
+        (turn.perfect, turn.time_limit) = (true, Some(10.0));
+        let (status, body) = server.post(&Request::PlayTurn(turn).to_string());
         assert_eq!(status, 200, "{body}");
+        assert!(body.contains(r#""perfect":true"#), "{args:?}: {body}");
+        answers.push(body);
     }
+    assert_eq!(answers[0], answers[1]);
 }
 
 #[test]

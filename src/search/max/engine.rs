@@ -267,8 +267,12 @@ impl MaxEngine {
         }
         if best.is_empty() {
             let left = limit.map(|limit| limit.saturating_sub(start.elapsed()));
-            let solution = self.solve_moves(board, Strength::Strong, every_best, left)?;
-            return Ok(Solution { nodes: solution.nodes + solving.nodes, ..solution });
+            // The nodes of both, the root once.
+            let before = solving.nodes - 1;
+            let solution = self
+                .solve_moves(board, Strength::Strong, every_best, left)
+                .map_err(|out| OutOfTime { nodes: out.nodes + before })?;
+            return Ok(Solution { nodes: solution.nodes + before, ..solution });
         }
         best.sort_unstable();
         Ok(Solution { value, best, nodes: solving.nodes })
