@@ -234,10 +234,10 @@ fn an_interrupted_shard_resumes_from_its_progress_file() {
     assert_eq!(sorted(&resumed), sorted(&whole));
     assert!(resumed.starts_with(&format!("{}\n", lines[..4].join("\n"))), "what was solved is kept");
 
-    // While another build holds the file (here this test, as the same shard
-    // started twice would), a build refuses it and leaves it as it is.
-    let held = std::fs::File::open(&progress).unwrap();
-    held.lock().unwrap();
+    // While another build holds the file (here a process of this test's, as
+    // the same shard started twice would), a build refuses it and leaves it
+    // as it is; once that process has ended, the build runs.
+    let holder = LockHolder::start(&progress);
     let assert = maxconnect4(path).args(&words).assert().code(1);
     let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
     assert_eq!(
@@ -245,6 +245,62 @@ fn an_interrupted_shard_resumes_from_its_progress_file() {
         "error: m.book.shard-1-of-2.progress is being written by another build of the same book: let it finish\n"
     );
     assert_eq!(read(&progress), resumed);
-    drop(held);
+    holder.end();
     run(path, &words);
+}
+
+/// Where [`lock_holder`] finds the file to lock.
+const HOLD_LOCK: &str = "MAXCONNECT4_TEST_HOLD_LOCK";
+
+/// What [`lock_holder`] prints once it holds the lock.
+const LOCKED: &str = "lock held";
+
+/// Another process holding a file locked, as a build holds its progress
+/// file: this test binary running [`lock_holder`]. (Not this process: a
+/// lock it held would live on, until their `exec`, in the processes other
+/// tests' threads fork meanwhile, and refuse the build that comes after.)
+struct LockHolder {
+    child: std::process::Child,
+    /// Its standard output, read to the end when it ends (closed early,
+    /// the harness would fail writing its last lines).
+    lines: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+}
+
+impl LockHolder {
+    /// Starts the process and waits until it holds `file` locked.
+    fn start(file: &Path) -> LockHolder {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "book_shards::lock_holder", "--ignored", "--nocapture", "--test-threads", "1"])
+            .env(HOLD_LOCK, file)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The test harness writes the test's name before what the test prints, on the same line.
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        assert!(lines.any(|line| line.unwrap().ends_with(LOCKED)), "the lock holder never said it held the lock");
+        LockHolder { child, lines }
+    }
+
+    /// Lets the process end, and waits until it has: the lock is free.
+    fn end(mut self) {
+        drop(self.child.stdin.take());
+        self.lines.by_ref().for_each(drop);
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
+/// Not a test: the process [`LockHolder`] runs. It locks the file named by
+/// [`HOLD_LOCK`], says [`LOCKED`], and holds it until its standard input ends.
+#[test]
+#[ignore = "a helper process of an_interrupted_shard_resumes_from_its_progress_file"]
+fn lock_holder() {
+    use std::io::Read;
+    let Some(file) = std::env::var_os(HOLD_LOCK) else { return };
+    let held = std::fs::File::open(file).unwrap();
+    held.lock().unwrap();
+    println!("{LOCKED}");
+    std::io::stdin().read_to_end(&mut Vec::new()).unwrap();
+    drop(held);
 }
