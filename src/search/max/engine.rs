@@ -245,11 +245,7 @@ impl MaxEngine {
         every_best: bool,
         limit: Option<Duration>,
     ) -> Result<Solution, OutOfTime> {
-        if board.is_full() {
-            return self.solve_moves(board, Strength::Strong, every_best, limit);
-        }
         self.progress.start();
-        let start = Instant::now();
         let mut solving = Solving::timed(1, limit);
         let mut best = Vec::new();
         for column in moves_likeliest_to_reach(board, value, self.table.probe(board.key()).and_then(|entry| entry.best))
@@ -265,8 +261,9 @@ impl MaxEngine {
                 }
             }
         }
+        // A full board, which has no moves, ends here too.
         if best.is_empty() {
-            let left = limit.map(|limit| limit.saturating_sub(start.elapsed()));
+            let left = solving.deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
             // The nodes of both, the root once.
             let before = solving.nodes - 1;
             let solution = self
