@@ -215,4 +215,7 @@ pub(crate) struct ServeArgs {
     /// The name answered to the arena's init.
     #[arg(long, default_value = "maxconnect4")]
     pub(crate) name: String,
+    /// Use no opening book: every position is searched, as by solve --no-book.
+    #[arg(long)]
+    pub(crate) no_book: bool,
 }

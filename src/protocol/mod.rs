@@ -29,8 +29,11 @@ pub mod moderator;
 pub mod one_move;
 pub mod verdict;
 
+use std::sync::Arc;
+
 use crate::board::Board;
 use crate::rules::Rules;
+use crate::search::book::Book;
 use crate::search::{Engine, Limits, PerfectMove, SearchResult, TableTooLarge};
 
 /// The engine playing under one set of rules: what every bot front end asks
@@ -51,6 +54,15 @@ impl Mover {
     /// When the memory cannot be had.
     pub fn new(rules: Rules, hash_bytes: usize) -> Result<Mover, TableTooLarge> {
         Ok(Mover { rules, engine: Engine::for_rules(rules, hash_bytes)? })
+    }
+
+    /// As [`new`](Mover::new), playing from `book` (`None` for no book:
+    /// every position searched) in place of the shipped one.
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn with_book(rules: Rules, hash_bytes: usize, book: Option<Arc<Book>>) -> Result<Mover, TableTooLarge> {
+        Ok(Mover { rules, engine: Engine::with_book(rules, hash_bytes, book)? })
     }
 
     /// Searches with `threads` threads from now on (at least one): see

@@ -87,9 +87,19 @@ pub struct Options {
     pub caps: Caps,
     /// The name answered to `init`.
     pub name: String,
+    /// Whether the shipped opening books answer the positions they hold
+    /// (`--no-book`: every position is searched, as by `solve --no-book`).
+    pub book: bool,
     /// How long a client has to send a request's body once its headers are
     /// in: a slow body holds a connection as slow headers would.
     pub body_timeout: Duration,
+}
+
+impl Options {
+    /// The book a search under `rules` plays and solves from, if any.
+    fn book(&self, rules: Rules) -> Option<Arc<Book>> {
+        self.book.then(|| Book::shipped_for(rules))
+    }
 }
 
 /// What every request shares: the options and the one budget of searches.
@@ -265,7 +275,7 @@ async fn play(State(shared): State<Arc<Shared>>, request: axum::extract::Request
         Ok(admitted) => admitted,
         Err(refused) => return refused,
     };
-    let Ok(mut mover) = Mover::new(rules, HASH_BYTES) else {
+    let Ok(mut mover) = Mover::with_book(rules, HASH_BYTES, shared.options.book(rules)) else {
         return error(StatusCode::INTERNAL_SERVER_ERROR, "no memory for the search's table");
     };
     mover.set_threads(shared.options.threads);
@@ -361,16 +371,16 @@ async fn solve(
     if rules.is_over(&board) {
         return Ok(Json(Solved::new(pos, &Analysis::none(rules))).into_response());
     }
-    if let Some(booked) = search::from_book(&Book::shipped_for(rules), rules, &board) {
+    let options = &shared.options;
+    if let Some(booked) = options.book(rules).and_then(|book| search::from_book(&book, rules, &board)) {
         return Ok(Json(Solved::new(pos, &booked)).into_response());
     }
-    let options = &shared.options;
     // The server's time for a move, or else the longest a request may have
     // (a server told to search to a depth "however long it takes" still
     // holds a search's place no longer): all of it to solving.
     let time = options.limits.time_limit.unwrap_or(options.caps.time).min(options.caps.time);
     let (_admission, permit) = admit(&shared).await?;
-    let mut engine = Engine::for_rules(rules, HASH_BYTES)
+    let mut engine = Engine::with_book(rules, HASH_BYTES, options.book(rules))
         .map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "no memory for the search's table"))?;
     engine.set_threads(options.threads);
     // Stops the analysis when its client hangs up, as for a move.

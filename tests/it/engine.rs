@@ -243,7 +243,7 @@ fn the_bench_node_total_is_pinned() {
     let assert = maxconnect4(dir.path()).args(["bench", "--threads", "1"]).assert().success();
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     let total = stdout.lines().last().unwrap();
-    assert!(total.starts_with("bench: 3185625 nodes in "), "{stdout}");
+    assert!(total.starts_with("bench: 3172576 nodes in "), "{stdout}");
 }
 
 /// `bench --deep` searches the shipped positions it names.

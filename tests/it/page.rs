@@ -452,16 +452,17 @@ fn show_values_gives_every_columns_value_under_both_rules_updated_after_each_mov
 }
 
 /// Where the server's time solves no column (one second, a Max-Connect4
-/// position just beyond its book), every value is an estimate marked with
-/// its depth, and the best column is said to be only the best seen.
+/// position one move deep, searched without the book), every value is an
+/// estimate marked with its depth, and the best column is said to be only
+/// the best seen.
 #[test]
 fn estimates_and_an_unproven_best_column_say_so() {
-    with_page(&["--max-time", "1"], |client, url| {
-        let pos = super::util::beyond_the_max_book();
+    with_page(&["--max-time", "1", "--no-book"], |client, url| {
+        let pos = super::util::FAR_FROM_SOLVED;
         client.goto(&format!("{url}?rules=max&pos={pos}"));
         state(&client, &["your-turn"]);
         click(&client, "show-values");
-        let shown = values(&client, "max", &pos);
+        let shown = values(&client, "max", pos);
         assert!(shown.iter().all(|label| label.contains(", depth 1")), "{shown:?}");
         let best: Vec<&String> = shown.iter().filter(|label| label.contains("best")).collect();
         assert!(!best.is_empty() && best.iter().all(|label| label.ends_with(", best, not proven")), "{shown:?}");

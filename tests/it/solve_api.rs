@@ -78,8 +78,8 @@ fn max_rules_give_the_final_score_differences() {
 /// (`null`), its depth-limited value given as an estimate.
 #[test]
 fn a_value_the_server_cannot_solve_is_left_out_of_score() {
-    let server = Server::start(&["--max-time", "1"]);
-    let pos = super::util::beyond_the_max_book();
+    let server = Server::start(&["--max-time", "1", "--no-book"]);
+    let pos = super::util::FAR_FROM_SOLVED;
     let (status, answer) = get(&server, &format!("/solve?pos={pos}&rules=max"));
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["score"], json!([null, null, null, null, null, null, null]));
@@ -188,11 +188,11 @@ fn other_pages_may_call_it() {
 #[test]
 fn its_searches_share_the_servers_budget_and_beyond_its_queue_it_is_refused() {
     // One search at a time and one request waiting: of four clients at once
-    // asking for an early Max-Connect4 position past the book, which the
-    // server cannot solve and searches for its whole 4 seconds, two are
-    // served in turn and two refused at once.
-    let server = Server::start(&["--searches", "1", "--queue", "1", "--time-limit", "4"]);
-    let target = format!("/solve?pos={}&rules=max", super::util::beyond_the_max_book());
+    // asking for an early Max-Connect4 position, searched without the book,
+    // which the server cannot solve and searches for its whole 4 seconds,
+    // two are served in turn and two refused at once.
+    let server = Server::start(&["--searches", "1", "--queue", "1", "--time-limit", "4", "--no-book"]);
+    let target = format!("/solve?pos={}&rules=max", super::util::FAR_FROM_SOLVED);
     let answers: Vec<(u16, Value)> = std::thread::scope(|scope| {
         let clients: Vec<_> = (0..4).map(|_| scope.spawn(|| get(&server, &target))).collect();
         clients.into_iter().map(|client| client.join().unwrap()).collect()

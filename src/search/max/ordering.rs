@@ -107,6 +107,26 @@ pub(super) fn by_threats(board: &Board, first: Option<Column>, settled: u64) -> 
     Moves(moves)
 }
 
+/// `moves` with `answer` (the column of the opponent's last move, where
+/// the follow-up strategy answers) first, if it is among them.
+#[inline]
+pub(super) fn answer_first(moves: Moves, answer: Option<Column>) -> Moves {
+    let Some(answer) = answer else { return moves };
+    let code = answer.index() as u64 + 1;
+    let mut rest = moves.0;
+    let mut before = 0;
+    let mut shift = 0;
+    while rest != 0 {
+        if rest & 0xF == code {
+            return Moves(code | before << 4 | (rest >> 4) << (shift + 4));
+        }
+        before |= (rest & 0xF) << shift;
+        rest >>= 4;
+        shift += 4;
+    }
+    moves
+}
+
 /// The legal moves of `board` but `first` and the `settled` ones, centre first.
 #[inline]
 pub(super) fn centre_first(board: &Board, first: Option<Column>, settled: u64) -> Moves {
@@ -224,5 +244,19 @@ mod tests {
             threatened += usize::from(expected.first() != Column::CENTRE_FIRST.iter().find(|c| expected.contains(c)));
         }
         assert!(threatened > 500, "{threatened}");
+    }
+
+    #[test]
+    fn the_answer_comes_first_and_the_other_moves_keep_their_order() {
+        let column = |index| Column::from_index(index).unwrap();
+        let moves: Moves = [3, 2, 4, 1, 5].into_iter().map(column).collect();
+        let order = |answer: Option<usize>| answer_first(moves, answer.map(column)).collect::<Vec<_>>();
+        let columns = |indices: &[usize]| indices.iter().map(|&index| column(index)).collect::<Vec<_>>();
+        assert_eq!(order(Some(4)), columns(&[4, 3, 2, 1, 5]));
+        assert_eq!(order(Some(5)), columns(&[5, 3, 2, 4, 1]));
+        assert_eq!(order(Some(3)), columns(&[3, 2, 4, 1, 5]));
+        // Not among the moves (a full column, the table's move, settled), or no last move.
+        assert_eq!(order(Some(6)), columns(&[3, 2, 4, 1, 5]));
+        assert_eq!(order(None), columns(&[3, 2, 4, 1, 5]));
     }
 }
