@@ -48,8 +48,14 @@ use crate::value::POINT;
 /// cache does not hold, and probes wait for memory: 8 slots per node took 1.3
 /// times as long on `bench` and 1.2 times on `solve` at 24 and 26 empty cells
 /// (with 16-byte entries; with the 8-byte ones, 8 to 32 nodes per slot are
-/// within the noise).
-const NODES_PER_SLOT: usize = 16;
+/// within the noise). Since the first player answers on top in a solve
+/// (see `negamax.rs`), its proofs reach the same positions many ways, and a
+/// larger table keeps more of them: 4 nodes per slot took 0.84 times the
+/// nodes and 0.95 times the time of 16 on five of the 4-move
+/// positions (full solves, two threads, 4 GB at most, two rounds: 138.6 s
+/// against 145.6 s), for twice the memory; 2 and 1, fewer nodes still but
+/// no less time on one thread (reports/solving.md).
+const NODES_PER_SLOT: usize = 4;
 
 /// Helper threads join a search only once it has visited this many nodes:
 /// starting a thread costs tens of microseconds, as much as a search of a
