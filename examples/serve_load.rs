@@ -40,7 +40,7 @@ fn main() {
         caps: serve::Caps::default(),
         name: "load".into(),
         body_timeout: serve::HEADER_TIMEOUT,
-        book: true,
+        use_book: true,
     };
     runtime.spawn(serve::serve(listener, options, serve::Connections::default()));
 

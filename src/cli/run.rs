@@ -252,7 +252,7 @@ impl ServeArgs {
             caps,
             name: self.name.clone(),
             body_timeout: self.header_timeout,
-            book: !self.no_book,
+            use_book: !self.no_book,
         }
     }
 

@@ -89,7 +89,7 @@ pub struct Options {
     pub name: String,
     /// Whether the shipped opening books answer the positions they hold
     /// (`--no-book`: every position is searched, as by `solve --no-book`).
-    pub book: bool,
+    pub use_book: bool,
     /// How long a client has to send a request's body once its headers are
     /// in: a slow body holds a connection as slow headers would.
     pub body_timeout: Duration,
@@ -98,7 +98,7 @@ pub struct Options {
 impl Options {
     /// The book a search under `rules` plays and solves from, if any.
     fn book(&self, rules: Rules) -> Option<Arc<Book>> {
-        self.book.then(|| Book::shipped_for(rules))
+        self.use_book.then(|| Book::shipped_for(rules))
     }
 }
 

@@ -254,7 +254,7 @@ fn the_bench_node_total_is_pinned() {
 #[test]
 fn the_empty_board_is_a_draw_without_the_book() {
     let dir = tempfile::tempdir().unwrap();
-    let bound = |bound: &str| {
+    let solve_bound = |bound: &str| {
         let args = ["solve", "--no-book", "--moves", "", "--bound", bound, "--threads", "1"];
         let output = maxconnect4(dir.path()).args(args).output().unwrap();
         assert!(output.status.success(), "{output:?}");
@@ -263,10 +263,10 @@ fn the_empty_board_is_a_draw_without_the_book() {
             stderr.split("empty cells: ").nth(1).and_then(|rest| rest.split(' ').next()).unwrap().parse().unwrap();
         (String::from_utf8(output.stdout).unwrap(), nodes)
     };
-    let (at_least, nodes) = bound("0");
+    let (at_least, nodes) = solve_bound("0");
     assert_eq!(at_least, "value >= 0\n");
     assert!(nodes < 20_000_000, "{nodes} nodes");
-    assert_eq!(bound("1"), ("value <= 0\n".to_owned(), 1));
+    assert_eq!(solve_bound("1"), ("value <= 0\n".to_owned(), 1));
 }
 
 /// `bench --deep` searches the shipped positions it names.

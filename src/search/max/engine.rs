@@ -48,14 +48,18 @@ use crate::value::POINT;
 /// cache does not hold, and probes wait for memory: 8 slots per node took 1.3
 /// times as long on `bench` and 1.2 times on `solve` at 24 and 26 empty cells
 /// (with 16-byte entries; with the 8-byte ones, 8 to 32 nodes per slot are
-/// within the noise). Since the first player answers on top in a solve
-/// (see `negamax.rs`), its proofs reach the same positions many ways, and a
-/// larger table keeps more of them: 4 nodes per slot took 0.84 times the
-/// nodes and 0.95 times the time of 16 on five of the 4-move
-/// positions (full solves, two threads, 4 GB at most, two rounds: 138.6 s
-/// against 145.6 s), for twice the memory; 2 and 1, fewer nodes still but
-/// no less time on one thread (reports/solving.md).
-const NODES_PER_SLOT: usize = 4;
+/// within the noise).
+const NODES_PER_SLOT: usize = 16;
+
+/// A solve's table grows to one slot per this many nodes: more than the
+/// depth-limited search's. Since the first player answers on top in a
+/// solve (see `negamax.rs`), their proofs reach the same positions many
+/// ways, and a larger table keeps more of them: 4 nodes per slot took 0.84
+/// times the nodes and 0.95 times the time of 16 on five of the issue's
+/// 4-move positions (full solves, two threads, 4 GB at most, two rounds:
+/// 138.6 s against 145.6 s), for twice the memory; 2 and 1, fewer nodes
+/// still but no less time on one thread (reports/solving.md).
+const SOLVE_NODES_PER_SLOT: usize = 4;
 
 /// Helper threads join a search only once it has visited this many nodes:
 /// starting a thread costs tens of microseconds, as much as a search of a
@@ -150,7 +154,7 @@ impl MaxEngine {
         let mut result: Option<SearchResult> = None;
         let depth_limit = limits.depth.min(board.empty_cells());
         for depth in 1..=depth_limit {
-            self.grow_table(nodes);
+            self.grow_table(nodes, NODES_PER_SLOT);
             let stop = Stop { deadline, nodes: None };
             let (found, searched) =
                 self.parallel(stop, nodes >= HELPERS_MIN_NODES, None, |searcher| searcher.root(board, depth));
@@ -478,7 +482,7 @@ impl MaxEngine {
     /// A search to the end of the game of `board` with the window
     /// `(alpha, beta)` in points, fail-soft, in whole points.
     fn window(&mut self, solving: &mut Solving, board: &Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
-        self.grow_table(solving.nodes);
+        self.grow_table(solving.nodes, SOLVE_NODES_PER_SLOT);
         let left = solving.node_limit.map(|limit| limit.saturating_sub(solving.nodes));
         // Threads would make a budget of nodes stop at a different node each time.
         let helped = left.is_none() && (solving.nodes >= HELPERS_MIN_NODES || board.empty_cells() >= HELPERS_MIN_EMPTY);
@@ -491,11 +495,11 @@ impl MaxEngine {
         value.map(|value| value / POINT).ok_or(OutOfTime { nodes: solving.nodes })
     }
 
-    /// Lets the table grow with the search, to one slot per
-    /// [`NODES_PER_SLOT`] nodes visited so far: the next search usually
-    /// visits several times as many.
-    fn grow_table(&mut self, nodes: u64) {
-        self.table.grow_to(usize::try_from(nodes).unwrap_or(usize::MAX) / NODES_PER_SLOT);
+    /// Lets the table grow with the search, to one slot per `per_slot`
+    /// nodes visited so far: the next search usually visits several times
+    /// as many.
+    fn grow_table(&mut self, nodes: u64, per_slot: usize) {
+        self.table.grow_to(usize::try_from(nodes).unwrap_or(usize::MAX) / per_slot);
     }
 
     /// Runs `work` on this thread and, if `helped` (a search worth starting
@@ -506,7 +510,7 @@ impl MaxEngine {
     /// it stopped first) and the nodes all threads visited.
     ///
     /// A solve's search lets the table grow as it goes, to one slot per
-    /// [`NODES_PER_SLOT`] nodes of the solve: a single search is often most
+    /// [`SOLVE_NODES_PER_SLOT`] nodes of the solve: a single search is often most
     /// of a solve, and at the size the nodes before it called for, the
     /// table lost most of what it learnt. On `37644` (37 empty cells, one
     /// null window, one thread, up to 1 GiB): 683 M nodes and 50.4 s of CPU
@@ -523,7 +527,7 @@ impl MaxEngine {
         let pool = Pool::default();
         let alone = self.threads == 1 || !helped;
         let threads = if alone { 1 } else { self.threads };
-        let growth = solved_before.map(|nodes| Pause::new(threads, nodes, NODES_PER_SLOT));
+        let growth = solved_before.map(|nodes| Pause::new(threads, nodes, SOLVE_NODES_PER_SLOT));
         let solving = solved_before.is_some();
         let searcher = || {
             let searcher =

@@ -119,7 +119,9 @@ pub(super) struct Searcher<'a> {
     /// The move that led to the position this thread is searching with
     /// each number of empty cells, by that number (`None` at the search's
     /// root): the first player answers on top of it first in a solve (see
-    /// [`search_moves`](Searcher::search_moves)).
+    /// [`search_moves`](Searcher::search_moves)). Every child this searcher
+    /// makes is made by [`play`](Searcher::play), which keeps it; a stale
+    /// entry could only change the order of the moves, never a value.
     played: [Option<Column>; CELLS + 1],
 }
 
@@ -331,14 +333,16 @@ impl<'a> Searcher<'a> {
         let first = self.table.probe(key).and_then(|entry| entry.best);
         let mut moves = ordered_moves(board, depth, first, 0, None);
         let eldest = first.or_else(|| moves.next()).expect("the board is not full");
-        let mut best = (-self.negamax(&board.after(eldest), depth - 1, -INFINITY, INFINITY), Some(eldest));
+        let child = self.play(board, eldest, None);
+        let mut best = (-self.negamax(&child, depth - 1, -INFINITY, INFINITY), Some(eldest));
         while !self.stopped {
             if let Some(pool) = self.pool_for_split(depth, moves) {
                 best = self.split(pool, board, depth, (best.0, INFINITY), best, moves);
                 break;
             }
             let Some(column) = moves.next() else { break };
-            let value = self.test_move(&board.after(column), depth, best.0, INFINITY);
+            let child = self.play(board, column, None);
+            let value = self.test_move(&child, depth, best.0, INFINITY);
             if value > best.0 {
                 best = (value, Some(column));
             }
@@ -580,8 +584,8 @@ impl<'a> Searcher<'a> {
         // positions of 30 and 34 empty cells (values alone), 2.3 times fewer
         // nodes; the second player answering so was worse (1.4 times the
         // nodes). See reports/solving.md.
-        let by_threats_only = self.solving && board.empty_cells().is_multiple_of(2);
-        let mut moves = if by_threats_only {
+        let first_player_in_solve = self.solving && board.empty_cells().is_multiple_of(2);
+        let mut moves = if first_player_in_solve {
             answer_first(by_threats(board, first, settled), self.played[board.empty_cells() as usize])
         } else {
             ordered_moves(board, depth, first, settled, tallies)

@@ -2,7 +2,8 @@
 //! to search first, and the list that carries them. Near the root, where a
 //! good first move saves the most, moves are ranked by the evaluation of
 //! the position they leave; nearer the horizon by threats; nearest not at
-//! all; in a solve, the first player's moves by threats alone (see
+//! all; in a solve, the first player's answer on top of the second
+//! player's last move first, then the rest by threats alone (see
 //! [`super::negamax`]). The list ([`Moves`]) is one word, handed from the search to the
 //! threads that share a position's moves ([`super::split`]).
 
@@ -258,5 +259,8 @@ mod tests {
         // Not among the moves (a full column, the table's move, settled), or no last move.
         assert_eq!(order(Some(6)), columns(&[3, 2, 4, 1, 5]));
         assert_eq!(order(None), columns(&[3, 2, 4, 1, 5]));
+        // All seven, the answer last: the highest place moves to the front.
+        let all: Moves = [3, 2, 4, 1, 5, 0, 6].into_iter().map(column).collect();
+        assert_eq!(answer_first(all, Some(column(6))).collect::<Vec<_>>(), columns(&[6, 3, 2, 4, 1, 5, 0]));
     }
 }
