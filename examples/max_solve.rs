@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use maxconnect4::moves::Moves;
 use maxconnect4::rules::Rules;
-use maxconnect4::search::book::{layers::Layers, BookSpec};
+use maxconnect4::search::book::{layers::Layers, BookSpec, Known};
 use maxconnect4::search::{Engine, Strength};
 
 /// The table of each solve: the largest it may grow to.
@@ -96,7 +96,7 @@ fn main() {
 /// `moves` and its value alone: a book of depth 0 rooted there.
 fn engine_knowing(moves: &str, value: i32, threads: usize) -> Engine {
     let layers = Layers::new(&BookSpec { rules: Rules::Max, root: moves.to_owned(), depth: 0 }).expect("a position");
-    let values: HashMap<u64, i32> = layers.deepest_keys().map(|key| (key, value)).collect();
+    let values: HashMap<u64, Known> = layers.deepest_keys().map(|key| (key, Known { value, best: None })).collect();
     let book = Arc::new(layers.book(&values).expect("the root's value"));
     let mut engine = Engine::with_book(Rules::Max, HASH_BYTES, Some(book)).expect("a table of 1 GiB");
     engine.set_threads(threads);

@@ -57,6 +57,12 @@ impl Column {
     pub const fn number(self) -> usize {
         self.0 as usize + 1
     }
+
+    /// The column in the board's mirror image, left to right.
+    #[must_use]
+    pub const fn mirrored(self) -> Column {
+        Column(WIDTH as u8 - 1 - self.0)
+    }
 }
 
 impl fmt::Display for Column {

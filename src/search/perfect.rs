@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use super::analysis::Analysis;
-use super::{Engine, Limits, SearchResult, Solution, SolveError, Strength};
+use super::{Engine, Limits, SearchResult, Solution, SolveError};
 use crate::board::{Board, Column};
 
 /// The share of a move's time limit that [`Engine::play_perfectly`] gives
@@ -23,8 +23,8 @@ pub const SOLVE_SHARE: (u32, u32) = (9, 10);
 /// How [`Engine::play_perfectly`] chose its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Chosen {
-    /// The opening book holds the position and its children: its best
-    /// move, perfect.
+    /// The opening book holds the position and its children, or a best
+    /// move of it (its deepest positions): that move, perfect.
     Book,
     /// A solve within the time: a best move, perfect.
     Solved,
@@ -46,11 +46,12 @@ pub struct PerfectMove {
 
 impl Engine {
     /// The book's move on `board`, when the engine's book holds the
-    /// position and its children: the first, in centre-first order, of the
-    /// best moves, its exact value, no node visited.
+    /// position and its children (the first, in centre-first order, of the
+    /// best moves) or, at its deepest positions, a best move: its exact
+    /// value, no node visited.
     #[must_use]
     pub fn book_move(&self, board: &Board) -> Option<SearchResult> {
-        let solution = self.book()?.solution(self.rules(), board, Strength::Strong)?;
+        let solution = self.book()?.one_best(self.rules(), board)?;
         Some(self.perfect_result(board, &solution))
     }
 

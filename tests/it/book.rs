@@ -134,7 +134,12 @@ fn an_interrupted_build_resumes_from_its_progress_file() {
     write(dir.path(), "late.book.progress", "maxconnect4 book progress: rules classic, root '4', depth 2\n");
     check_error(dir.path(), &args, 1, "late.book.progress is the progress of another build");
     write(dir.path(), "late.book.progress", &format!("{header}\n12 x\n"));
-    check_error(dir.path(), &args, 1, "late.book.progress, line 2: expected 'KEY VALUE', found '12 x'");
+    check_error(
+        dir.path(),
+        &args,
+        1,
+        "late.book.progress, line 2: expected 'KEY VALUE MOVE' (or 'KEY VALUE'), found '12 x'",
+    );
 }
 
 /// The shipped book's file in the repository.

@@ -168,8 +168,10 @@ fn merge_refuses_other_builds_disagreements_and_holes() {
     // A value changed: two files disagree.
     let text = read(&path.join(&s1));
     let line = text.lines().nth(1).unwrap();
-    let (key, value) = line.split_once(' ').unwrap();
-    let changed = format!("{key} {}", value.parse::<i32>().unwrap() - 1);
+    // `KEY VALUE MOVE`.
+    let words: Vec<&str> = line.split(' ').collect();
+    let (key, value) = (words[0], words[1].parse::<i32>().unwrap());
+    let changed = format!("{key} {} {}", value - 1, words[2]);
     write(path, "changed.progress", &text.replacen(line, &changed, 1));
     let error = refusal(path, &[&s0, &s1, &s2, &s3, "changed.progress"]);
     assert!(error.contains(&format!("{s1} and changed.progress give the position {key} different values")), "{error}");

@@ -31,9 +31,11 @@ use crate::atomic;
 use crate::modes::progress::Counter;
 use crate::modes::thinking::threads_phrase;
 use crate::modes::Error as ModeError;
-use crate::search::book::build::{absent_shards, parse_progress_header, places, progress_header, Solved};
+use crate::search::book::build::{
+    absent_shards, parse_progress_header, places, progress_header, progress_line, Solved,
+};
 use crate::search::book::layers::Layers;
-use crate::search::book::BookSpec;
+use crate::search::book::{BookSpec, Known};
 use crate::shard::Shard;
 
 /// The layers of the book `spec` names.
@@ -103,17 +105,17 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
     let file = Mutex::new(file);
     let failure: Mutex<Option<io::Error>> = Mutex::new(None);
     let start = Instant::now();
-    let solved: Mutex<(HashMap<u64, i32>, u64)> = Mutex::new((HashMap::new(), 0));
+    let solved: Mutex<(HashMap<u64, Known>, u64)> = Mutex::new((HashMap::new(), 0));
     let counter =
         Counter::new("solved", &format!("positions at depth {}", spec.depth), part.len() as u64, before as u64);
     let on_solved = |found: Solved| {
         let mut file = file.lock().expect("no thread panics holding it");
-        if let Err(error) = writeln!(file, "{} {}", found.key, found.value).and_then(|()| file.flush()) {
+        if let Err(error) = writeln!(file, "{}", progress_line(&found)).and_then(|()| file.flush()) {
             failure.lock().expect("no thread panics holding it").get_or_insert(error);
         }
         drop(file);
         let mut solved = solved.lock().expect("no thread panics holding it");
-        solved.0.insert(found.key, found.value);
+        solved.0.insert(found.key, Known { value: found.value, best: found.best });
         solved.1 += found.nodes;
         counter.add_one();
     };
@@ -180,7 +182,7 @@ pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> 
     let mut first: Option<(&Path, BookSpec)> = None;
     let mut shards = Vec::new();
     // Each position's value and the file that gave it first.
-    let mut values: HashMap<u64, (i32, &Path)> = HashMap::new();
+    let mut values: HashMap<u64, (Known, &Path)> = HashMap::new();
     for path in files {
         let progress = read_progress(path)?;
         let Some((spec, shard)) = parse_progress_header(&progress.header) else {
@@ -197,15 +199,17 @@ pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> 
             None => first = Some((path, spec)),
         }
         shards.push(shard);
-        for (key, value) in progress.values {
+        for (key, known) in progress.values {
             match values.entry(key) {
-                Entry::Occupied(entry) if entry.get().0 != value => {
-                    let (first_value, first) = (entry.get().0, entry.get().1.to_path_buf());
+                Entry::Occupied(entry) if entry.get().0.value != known.value => {
+                    let (first_value, first) = (entry.get().0.value, entry.get().1.to_path_buf());
+                    let value = known.value;
                     return Err(Error::Disagree { first, path: path.clone(), key, first_value, value }.into());
                 }
-                Entry::Occupied(_) => {}
+                // A best move from either file will do (moves that tie).
+                Entry::Occupied(mut entry) => entry.get_mut().0.best = entry.get().0.best.or(known.best),
                 Entry::Vacant(entry) => {
-                    entry.insert((value, path));
+                    entry.insert((known, path));
                 }
             }
         }
@@ -217,7 +221,7 @@ pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> 
     if let Some((key, (_, path))) = values.iter().find(|(key, _)| !places.contains_key(key)) {
         return Err(Error::Stranger { path: path.to_path_buf(), key: *key, spec }.into());
     }
-    let deepest: HashMap<u64, i32> = values.iter().map(|(&key, &(value, _))| (key, value)).collect();
+    let deepest: HashMap<u64, Known> = values.iter().map(|(&key, &(known, _))| (key, known)).collect();
     let book = layers.book(&deepest).map_err(|missing| {
         let families = layers.families();
         let missing: Vec<usize> = missing.iter().map(|&place| families[place]).collect();

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::Error;
 use crate::search::book::build::progress_values;
+use crate::search::book::Known;
 use crate::shard::Shard;
 
 /// Opens the progress file at `path` of the build whose first line is
@@ -22,7 +23,7 @@ use crate::shard::Shard;
 /// When the file is not a regular file, cannot be read or written, is the
 /// progress of another build, or another build holds it (the same shard
 /// run twice at once).
-pub(super) fn open_progress(path: &Path, header: &str) -> Result<(File, HashMap<u64, i32>), Error> {
+pub(super) fn open_progress(path: &Path, header: &str) -> Result<(File, HashMap<u64, Known>), Error> {
     let cannot = |source| Error::Write { path: path.to_owned(), source };
     // Read before it is opened for writing: a named pipe or another build's
     // file is refused untouched.
@@ -50,7 +51,7 @@ pub(super) fn open_progress(path: &Path, header: &str) -> Result<(File, HashMap<
 ///
 /// # Errors
 /// When the file cannot be read or is another build's.
-fn read_known(path: &Path, header: &str) -> Result<(HashMap<u64, i32>, u64), Error> {
+fn read_known(path: &Path, header: &str) -> Result<(HashMap<u64, Known>, u64), Error> {
     match read_progress(path) {
         Ok(progress) if progress.header == header => Ok((progress.values, progress.whole_lines)),
         // Not one whole line: a build stopped before its first.
@@ -77,7 +78,7 @@ pub(super) fn progress_path(out: &Path, shard: Option<Shard>) -> PathBuf {
 /// A progress file read: its first line and the values it gives, by key.
 pub(super) struct Recorded {
     pub(super) header: String,
-    pub(super) values: HashMap<u64, i32>,
+    pub(super) values: HashMap<u64, Known>,
     /// Bytes of its whole lines: a last line cut short lies beyond them.
     whole_lines: u64,
 }

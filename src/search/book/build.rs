@@ -5,7 +5,8 @@
 //! each thread with an engine of its own ([`Engine`], one search thread
 //! each) whose table carries over from one position to the next), and a
 //! build's progress file as data: its first line, which names the build
-//! ([`progress_header`]), and its `KEY VALUE` lines ([`progress_values`]).
+//! ([`progress_header`]), and its `KEY VALUE MOVE` lines
+//! ([`progress_values`]).
 //! The rest of a book, the layers above, is negamax over the deepest
 //! ([`Layers::book`]); reading and writing the files, and which positions
 //! an earlier run solved, are the modes' work.
@@ -15,10 +16,11 @@ use std::ops::Range;
 use std::sync::Mutex;
 
 use super::layers::Layers;
-use super::{largest_value, BookSpec};
+use super::{key_column, largest_value, BookSpec, Known};
+use crate::board::Column;
 use crate::rules::Rules;
+use crate::search::classic::Position;
 use crate::search::engine::Engine;
-use crate::search::request::Strength;
 use crate::search::table::TableTooLarge;
 use crate::shard::Shard;
 
@@ -54,33 +56,59 @@ pub fn parse_progress_header(line: &str) -> Option<(BookSpec, Option<Shard>)> {
 /// header being line 1.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProgressLineError {
-    #[error("line {line}: expected 'KEY VALUE', found '{}'", .text.escape_debug())]
+    #[error("line {line}: expected 'KEY VALUE MOVE' (or 'KEY VALUE'), found '{}'", .text.escape_debug())]
     Malformed { line: usize, text: String },
     #[error("line {line}: the position {key} again, with another value")]
     Again { line: usize, key: u64 },
 }
 
-/// The values a progress file's lines after its `header` give, by key.
-/// Values beyond either rules' scores are refused; a file whose header
-/// names its rules is held to theirs.
+/// A progress file's line for a position solved: `KEY VALUE MOVE`, the
+/// move a column number in the columns of the position the key names.
+#[must_use]
+pub fn progress_line(solved: &Solved) -> String {
+    match solved.best {
+        Some(best) => format!("{} {} {}", solved.key, solved.value, best.number()),
+        None => format!("{} {}", solved.key, solved.value),
+    }
+}
+
+/// What a progress file's lines after its `header` give, by key: the
+/// value and, from `KEY VALUE MOVE` lines, a best move (`KEY VALUE` lines,
+/// which earlier builds wrote, have none). Values beyond either rules'
+/// scores are refused; a file whose header names its rules is held to
+/// theirs.
 ///
 /// # Errors
-/// A line that is not `KEY VALUE` with a value within the scores, or a key
-/// given two values.
-pub fn progress_values(header: &str, lines: &[String]) -> Result<HashMap<u64, i32>, ProgressLineError> {
+/// A line that is not `KEY VALUE` or `KEY VALUE MOVE` with a value within
+/// the scores and a column 1 to 7, or a key given two values.
+pub fn progress_values(header: &str, lines: &[String]) -> Result<HashMap<u64, Known>, ProgressLineError> {
     let largest = parse_progress_header(header)
         .map_or(largest_value(Rules::Max).max(largest_value(Rules::Classic)), |(spec, _)| largest_value(spec.rules));
-    let mut values = HashMap::new();
+    let mut values: HashMap<u64, Known> = HashMap::new();
     for (number, line) in (2..).zip(lines) {
-        let parsed = line.split_once(' ').and_then(|(key, value)| Some((key.parse().ok()?, value.parse().ok()?)));
-        let Some((key, value)) = parsed.filter(|&(_, value): &(u64, i32)| value.abs() <= largest) else {
+        let Some((key, known)) = parse_progress_line(line).filter(|(_, known)| known.value.abs() <= largest) else {
             return Err(ProgressLineError::Malformed { line: number, text: line.clone() });
         };
-        if values.insert(key, value).is_some_and(|earlier| earlier != value) {
+        let earlier = values.entry(key).or_insert(known);
+        if earlier.value != known.value {
             return Err(ProgressLineError::Again { line: number, key });
         }
+        // A best move given again may be another that ties: either will do.
+        earlier.best = earlier.best.or(known.best);
     }
     Ok(values)
+}
+
+/// A progress line's key, value and best move, if it is one.
+fn parse_progress_line(line: &str) -> Option<(u64, Known)> {
+    let mut words = line.split(' ');
+    let key = words.next()?.parse().ok()?;
+    let value = words.next()?.parse().ok()?;
+    let best = match words.next() {
+        Some(word) => Some(Column::from_number(word.parse().ok()?)?),
+        None => None,
+    };
+    words.next().is_none().then_some((key, Known { value, best }))
 }
 
 /// The places in the deepest layer of `layers` that a build solves: all of
@@ -132,6 +160,8 @@ pub struct Solved {
     pub key: u64,
     /// Its exact value for the player to move.
     pub value: i32,
+    /// One best move, in the columns of the position `key` names.
+    pub best: Option<Column>,
     /// Positions visited by the search of this one.
     pub nodes: u64,
 }
@@ -171,10 +201,15 @@ pub fn solve(
                 engine.set_threads(1);
                 while let Some(family) = runs.next(thread).map(|index| families[index]) {
                     for &place in family {
-                        let solved = engine
-                            .exact_value(&layers.board(place), Strength::Strong, None)
-                            .expect("no time limit, and a strong solve under either rules");
-                        on_solved(Solved { place, key: keys[place], value: solved.value, nodes: solved.nodes });
+                        let board = layers.board(place);
+                        // As much work as the value alone under Max-Connect4
+                        // rules (the solve's first best move is its value's
+                        // proof), and as much under classic rules, whose
+                        // solver finds every best move as fast.
+                        let solved = engine.best_move(&board, None).expect("no time limit, and a strong solve");
+                        let best = solved.best.first().map(|&best| key_column(&Position::of(&board), best));
+                        let (key, value, nodes) = (keys[place], solved.value, solved.nodes);
+                        on_solved(Solved { place, key, value, best, nodes });
                     }
                 }
             });
@@ -241,6 +276,22 @@ mod tests {
     }
 
     #[test]
+    fn progress_lines_give_values_and_best_moves() {
+        let header = progress_header(&BookSpec { rules: Rules::Max, root: String::new(), depth: 1 }, None);
+        let lines = |text: &str| text.lines().map(str::to_owned).collect::<Vec<_>>();
+        let values = progress_values(&header, &lines("12 3 4\n13 -1\n13 -1 2\n12 3 5")).unwrap();
+        assert_eq!(values[&12], Known { value: 3, best: Column::from_number(4) }, "the first move given");
+        assert_eq!(values[&13], Known { value: -1, best: Column::from_number(2) }, "a move given later");
+        for bad in ["12 3 8", "12 3 0", "12 3 4 5", "12 3 x", "12 3 "] {
+            let refused = progress_values(&header, &lines(bad));
+            assert!(matches!(refused, Err(ProgressLineError::Malformed { line: 2, .. })), "{bad}");
+        }
+        let solved = Solved { place: 0, key: 12, value: 3, best: Column::from_number(4), nodes: 9 };
+        assert_eq!(progress_line(&solved), "12 3 4");
+        assert_eq!(progress_line(&Solved { best: None, ..solved }), "12 3");
+    }
+
+    #[test]
     fn missing_positions_name_the_shards_that_lack_them() {
         let shard = |text: &str| Some(text.parse::<Shard>().unwrap());
         let given = [shard("0/4"), shard("2/4")];
@@ -282,7 +333,8 @@ mod tests {
         let run = |places: &[usize], threads| {
             let values = Mutex::new(HashMap::new());
             solve(&layers, places, threads, 1 << 20, &|solved| {
-                assert_eq!(values.lock().unwrap().insert(solved.key, solved.value), None, "solved once");
+                let known = Known { value: solved.value, best: solved.best };
+                assert_eq!(values.lock().unwrap().insert(solved.key, known), None, "solved once");
             })
             .unwrap();
             values.into_inner().unwrap()

@@ -6,13 +6,16 @@
 //! ```text
 //! offset  size   what
 //! 0       8      magic "MC4BOOK\n"
-//! 8       1      format version (1)
+//! 8       1      format version (1, or 2 where positions have best moves)
 //! 9       1      rules (1: classic, 2: Max-Connect4)
 //! 10      1      depth, in moves from the root
 //! 11      1      n, the length of the root's move string
 //! 12      n      the root's move string, digits 1-7
 //! 12+n    4      count: the number of positions
-//! 16+n    8 each the positions, ascending by key: bits 0-55 the key, 56-63 the value (i8)
+//! 16+n    8 each the positions, ascending by key: bits 0-48 the key, 49-51
+//!                the best move (version 2: its column 1-7, 0 for none; only
+//!                the deepest positions have one), 52-55 zero, 56-63 the
+//!                value (i8)
 //! end-8   8      FNV-1a 64-bit hash of every byte before it
 //! ```
 //!
@@ -21,14 +24,19 @@
 //! Max one by that byte.
 
 use super::layers::Layers;
-use super::{largest_value, value_of, Book, BookSpec, KEY_MASK};
+use super::{best_of, largest_value, value_of, Book, BookSpec, KEY_MASK, RESERVED};
 use crate::rules::Rules;
 
 /// The first bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"MC4BOOK\n";
 
-/// The format version this program writes and reads.
-pub const VERSION: u8 = 1;
+/// The format version of books whose deepest positions have best moves;
+/// a book without any is written as version 1, which it is, and which
+/// programs that predate best moves read.
+pub const VERSION: u8 = 2;
+
+/// The version of books without best moves.
+const VERSION_WITHOUT_MOVES: u8 = 1;
 
 /// Bytes of the header before the root's move string.
 const HEADER: usize = 12;
@@ -44,7 +52,7 @@ const HASH: usize = 8;
 pub enum BookError {
     #[error("not an opening book (it does not start with the book's magic bytes)")]
     NotABook,
-    #[error("a book of format version {0}; this program reads version {VERSION}")]
+    #[error("a book of format version {0}; this program reads versions {VERSION_WITHOUT_MOVES} and {VERSION}")]
     Version(u8),
     #[error("a book for unknown rules (rules byte {0}); books are for classic (1) or Max-Connect4 (2) rules")]
     Rules(u8),
@@ -58,6 +66,12 @@ pub enum BookError {
     Order(usize),
     #[error("corrupt: position {index} has the value {value}, beyond any score")]
     Value { index: usize, value: i8 },
+    #[error("corrupt: position {index} has bits set that no version {version} book has")]
+    Bits { index: usize, version: u8 },
+    #[error("corrupt: a position {moves} moves from its root has a best move, which only the deepest have")]
+    BestAbove { moves: u32 },
+    #[error("corrupt: a position {moves} moves from its root has a best move in a full column")]
+    BestFull { moves: u32 },
     #[error("corrupt: a position {moves} moves from its root is missing, or a child of it is")]
     Missing { moves: u32 },
     #[error("corrupt: a position {moves} moves from its root has the value {value}, but its best move's is {best}")]
@@ -94,8 +108,9 @@ impl Book {
         }
         let short = |expected| BookError::Length { expected, found: bytes.len() };
         let header = bytes.get(..HEADER).ok_or_else(|| short(HEADER + 4 + HASH))?;
-        if header[8] != VERSION {
-            return Err(BookError::Version(header[8]));
+        let version = header[8];
+        if version != VERSION && version != VERSION_WITHOUT_MOVES {
+            return Err(BookError::Version(version));
         }
         let rules = rules_of_byte(header[9]).ok_or(BookError::Rules(header[9]))?;
         let depth = u32::from(header[10]);
@@ -123,6 +138,9 @@ impl Book {
             if i32::from(value).abs() > largest_value(rules) {
                 return Err(BookError::Value { index, value });
             }
+            if record & RESERVED != 0 || (version == VERSION_WITHOUT_MOVES && best_of(record).is_some()) {
+                return Err(BookError::Bits { index, version });
+            }
             records.push(record);
         }
         let book = Book { spec, root_moves: layers.root_moves(), records };
@@ -140,6 +158,14 @@ impl Book {
         }
         for (moves, position) in layers.positions() {
             let value = self.value(position).ok_or(BookError::Missing { moves })?;
+            if let Some(best) = self.stored_best(position) {
+                if moves != self.spec.depth {
+                    return Err(BookError::BestAbove { moves });
+                }
+                if position.after_column(best).is_none() {
+                    return Err(BookError::BestFull { moves });
+                }
+            }
             if moves == self.spec.depth {
                 continue;
             }
@@ -158,7 +184,8 @@ impl Book {
         let BookSpec { rules, root, depth } = &self.spec;
         let mut bytes = Vec::with_capacity(HEADER + root.len() + 4 + self.records.len() * RECORD + HASH);
         bytes.extend_from_slice(&MAGIC);
-        bytes.push(VERSION);
+        let moves = self.records.iter().any(|&record| best_of(record).is_some());
+        bytes.push(if moves { VERSION } else { VERSION_WITHOUT_MOVES });
         bytes.push(rules_byte(*rules));
         bytes.push(u8::try_from(*depth).expect("a depth within the board"));
         bytes.push(u8::try_from(root.len()).expect("a root within the board"));
@@ -180,7 +207,9 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::book::tests::{small_book, CLASSIC_ROOT};
+    use crate::search::book::canonical_key;
+    use crate::search::book::tests::{small_book, CLASSIC_ROOT, MAX_ROOT};
+    use crate::search::classic::Position;
 
     /// Parsing `bytes` gives `expected` (an error's message, or the book's length).
     fn check(bytes: &[u8], expected: Result<usize, &str>) {
@@ -206,7 +235,7 @@ mod tests {
         check(&flipped, Err("corrupt: the hash at the end does not match the contents"));
         let mut version = bytes.clone();
         version[8] = 7;
-        check(&version, Err("a book of format version 7; this program reads version 1"));
+        check(&version, Err("a book of format version 7; this program reads versions 1 and 2"));
         let mut rules = bytes;
         rules[9] = 0;
         check(
@@ -224,5 +253,42 @@ mod tests {
         let mut beyond = book;
         beyond.records[2] = (beyond.records[2] & KEY_MASK) | (100 << 56);
         check(&beyond.to_bytes(), Err("corrupt: position 2 has the value 100, beyond any score"));
+    }
+
+    #[test]
+    fn best_moves_are_kept_where_they_can_be() {
+        let book = small_book(Rules::Max, MAX_ROOT, 2);
+        let bytes = book.to_bytes();
+        assert_eq!(bytes[8], VERSION, "a book with best moves");
+        let mut without = book.clone();
+        without.records.iter_mut().for_each(|record| *record &= !(0b111 << 49));
+        assert_eq!(without.to_bytes()[8], 1, "without, the version earlier programs read");
+        check(&without.to_bytes(), Ok(book.len()));
+        // The root is the only position short of the deepest layer here.
+        let root = Position::of(&crate::moves::Moves::board(Rules::Max, MAX_ROOT).unwrap());
+        let at = book.records.iter().position(|&record| record & KEY_MASK == canonical_key(&root)).unwrap();
+        let mut above = book.clone();
+        above.records[at] |= 1 << 49;
+        check(
+            &above.to_bytes(),
+            Err("corrupt: a position 0 moves from its root has a best move, which only the deepest have"),
+        );
+        // Columns 2 to 6 of the root are full.
+        let deepest = if at == 0 { 1 } else { 0 };
+        let mut full = book.clone();
+        full.records[deepest] = full.records[deepest] & !(0b111 << 49) | 4 << 49;
+        check(&full.to_bytes(), Err("corrupt: a position 2 moves from its root has a best move in a full column"));
+        let mut reserved = book.clone();
+        reserved.records[deepest] |= 1 << 53;
+        check(
+            &reserved.to_bytes(),
+            Err(&format!("corrupt: position {deepest} has bits set that no version 2 book has")),
+        );
+        let mut old = bytes;
+        old[8] = 1;
+        let hash = fnv1a(&old[..old.len() - 8]).to_le_bytes();
+        let end = old.len() - 8;
+        old[end..].copy_from_slice(&hash);
+        check(&old, Err(&format!("corrupt: position {deepest} has bits set that no version 1 book has")));
     }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{canonical_key, child_value, ended, record, Book, BookSpec, KEY_MASK};
+use super::{canonical_key, child_value, ended, record, Book, BookSpec, Known, KEY_MASK};
 use crate::board::{Board, Column};
 use crate::moves::Moves;
 use crate::search::classic::Position;
@@ -167,20 +167,23 @@ impl Layers {
         board
     }
 
-    /// The book of these layers from the values of the deepest layer's
-    /// positions (by key; other keys are ignored): each shallower
+    /// The book of these layers from the values (and best moves, where
+    /// known) of the deepest layer's positions (by key; other keys are
+    /// ignored): each shallower
     /// position's value is the best of its children's, read from the layer
     /// below or from how the move ends the game.
     ///
     /// # Errors
     /// The places in the deepest layer of the positions `deepest` lacks.
-    pub fn book(&self, deepest: &HashMap<u64, i32>) -> Result<Book, Vec<usize>> {
+    pub fn book(&self, deepest: &HashMap<u64, Known>) -> Result<Book, Vec<usize>> {
         let mut values: HashMap<u64, i32> = HashMap::with_capacity(self.len());
+        let mut moves: HashMap<u64, Column> = HashMap::new();
         let mut missing = Vec::new();
         for (place, key) in self.deepest_keys().enumerate() {
             match deepest.get(&key) {
-                Some(&value) => {
-                    values.insert(key, value);
+                Some(known) => {
+                    values.insert(key, known.value);
+                    moves.extend(known.best.map(|best| (key, best)));
                 }
                 None => missing.push(place),
             }
@@ -204,7 +207,8 @@ impl Layers {
                 values.insert(canonical_key(&node.position), value);
             }
         }
-        let mut records: Vec<u64> = values.iter().map(|(&key, &value)| record(key, value)).collect();
+        let mut records: Vec<u64> =
+            values.iter().map(|(&key, &value)| record(key, Known { value, best: moves.get(&key).copied() })).collect();
         records.sort_unstable_by_key(|record| record & KEY_MASK);
         Ok(Book { spec: self.spec.clone(), root_moves: self.root_moves(), records })
     }
@@ -233,7 +237,8 @@ mod tests {
     #[test]
     fn a_book_needs_every_deepest_value() {
         let layers = Layers::new(&spec(Rules::Classic, CLASSIC_ROOT, 1)).unwrap();
-        let mut values: HashMap<u64, i32> = layers.deepest_keys().map(|key| (key, 0)).collect();
+        let mut values: HashMap<u64, Known> =
+            layers.deepest_keys().map(|key| (key, Known { value: 0, best: None })).collect();
         let last = layers.deepest_keys().last().unwrap();
         values.remove(&last);
         let first = layers.deepest_keys().next().unwrap();

@@ -42,8 +42,16 @@ use crate::bitboard::{count_windows, CELLS, WIDTH, WINDOWS};
 use crate::board::{Board, Column};
 use crate::rules::Rules;
 
-/// The key's bits in a record.
-const KEY_MASK: u64 = (1 << 56) - 1;
+/// The key's bits in a record: keys are below 2^49.
+const KEY_MASK: u64 = (1 << 49) - 1;
+
+/// Where a record's best move starts: its column's index plus one, three
+/// bits (0 for none). Only positions of the deepest layer have one (the
+/// others' best moves are read from their children's values).
+const BEST_SHIFT: u32 = 49;
+
+/// The bits between the best move and the value, always 0.
+const RESERVED: u64 = ((1 << 56) - 1) & !((1 << (BEST_SHIFT + 3)) - 1);
 
 /// Cells on the board, as positions count their moves.
 const CELL_COUNT: u32 = CELLS as u32;
@@ -89,6 +97,20 @@ fn child_value(rules: Rules, child: &Position, value_of: impl Fn(&Position) -> O
     ended(rules, child).or_else(|| value_of(child).map(|value| -value))
 }
 
+/// What a book build finds for a position of the deepest layer: its exact
+/// value and one best move, in the columns of the position its key names
+/// (the smaller of its own and its mirror image's key: see
+/// [`canonical_key`]). The move is what perfect play needs there at once:
+/// knowing the value alone, finding a best move for the first player 6
+/// moves deep can take most of a solve (`223665`: 269 M nodes of the
+/// solve's 277 M, one thread). `None` where the build did not record one
+/// (a progress line of an earlier build, `KEY VALUE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Known {
+    pub value: i32,
+    pub best: Option<Column>,
+}
+
 /// Which book: the rules, the root and the depth. A book is the same
 /// whoever builds it, in one run or in shards, so this names it: a build's
 /// progress files say it, and only files of one build are merged.
@@ -113,7 +135,8 @@ impl fmt::Display for BookSpec {
 pub struct Book {
     spec: BookSpec,
     root_moves: u32,
-    /// Ascending by key: bits 0-55 the key, 56-63 the value.
+    /// Ascending by key: bits 0-48 the key, 49-51 the best move (the
+    /// deepest positions'), 56-63 the value.
     records: Vec<u64>,
 }
 
@@ -182,6 +205,33 @@ impl Book {
             .binary_search_by_key(&key, |record| record & KEY_MASK)
             .ok()
             .map(|index| i32::from(value_of(self.records[index])))
+    }
+
+    /// The best move of `position` the book holds, in the position's own
+    /// columns: only positions of the deepest layer have one, and only
+    /// where the build recorded it (see [`Known`]).
+    #[must_use]
+    pub fn stored_best(&self, position: &Position) -> Option<Column> {
+        let key = canonical_key(position);
+        let index = self.records.binary_search_by_key(&key, |record| record & KEY_MASK).ok()?;
+        Some(key_column(position, best_of(self.records[index])?))
+    }
+
+    /// The value of `board` and one best move read from the book, with no
+    /// search: every best move where it holds the position's children (see
+    /// [`solution`](Book::solution)), else the one the deepest layer
+    /// stores (see [`stored_best`](Book::stored_best)). For the score, not
+    /// its sign: a move that achieves the score achieves its sign, but the
+    /// sign has other moves, which a solve of it would list.
+    #[must_use]
+    pub fn one_best(&self, rules: Rules, board: &Board) -> Option<Solution> {
+        if let Some(solution) = self.solution(rules, board, Strength::Strong) {
+            return Some(solution);
+        }
+        let position = Position::of(board);
+        let value = (rules == self.spec.rules).then(|| self.value(&position))??;
+        let best = self.stored_best(&position)?;
+        Some(Solution { value, best: vec![best], nodes: 0 })
     }
 
     /// The solution of `board` read from the book, with no search: its
@@ -253,10 +303,31 @@ const fn value_of(record: u64) -> i8 {
     (record >> 56) as u8 as i8
 }
 
-/// A position's record: its key and value in one word.
-fn record(key: u64, value: i32) -> u64 {
+/// The best move of a record, if it has one.
+const fn best_of(record: u64) -> Option<Column> {
+    match (record >> BEST_SHIFT) & 0b111 {
+        0 => None,
+        number => Column::from_number(number as usize),
+    }
+}
+
+/// A position's record: its key, value and best move in one word.
+fn record(key: u64, Known { value, best }: Known) -> u64 {
     let value = i8::try_from(value).expect("a score fits a byte");
-    key | (u64::from(value as u8) << 56)
+    let best = best.map_or(0, |column| column.number() as u64);
+    key | best << BEST_SHIFT | (u64::from(value as u8) << 56)
+}
+
+/// `column` of `position` in the columns of the position its key names
+/// (see [`canonical_key`]): mirrored where that is the mirror image. And
+/// back: mirroring twice is the column itself.
+#[must_use]
+pub const fn key_column(position: &Position, column: Column) -> Column {
+    if canonical_key(position) == position.key() {
+        column
+    } else {
+        column.mirrored()
+    }
 }
 
 /// The key a position is stored under: the smaller of its own and its mirror image's.
@@ -298,11 +369,18 @@ mod tests {
         engine.exact_value(board, Strength::Strong, None).unwrap().value
     }
 
-    /// The book of `root` `depth` moves deep, its deepest layer solved here.
+    /// The book of `root` `depth` moves deep, its deepest layer solved
+    /// here with a best move each, as a build solves it.
     pub(super) fn small_book(rules: Rules, root: &str, depth: u32) -> Book {
         let layers = Layers::new(&spec(rules, root, depth)).unwrap();
-        let values: HashMap<u64, i32> =
-            layers.deepest_keys().enumerate().map(|(place, key)| (key, solved(rules, &layers.board(place)))).collect();
+        let mut engine = Engine::with_book(rules, 1 << 20, None).unwrap();
+        let mut values = HashMap::new();
+        for (place, key) in layers.deepest_keys().enumerate() {
+            let board = layers.board(place);
+            let solution = engine.best_move(&board, None).unwrap();
+            let best = Some(key_column(&Position::of(&board), solution.best[0]));
+            values.insert(key, Known { value: solution.value, best });
+        }
         layers.book(&values).unwrap()
     }
 
@@ -327,6 +405,35 @@ mod tests {
             assert_eq!(weak.value, solution.value.signum());
             let other = if rules == Rules::Max { Rules::Classic } else { Rules::Max };
             assert_eq!(book.solution(other, &root_board, Strength::Strong), None, "a book answers under its rules");
+        }
+    }
+
+    #[test]
+    fn the_deepest_positions_best_moves_are_read_in_their_own_columns() {
+        // A position and its mirror image share a record, whose move is in
+        // the columns of the one its key names.
+        for (rules, root) in [(Rules::Classic, CLASSIC_ROOT), (Rules::Max, MAX_ROOT)] {
+            let book = small_book(rules, root, 2);
+            assert_eq!(Book::parse(&book.to_bytes()).unwrap(), book, "{rules}: the moves read back");
+            let layers = Layers::new(&spec(rules, root, 2)).unwrap();
+            let mut fresh = Engine::with_book(rules, 1 << 20, None).unwrap();
+            let mut mirrored_ones = 0;
+            for place in 0..layers.deepest_keys().count() {
+                let moves = layers.moves(place);
+                let mirror: String = moves.chars().map(|c| char::from(b'8' - (c as u8 - b'0'))).collect();
+                for moves in [moves, mirror] {
+                    let board = Moves::board(rules, &moves).unwrap();
+                    let position = Position::of(&board);
+                    mirrored_ones += usize::from(canonical_key(&position) != position.key());
+                    let one = book.one_best(rules, &board).unwrap();
+                    assert_eq!((one.best.len(), one.nodes), (1, 0), "{moves}");
+                    assert_eq!(one.value, book.value(&position).unwrap());
+                    let reached = fresh.move_value(&board, one.best[0], None).unwrap().value;
+                    assert_eq!(reached, one.value, "{rules} {moves}: the stored move reaches the value");
+                    assert_eq!(book.solution(rules, &board, Strength::Strong), None, "not every best move");
+                }
+            }
+            assert!(mirrored_ones > 0, "{rules}: some positions are read through their mirror image's key");
         }
     }
 

@@ -511,7 +511,7 @@ impl Solver {
 
         let mut first = None;
         if let Some(entry) = self.work.table.probe(table_key) {
-            first = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
+            first = entry.best.map(|column| if mirrored { column.mirrored() } else { column });
             if let Some(value) = entry.cut_or_narrow(&mut alpha, &mut beta) {
                 return value;
             }
@@ -694,7 +694,7 @@ impl Solver {
     }
 
     fn store(&mut self, key: u64, mirrored: bool, entry: Entry, nodes: u64) {
-        let best = entry.best.map(|column| if mirrored { mirror_column(column) } else { column });
+        let best = entry.best.map(|column| if mirrored { column.mirrored() } else { column });
         // The table keeps the entries that cost the most nodes to find.
         self.work.table.store(key, Entry { depth: u64::BITS - nodes.leading_zeros(), best, ..entry });
     }
@@ -721,14 +721,6 @@ fn table_key_of(position: &Position) -> (u64, bool) {
         (mirrored_key, true)
     } else {
         (key, false)
-    }
-}
-
-/// The column's mirror image.
-const fn mirror_column(column: Column) -> Column {
-    match Column::from_index(crate::bitboard::WIDTH - 1 - column.index()) {
-        Some(column) => column,
-        None => panic!("a column's mirror is a column"),
     }
 }
 

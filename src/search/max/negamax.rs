@@ -710,7 +710,7 @@ fn mirror_key(key: u64) -> u64 {
 #[inline(always)]
 fn mirror_if(column: Column, mirrored: bool) -> Column {
     if mirrored {
-        Column::from_index(WIDTH - 1 - column.index()).expect("a column of the board")
+        column.mirrored()
     } else {
         column
     }
