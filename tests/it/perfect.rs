@@ -12,6 +12,7 @@ use maxconnect4::moves::Moves;
 use maxconnect4::protocol::arena::{PlayTurn, Request};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::book::{layers::Layers, Book, BookSpec};
+use maxconnect4::search::classic::Position;
 use maxconnect4::search::{Engine, Limits, Strength};
 
 use super::util::{maxconnect4, Rng};
@@ -302,5 +303,10 @@ fn the_shipped_book_agrees_with_fresh_solves(rules: Rules, sample: usize) {
         let moves = layers.moves(place);
         assert_eq!(book.board_value(rules, &board, Strength::Strong), Some(solved), "'{moves}'");
         eprintln!("'{moves}': {solved}, as the book says");
+        // The best move it stores (books built since they were recorded) reaches the value.
+        if let Some(best) = book.stored_best(&Position::of(&board)) {
+            assert_eq!(fresh().move_value(&board, best, None).unwrap().value, solved, "'{moves}': column {best}");
+            eprintln!("'{moves}': column {best} reaches it");
+        }
     }
 }
