@@ -168,10 +168,11 @@ fn merge_refuses_other_builds_disagreements_and_holes() {
     // A value changed: two files disagree.
     let text = read(&path.join(&s1));
     let line = text.lines().nth(1).unwrap();
-    // `KEY VALUE MOVE`.
-    let words: Vec<&str> = line.split(' ').collect();
-    let (key, value) = (words[0], words[1].parse::<i32>().unwrap());
-    let changed = format!("{key} {} {}", value - 1, words[2]);
+    // `KEY VALUE`, or `KEY VALUE MOVE` under Max-Connect4 rules.
+    let mut words: Vec<String> = line.split(' ').map(str::to_owned).collect();
+    let key = words[0].clone();
+    words[1] = (words[1].parse::<i32>().unwrap() - 1).to_string();
+    let changed = words.join(" ");
     write(path, "changed.progress", &text.replacen(line, &changed, 1));
     let error = refusal(path, &[&s0, &s1, &s2, &s3, "changed.progress"]);
     assert!(error.contains(&format!("{s1} and changed.progress give the position {key} different values")), "{error}");
@@ -305,4 +306,52 @@ fn lock_holder() {
     println!("{LOCKED}");
     std::io::stdin().read_to_end(&mut Vec::new()).unwrap();
     drop(held);
+}
+
+/// A Max build resumed from a progress file whose lines have no best move
+/// (`KEY VALUE`, as builds wrote before they recorded one) solves those
+/// positions again for their moves, keeps the lines that have one, and
+/// writes the book a whole build writes.
+#[test]
+fn a_max_build_solves_again_the_positions_recorded_without_a_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let mut words = book_words("max", MAX_ROOT);
+    words.extend(["--threads", "1", "--shard", "0/1", "--out", "m.book"].map(str::to_owned));
+    run(path, &words);
+    let progress = path.join("m.book.shard-0-of-1.progress");
+    let whole = read(&progress);
+    let lines: Vec<&str> = whole.lines().collect();
+    assert!(lines[1..].iter().all(|line| line.split(' ').count() == 3), "KEY VALUE MOVE:\n{whole}");
+    // The first three positions without their moves, the rest as they were.
+    let stripped: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(
+            |(at, line)| {
+                if (1..=3).contains(&at) {
+                    line.rsplit_once(' ').unwrap().0.to_owned()
+                } else {
+                    (*line).to_owned()
+                }
+            },
+        )
+        .collect();
+    write(path, "m.book.shard-0-of-1.progress", &format!("{}\n", stripped.join("\n")));
+    let assert = maxconnect4(path).args(&words).assert().success();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    let kept = lines.len() - 1 - 3;
+    assert!(stderr.contains("Solved 3 positions 2 moves from the root"), "{stderr}");
+    assert!(stderr.contains(&format!("; {kept} more were read from m.book.shard-0-of-1.progress.")), "{stderr}");
+    // Each position solved again has a line with its move, the same as before.
+    let resumed = read(&progress);
+    for line in &lines[1..=3] {
+        assert!(resumed.lines().any(|again| again == *line), "{line} again in:\n{resumed}");
+    }
+    let merge = ["book", "--merge", "m.book.shard-0-of-1.progress", "--out", "m.book"].map(str::to_owned);
+    run(path, &merge);
+    let mut whole_words = book_words("max", MAX_ROOT);
+    whole_words.extend(["--threads", "1", "--out", "whole.book"].map(str::to_owned));
+    run(path, &whole_words);
+    assert_eq!(std::fs::read(path.join("m.book")).unwrap(), std::fs::read(path.join("whole.book")).unwrap());
 }

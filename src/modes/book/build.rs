@@ -32,7 +32,7 @@ use crate::modes::progress::Counter;
 use crate::modes::thinking::threads_phrase;
 use crate::modes::Error as ModeError;
 use crate::search::book::build::{
-    absent_shards, parse_progress_header, places, progress_header, progress_line, Solved,
+    absent_shards, either_best, parse_progress_header, places, progress_header, progress_line, records_moves, Solved,
 };
 use crate::search::book::layers::Layers;
 use crate::search::book::{BookSpec, Known};
@@ -99,7 +99,11 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
     let (file, known) = open_progress(&progress_path, &header)?;
     let keys: Vec<u64> = layers.deepest_keys().collect();
     let part = places(&layers, build.shard);
-    let todo: Vec<usize> = part.iter().copied().filter(|&place| !known.contains_key(&keys[place])).collect();
+    // A position an earlier build recorded without its best move (`KEY
+    // VALUE`) is solved again for it, where the rules' builds record one.
+    let done =
+        |place: usize| known.get(&keys[place]).is_some_and(|known| known.best.is_some() || !records_moves(spec.rules));
+    let todo: Vec<usize> = part.iter().copied().filter(|&place| !done(place)).collect();
     let before = part.len() - todo.len();
 
     let file = Mutex::new(file);
@@ -124,7 +128,7 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
     if let Some(error) = failure.into_inner().expect("the threads have ended") {
         return Err(Error::Write { path: progress_path, source: error }.into());
     }
-    let (mut values, nodes) = solved.into_inner().expect("the threads have ended");
+    let (values, nodes) = solved.into_inner().expect("the threads have ended");
     let mut figures = format!(
         "Solved {} positions {} moves from the root: {nodes} nodes in {:.1} s on {}",
         todo.len(),
@@ -148,7 +152,8 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
         )?;
         return Ok(());
     }
-    values.extend(known);
+    // What this run solved wins over a line without a move.
+    let values: HashMap<u64, Known> = known.into_iter().chain(values).collect();
     let book = layers.book(&values).map_err(|missing| Error::Unsolved(missing.len()))?;
     let bytes = book.to_bytes();
     atomic::write(&build.out, &bytes)?;
@@ -206,8 +211,7 @@ pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> 
                     let value = known.value;
                     return Err(Error::Disagree { first, path: path.clone(), key, first_value, value }.into());
                 }
-                // A best move from either file will do (moves that tie).
-                Entry::Occupied(mut entry) => entry.get_mut().0.best = entry.get().0.best.or(known.best),
+                Entry::Occupied(mut entry) => entry.get_mut().0.best = either_best(entry.get().0.best, known.best),
                 Entry::Vacant(entry) => {
                     entry.insert((known, path));
                 }

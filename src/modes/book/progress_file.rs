@@ -1,6 +1,7 @@
 //! A book build's progress file on disk: `OUT.progress` (a shard's,
 //! `OUT.shard-I-of-N.progress`), its first line naming the build and then a
-//! `KEY VALUE` line for each position solved, appended as it is solved
+//! `KEY VALUE MOVE` line for each position solved (`KEY VALUE` where the
+//! rules' builds record no move), appended as it is solved
 //! (what the lines mean is `search::book::build`'s). Opened locked, so that
 //! one build at a time writes it, and read to its last whole line, so that
 //! a build stopped while writing one resumes.
@@ -89,8 +90,8 @@ pub(super) struct Recorded {
 ///
 /// # Errors
 /// When the file is absent ([`Error::NoProgress`]), cannot be read, or has
-/// a bad line: not `KEY VALUE` with a value within the rules' scores, or a
-/// key given two values.
+/// a bad line: not `KEY VALUE` or `KEY VALUE MOVE` with a value within the
+/// rules' scores and a column, or a key given two values.
 pub(super) fn read_progress(path: &Path) -> Result<Recorded, Error> {
     let cannot = |source| Error::Read { path: path.to_owned(), source };
     let file = match crate::bounded::open(path) {

@@ -21,6 +21,7 @@ use crate::board::Column;
 use crate::rules::Rules;
 use crate::search::classic::Position;
 use crate::search::engine::Engine;
+use crate::search::request::Strength;
 use crate::search::table::TableTooLarge;
 use crate::shard::Shard;
 
@@ -62,8 +63,31 @@ pub enum ProgressLineError {
     Again { line: usize, key: u64 },
 }
 
+/// Whether a build under `rules` records a best move with each value.
+/// Under Max-Connect4 rules the move comes free (the value's proof is its
+/// first best move's: `best_move` and the value alone are one search), and
+/// knowing the value alone, finding a move for the first player took most
+/// of a solve (`223665`: 269 M nodes of 277 M). The classic solver would
+/// test every other column for it, and finds one at play time in well
+/// under a second 8 moves deep, where the shipped classic book ends.
+#[must_use]
+pub const fn records_moves(rules: Rules) -> bool {
+    matches!(rules, Rules::Max)
+}
+
+/// Of two best moves given for one position (moves that tie), the one a
+/// book keeps, whatever the order they came in: the leftmost.
+#[must_use]
+pub fn either_best(one: Option<Column>, other: Option<Column>) -> Option<Column> {
+    match (one, other) {
+        (Some(one), Some(other)) => Some(if other.index() < one.index() { other } else { one }),
+        _ => one.or(other),
+    }
+}
+
 /// A progress file's line for a position solved: `KEY VALUE MOVE`, the
-/// move a column number in the columns of the position the key names.
+/// move a column number in the columns of the position the key names
+/// (`KEY VALUE` where the build records no move: see [`records_moves`]).
 #[must_use]
 pub fn progress_line(solved: &Solved) -> String {
     match solved.best {
@@ -93,8 +117,7 @@ pub fn progress_values(header: &str, lines: &[String]) -> Result<HashMap<u64, Kn
         if earlier.value != known.value {
             return Err(ProgressLineError::Again { line: number, key });
         }
-        // A best move given again may be another that ties: either will do.
-        earlier.best = earlier.best.or(known.best);
+        earlier.best = either_best(earlier.best, known.best);
     }
     Ok(values)
 }
@@ -160,7 +183,8 @@ pub struct Solved {
     pub key: u64,
     /// Its exact value for the player to move.
     pub value: i32,
-    /// One best move, in the columns of the position `key` names.
+    /// One best move, in the columns of the position `key` names, where
+    /// the build records it ([`records_moves`]).
     pub best: Option<Column>,
     /// Positions visited by the search of this one.
     pub nodes: u64,
@@ -202,14 +226,20 @@ pub fn solve(
                 while let Some(family) = runs.next(thread).map(|index| families[index]) {
                     for &place in family {
                         let board = layers.board(place);
-                        // As much work as the value alone under Max-Connect4
-                        // rules (the solve's first best move is its value's
-                        // proof), and as much under classic rules, whose
-                        // solver finds every best move as fast.
-                        let solved = engine.best_move(&board, None).expect("no time limit, and a strong solve");
-                        let best = solved.best.first().map(|&best| key_column(&Position::of(&board), best));
-                        let (key, value, nodes) = (keys[place], solved.value, solved.nodes);
-                        on_solved(Solved { place, key, value, best, nodes });
+                        let (key, rules) = (keys[place], layers.spec().rules);
+                        let solved = if records_moves(rules) {
+                            // The move is the first, in the root's order, that
+                            // reaches the value: the same in any build, since
+                            // the table never holds a move for the root (no
+                            // position of the layer is in another's tree).
+                            let solved = engine.best_move(&board, None).expect("no time limit, and a strong solve");
+                            let best = solved.best.first().map(|&best| key_column(&Position::of(&board), best));
+                            Solved { place, key, value: solved.value, best, nodes: solved.nodes }
+                        } else {
+                            let solved = engine.exact_value(&board, Strength::Strong, None).expect("a strong solve");
+                            Solved { place, key, value: solved.value, best: None, nodes: solved.nodes }
+                        };
+                        on_solved(solved);
                     }
                 }
             });

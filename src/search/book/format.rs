@@ -264,17 +264,18 @@ mod tests {
         without.records.iter_mut().for_each(|record| *record &= !(0b111 << 49));
         assert_eq!(without.to_bytes()[8], 1, "without, the version earlier programs read");
         check(&without.to_bytes(), Ok(book.len()));
-        // The root is the only position short of the deepest layer here.
-        let root = Position::of(&crate::moves::Moves::board(Rules::Max, MAX_ROOT).unwrap());
-        let at = book.records.iter().position(|&record| record & KEY_MASK == canonical_key(&root)).unwrap();
+        let index_of = |moves: &str| {
+            let position = Position::of(&crate::moves::Moves::board(Rules::Max, moves).unwrap());
+            book.records.iter().position(|&record| record & KEY_MASK == canonical_key(&position)).unwrap()
+        };
         let mut above = book.clone();
-        above.records[at] |= 1 << 49;
+        above.records[index_of(MAX_ROOT)] |= 1 << 49;
         check(
             &above.to_bytes(),
             Err("corrupt: a position 0 moves from its root has a best move, which only the deepest have"),
         );
         // Columns 2 to 6 of the root are full.
-        let deepest = if at == 0 { 1 } else { 0 };
+        let deepest = index_of(&format!("{MAX_ROOT}11"));
         let mut full = book.clone();
         full.records[deepest] = full.records[deepest] & !(0b111 << 49) | 4 << 49;
         check(&full.to_bytes(), Err("corrupt: a position 2 moves from its root has a best move in a full column"));
