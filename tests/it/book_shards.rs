@@ -8,7 +8,7 @@
 //! elsewhere it is skipped with the reason printed.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use maxconnect4::moves::Moves;
 use maxconnect4::rules::Rules;
@@ -216,10 +216,7 @@ fn merge_refuses_other_builds_disagreements_and_holes() {
 fn an_interrupted_shard_resumes_from_its_progress_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
-    let mut words = book_words("max", MAX_ROOT);
-    words.extend(["--threads", "1", "--shard", "1/2", "--out", "m.book"].map(str::to_owned));
-    run(path, &words);
-    let progress = path.join("m.book.shard-1-of-2.progress");
+    let (words, progress) = built_max_shard(path, "1/2");
     let whole = read(&progress);
     // Stopped after three positions, the fourth line cut short.
     let lines: Vec<&str> = whole.lines().collect();
@@ -316,26 +313,15 @@ fn lock_holder() {
 fn a_max_build_solves_again_the_positions_recorded_without_a_move() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
-    let mut words = book_words("max", MAX_ROOT);
-    words.extend(["--threads", "1", "--shard", "0/1", "--out", "m.book"].map(str::to_owned));
-    run(path, &words);
-    let progress = path.join("m.book.shard-0-of-1.progress");
+    let (words, progress) = built_max_shard(path, "0/1");
     let whole = read(&progress);
     let lines: Vec<&str> = whole.lines().collect();
     assert!(lines[1..].iter().all(|line| line.split(' ').count() == 3), "KEY VALUE MOVE:\n{whole}");
     // The first three positions without their moves, the rest as they were.
-    let stripped: Vec<String> = lines
+    let stripped: Vec<&str> = lines
         .iter()
         .enumerate()
-        .map(
-            |(at, line)| {
-                if (1..=3).contains(&at) {
-                    line.rsplit_once(' ').unwrap().0.to_owned()
-                } else {
-                    (*line).to_owned()
-                }
-            },
-        )
+        .map(|(at, &line)| if (1..=3).contains(&at) { line.rsplit_once(' ').unwrap().0 } else { line })
         .collect();
     write(path, "m.book.shard-0-of-1.progress", &format!("{}\n", stripped.join("\n")));
     let assert = maxconnect4(path).args(&words).assert().success();
@@ -354,4 +340,14 @@ fn a_max_build_solves_again_the_positions_recorded_without_a_move() {
     whole_words.extend(["--threads", "1", "--out", "whole.book"].map(str::to_owned));
     run(path, &whole_words);
     assert_eq!(std::fs::read(path.join("m.book")).unwrap(), std::fs::read(path.join("whole.book")).unwrap());
+}
+
+/// Builds shard `shard` (`I/N`) of the small Max book into `m.book` on one
+/// thread: the command's words, to run it again, and its progress file.
+fn built_max_shard(path: &Path, shard: &str) -> (Vec<String>, PathBuf) {
+    let mut words = book_words("max", MAX_ROOT);
+    words.extend(["--threads", "1", "--shard", shard, "--out", "m.book"].map(str::to_owned));
+    run(path, &words);
+    let (index, count) = shard.split_once('/').unwrap();
+    (words, path.join(format!("m.book.shard-{index}-of-{count}.progress")))
 }

@@ -218,6 +218,7 @@ pub fn solve(
     let family = layers.families();
     let families: Vec<&[usize]> = places.chunk_by(|&one, &next| family[one] == family[next]).collect();
     let runs = Runs::new(families.len(), engines.len());
+    let records_moves = records_moves(layers.spec().rules);
     std::thread::scope(|scope| {
         for (thread, mut engine) in engines.into_iter().enumerate() {
             let (runs, keys, families) = (&runs, &keys, &families);
@@ -226,20 +227,19 @@ pub fn solve(
                 while let Some(family) = runs.next(thread).map(|index| families[index]) {
                     for &place in family {
                         let board = layers.board(place);
-                        let (key, rules) = (keys[place], layers.spec().rules);
-                        let solved = if records_moves(rules) {
+                        let (value, best, nodes) = if records_moves {
                             // The move is the first, in the root's order, that
                             // reaches the value: the same in any build, since
                             // the table never holds a move for the root (no
                             // position of the layer is in another's tree).
                             let solved = engine.best_move(&board, None).expect("no time limit, and a strong solve");
                             let best = solved.best.first().map(|&best| key_column(&Position::of(&board), best));
-                            Solved { place, key, value: solved.value, best, nodes: solved.nodes }
+                            (solved.value, best, solved.nodes)
                         } else {
                             let solved = engine.exact_value(&board, Strength::Strong, None).expect("a strong solve");
-                            Solved { place, key, value: solved.value, best: None, nodes: solved.nodes }
+                            (solved.value, None, solved.nodes)
                         };
-                        on_solved(solved);
+                        on_solved(Solved { place, key: keys[place], value, best, nodes });
                     }
                 }
             });
