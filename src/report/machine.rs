@@ -1,8 +1,12 @@
 //! Facts about where a report was measured: the CPU, the compiler, the code.
 //! Timings mean little without them. A fact that cannot be found is
 //! "unknown"; it never stops a report.
-
-use std::process::Command;
+//!
+//! Nothing is run to find them: the report is run from a student's folder,
+//! where `git` would run what the checkout's configuration names
+//! (`core.fsmonitor`) and `rustc` the toolchain its `rust-toolchain.toml`
+//! names. What was built and by which compiler is recorded at build time
+//! (`build.rs`); the rest is read from the system.
 
 /// What the report says about the machine and the build.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,10 +17,10 @@ pub struct Machine {
     pub cores: String,
     /// Operating system and architecture.
     pub platform: String,
-    /// `rustc --version` of the compiler on the `PATH`.
+    /// `rustc --version` of the compiler this program was built with.
     pub rustc: String,
-    /// The short git revision of the working directory's checkout, marked
-    /// when tracked files have uncommitted changes.
+    /// The short git revision this program was built from, marked when
+    /// tracked files had uncommitted changes.
     pub revision: String,
     /// How this program was compiled.
     pub profile: &'static str,
@@ -30,18 +34,12 @@ impl Machine {
     pub fn probe() -> Machine {
         let cpu = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| cpu_model(&text));
         let cores = std::thread::available_parallelism().map(|cores| cores.to_string()).ok();
-        let revision = output("git", &["rev-parse", "--short", "HEAD"]).map(|revision| {
-            match output("git", &["status", "--porcelain", "--untracked-files=no"]) {
-                Some(changes) if !changes.is_empty() => format!("{revision} (with uncommitted changes)"),
-                _ => revision,
-            }
-        });
         Machine {
             cpu: cpu.unwrap_or_else(|| UNKNOWN.to_owned()),
             cores: cores.unwrap_or_else(|| UNKNOWN.to_owned()),
             platform: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
-            rustc: output("rustc", &["--version"]).unwrap_or_else(|| UNKNOWN.to_owned()),
-            revision: revision.unwrap_or_else(|| UNKNOWN.to_owned()),
+            rustc: built(option_env!("MAXCONNECT4_RUSTC")),
+            revision: built(option_env!("MAXCONNECT4_REVISION")),
             profile: if cfg!(debug_assertions) {
                 "debug (unoptimized: timings are not representative)"
             } else {
@@ -51,18 +49,17 @@ impl Machine {
     }
 }
 
+/// A fact `build.rs` recorded, or "unknown" where it could not tell.
+fn built(recorded: Option<&str>) -> String {
+    recorded.filter(|fact| !fact.is_empty()).unwrap_or(UNKNOWN).to_owned()
+}
+
 /// The first `model name` in the text of `/proc/cpuinfo`.
 fn cpu_model(cpuinfo: &str) -> Option<String> {
     cpuinfo.lines().find_map(|line| {
         let (key, value) = line.split_once(':')?;
         (key.trim() == "model name" && !value.trim().is_empty()).then(|| value.trim().to_owned())
     })
-}
-
-/// The trimmed standard output of a command that succeeded.
-fn output(program: &str, args: &[&str]) -> Option<String> {
-    let output = Command::new(program).args(args).output().ok()?;
-    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }
 
 #[cfg(test)]
@@ -79,7 +76,10 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_program_is_unknown_not_an_error() {
-        assert_eq!(output("maxconnect4-no-such-program", &[]), None);
+    fn the_compiler_is_the_one_that_built_this_program() {
+        let rustc = Machine::probe().rustc;
+        assert!(rustc.starts_with("rustc "), "recorded by build.rs: {rustc}");
+        assert_eq!(built(Some("")), "unknown");
+        assert_eq!(built(None), "unknown");
     }
 }

@@ -188,7 +188,7 @@ fn a_small_report_is_written_within_seconds_with_real_figures() {
             "## Algorithms",
             "| CPU | ",
             "| cores | ",
-            "| compiler | rustc ",
+            "| compiler that built this program | rustc ",
             "| maxconnect4 version | ",
             "### input2.txt\n\n```text\n",
             "### player2_next.txt\n\n```text\n",
@@ -632,6 +632,74 @@ fn from_a_students_own_folder_the_course_positions_are_built_in() {
         ],
     );
     assert!(!report.contains("unknown"), "outside a checkout, versions and no unknown revision:\n{report}");
+}
+
+/// Runs `git ARGS` in `dir`, which must succeed, and returns what it printed.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = std::process::Command::new("git").args(args).current_dir(dir).output().unwrap();
+    assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// Graders run the report from a student's folder. A folder that is a git
+/// checkout names a program git runs as the grader (`core.fsmonitor`, run
+/// by `git status`), and a `rust-toolchain.toml` the compiler `rustc`
+/// runs: the report runs neither, and still names the student's revision
+/// (read from `.git`'s files) and the compiler that built this program.
+#[cfg(unix)]
+#[test]
+fn a_report_from_a_students_checkout_runs_nothing_the_folder_names() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let outside = tempfile::tempdir().unwrap();
+    let git_ran = outside.path().join("git-ran-the-fsmonitor");
+    let toolchain_ran = outside.path().join("the-toolchain-ran");
+    let bin = outside.path().join("toolchain/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in ["rustc", "cargo"] {
+        let script = write(
+            &bin,
+            tool,
+            &format!("#!/bin/sh\ntouch '{}'\necho 'rustc 0.0.0-submission'\n", toolchain_ran.display()),
+        );
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    let student = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/minimax_bot.py"),
+        student.path().join("bot.py"),
+    )
+    .unwrap();
+    git(student.path(), &["init", "-q"]);
+    git(student.path(), &["add", "bot.py"]);
+    git(
+        student.path(),
+        &["-c", "user.name=Student", "-c", "user.email=student@example.com", "commit", "-q", "-m", "bot"],
+    );
+    let commit = git(student.path(), &["rev-parse", "HEAD"]);
+    let config = student.path().join(".git/config");
+    let hook = format!("[core]\n\tfsmonitor = \"touch '{}'\"\n", git_ran.display());
+    std::fs::write(&config, read(&config) + &hook).unwrap();
+    write(
+        student.path(),
+        "rust-toolchain.toml",
+        &format!("[toolchain]\npath = \"{}\"\n", bin.parent().unwrap().display()),
+    );
+
+    let position = shipped("input2.txt").display().to_string();
+    let args = ["--player", "python3 bot.py {in} {out} {depth}", "--max-depth", "1", "--positions", &position];
+    // As a grader's shell runs it: no toolchain chosen by a rustup above.
+    let output = maxconnect4(student.path()).arg("report").args(args).env_remove("RUSTUP_TOOLCHAIN").output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!git_ran.exists(), "the report ran git in the student's checkout, and git its core.fsmonitor");
+    assert!(!toolchain_ran.exists(), "the report ran rustc in the student's folder, and rustc its toolchain");
+    let report = read(&student.path().join("timing_report/REPORT.md"));
+    check_report(
+        &report,
+        &["| compiler that built this program | rustc ", &format!("; git revision {}", &commit[..12])],
+    );
+    assert!(!report.contains("0.0.0-submission"), "{report}");
 }
 
 #[test]

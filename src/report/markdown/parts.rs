@@ -39,16 +39,16 @@ pub(super) fn facts(text: &mut String, context: &Context, more: &[(String, Strin
         ("CPU", machine.cpu.clone()),
         ("cores", machine.cores.clone()),
         ("platform", machine.platform.clone()),
-        ("compiler", machine.rustc.clone()),
+        ("compiler that built this program", machine.rustc.clone()),
         ("build", machine.profile.to_owned()),
         ("maxconnect4 version", version::own()),
-        ("git revision of the working directory", machine.revision.clone()),
+        ("git revision this program was built from", machine.revision.clone()),
         ("the whole run took", format!("{} (wall clock)", seconds(context.elapsed))),
     ];
     text.push_str("| | |\n| --- | --- |\n");
     let more = more.iter().map(|(name, value)| (name.as_str(), value.clone()));
-    // Outside a checkout the working directory's revision says nothing: the
-    // version rows say what ran.
+    // Built outside a checkout, there is no revision: the version rows say
+    // what ran.
     let known = |(name, value): &(&str, String)| !(name.starts_with("git revision") && value == "unknown");
     for (name, value) in facts.into_iter().chain(more).filter(known) {
         let _ = writeln!(text, "| {name} | {value} |");
