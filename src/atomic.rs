@@ -19,6 +19,8 @@
 //!
 //! A destination must be a regular file or nothing: a directory, a device,
 //! a pipe or a symbolic link there is refused, never replaced or followed.
+//! An output folder must be a folder or nothing: a symbolic link there is
+//! refused too ([`check_folder`]).
 
 use std::fs::File;
 use std::io::{self, Write as _};
@@ -43,6 +45,8 @@ pub enum Error {
     NotARegularFile { path: PathBuf, kind: &'static str },
     #[error("cannot write into {path}: it is {kind}, not a directory")]
     NotAFolder { path: PathBuf, kind: &'static str },
+    #[error("cannot write into {path}: it is a symbolic link; give the folder it points to (an output folder is not followed)")]
+    LinkedFolder { path: PathBuf },
     #[error("cannot write {path}: {source}")]
     Io { path: PathBuf, source: io::Error },
 }
@@ -114,32 +118,47 @@ fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
 }
 
 /// Makes `folder`, an output folder the user named (`--out DIR`), unless
-/// it is there (or a link to one is). One rule for every output, a folder's
-/// as a file's: what is named is made, but the folder it goes in must
-/// exist, so a mistyped path is refused rather than grown into a tree of
-/// folders. Returns whether it made the folder, for a caller that removes
-/// it again when nothing could be written in it.
+/// it is there. One rule for every output, a folder's as a file's: what is
+/// named is made, but the folder it goes in must exist, so a mistyped path
+/// is refused rather than grown into a tree of folders; and a symbolic link
+/// there is refused ([`check_folder`]). Returns whether it made the folder,
+/// for a caller that removes it again when nothing could be written in it.
 ///
 /// # Errors
 /// When the folder it goes in does not exist or is not one, something
 /// other than a folder is at `folder`, or it cannot be made.
 pub fn make_folder(folder: &Path) -> Result<bool, Error> {
-    let path = || folder.to_owned();
-    if folder.is_dir() {
+    if check_folder(folder)? {
         return Ok(false);
-    }
-    match std::fs::symlink_metadata(folder) {
-        Ok(metadata) if metadata.is_file() => return Err(Error::NotAFolder { path: path(), kind: "a file" }),
-        Ok(metadata) if metadata.file_type().is_symlink() => {
-            return Err(Error::NotAFolder { path: path(), kind: "a symbolic link to no directory" })
-        }
-        Ok(metadata) => return Err(Error::NotAFolder { path: path(), kind: kind_of(&metadata) }),
-        Err(_) => {}
     }
     // The parent of `out/` is `out`'s: the folder it goes in.
     folder_exists(folder, directory_of(folder.components().as_path()))?;
-    std::fs::create_dir(folder).map_err(|source| Error::Io { path: path(), source })?;
+    std::fs::create_dir(folder).map_err(|source| Error::Io { path: folder.to_owned(), source })?;
     Ok(true)
+}
+
+/// Checks that `folder`, where output goes (a folder the user named, or
+/// one beside a file the user named, such as a log's `games.output`), is a
+/// folder or nothing yet; returns whether it is there. A symbolic link is
+/// refused, as a file's is, not followed: whatever is written would land
+/// wherever the link points, which may be a folder of another's choosing.
+///
+/// # Errors
+/// When something other than a folder, a link among them, is at `folder`.
+pub fn check_folder(folder: &Path) -> Result<bool, Error> {
+    let path = || folder.to_owned();
+    // `link/` names what the link points to; `link` names the link.
+    match std::fs::symlink_metadata(folder.components().as_path()) {
+        Ok(metadata) if metadata.is_dir() => Ok(true),
+        Ok(metadata) if metadata.file_type().is_symlink() => Err(Error::LinkedFolder { path: path() }),
+        Ok(metadata) if metadata.is_file() => Err(Error::NotAFolder { path: path(), kind: "a file" }),
+        Ok(metadata) => Err(Error::NotAFolder { path: path(), kind: kind_of(&metadata) }),
+        // Not there, or the folder it goes in is not (said by the caller).
+        Err(error) if error.kind() == io::ErrorKind::NotFound || error.raw_os_error() == Some(NOT_A_DIRECTORY) => {
+            Ok(false)
+        }
+        Err(source) => Err(Error::Io { path: path(), source }),
+    }
 }
 
 /// Checks that `directory`, the folder `path` goes in, exists.
@@ -469,5 +488,28 @@ mod tests {
             );
             check(PathBuf::from("/dev/null"), "cannot write /dev/null: it is a device, not a regular file");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_output_folder_that_is_a_symbolic_link_is_refused_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        std::fs::create_dir(at("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(at("elsewhere"), at("link")).unwrap();
+        std::os::unix::fs::symlink(at("nowhere"), at("dangling")).unwrap();
+        for name in ["link", "link/", "dangling"] {
+            let error = make_folder(&at(name)).unwrap_err().to_string();
+            let expected = format!(
+                "cannot write into {}: it is a symbolic link; give the folder it points to (an output folder is not followed)",
+                at(name).display()
+            );
+            assert_eq!(error, expected);
+        }
+        assert!(!at("nowhere").exists(), "a dangling link's target is not made");
+        assert!(!check_folder(&at("new")).unwrap());
+        assert!(make_folder(&at("new")).unwrap());
+        assert!(check_folder(&at("new/")).unwrap());
+        assert!(!make_folder(&at("new")).unwrap(), "a folder there is used");
     }
 }

@@ -347,7 +347,8 @@ pub fn decode_board(text: &str) -> Result<Board, format::ParseError> {
 }
 
 /// The directory beside a log that holds each game's captured output:
-/// `games.jsonl` keeps it in `games.output/`.
+/// `games.jsonl` keeps it in `games.output/`, which must be a folder or
+/// nothing, not a symbolic link ([`crate::atomic::check_folder`]).
 #[must_use]
 pub fn output_directory(log: &Path) -> PathBuf {
     log.with_extension("output")

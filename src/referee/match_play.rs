@@ -79,6 +79,8 @@ pub fn play_match(
     if output_root.exists() && !output_root.is_dir() {
         return Err(Error::OutputNotAFolder(output_root));
     }
+    // A link there would send the programs' output wherever it points.
+    crate::atomic::check_folder(&output_root)?;
     let mut log = Log::open(&options.log)?;
     let records = log.records()?;
     for warning in records.warnings(&options.log) {

@@ -240,6 +240,8 @@ fn check_openings(seats: &[Seat], openings: &[String]) -> Result<(), Error> {
 fn open_log(options: &TournamentOptions, reporter: &mut Reporter) -> Result<(Log, Vec<GameRecord>), Error> {
     let log_path = options.log();
     crate::atomic::make_folder(&options.directory)?;
+    // The programs' output goes beside the log: a link there is refused too.
+    crate::atomic::check_folder(&log::output_directory(&log_path))?;
     let mut log = Log::open(&log_path)?;
     let logged = log.records()?;
     super::audit::records(&logged, &log_path)?;

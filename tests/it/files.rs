@@ -104,10 +104,17 @@ fn a_report_onto_a_file_a_pipe_or_a_dangling_link_is_refused_before_searching() 
     fifo(dir.path(), "apipe");
     std::os::unix::fs::symlink("nowhere", dir.path().join("alink")).unwrap();
     let positions = shipped("input2.txt");
-    for (out, what) in [("afile", "a file"), ("apipe", "a named pipe"), ("alink", "a symbolic link to no directory")] {
+    for (out, what) in [("afile", "a file"), ("apipe", "a named pipe")] {
         let args = ["report", "--out", out, "--max-depth", "2", "--positions", positions.to_str().unwrap()];
         check_error(dir.path(), &args, &format!("cannot write into {out}: it is {what}, not a directory"));
     }
+    let args = ["report", "--out", "alink", "--max-depth", "2", "--positions", positions.to_str().unwrap()];
+    check_error(
+        dir.path(),
+        &args,
+        "cannot write into alink: it is a symbolic link; give the folder it points to (an output folder is not followed)",
+    );
+    assert!(!dir.path().join("nowhere").exists(), "a dangling link's target is not made");
     assert_eq!(read(&dir.path().join("afile")), "keep me\n");
     let mut left: Vec<String> =
         std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();

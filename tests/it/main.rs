@@ -29,6 +29,8 @@ mod interactive;
 mod limits;
 mod one_move;
 #[cfg(unix)]
+mod output_links;
+#[cfg(unix)]
 mod page;
 #[cfg(unix)]
 mod perfect;
