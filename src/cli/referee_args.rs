@@ -97,7 +97,13 @@ impl IsolationArgs {
             disk: self.disk << 20,
             cpu: self.cpu,
         };
-        Isolation { sandbox: !self.no_sandbox, network: self.network, limits, env: self.env.clone() }
+        Isolation {
+            sandbox: !self.no_sandbox,
+            network: self.network,
+            limits,
+            env: self.env.clone(),
+            hidden: Vec::new(),
+        }
     }
 }
 

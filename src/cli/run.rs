@@ -223,6 +223,11 @@ impl TournamentArgs {
             return Ok(ExitCode::SUCCESS);
         }
         contain::stop_players_on_interrupt();
+        if let Some(class) = &class {
+            // No player sees the class's folder: each has its own
+            // submission's copy.
+            options.isolation = options.isolation.clone().hiding(class);
+        }
         // Kept until the tournament ends: it holds the built programs.
         let prepared = class.map(|class| referee::class::prepare(&class, options.isolation.clone())).transpose()?;
         let entrants = prepared.iter().flat_map(|prepared| &prepared.entrants);

@@ -31,21 +31,31 @@ pub enum Home {
     Missing(String),
 }
 
+/// How deep folders may nest in a program's folder: far beyond a Java
+/// package's, and a bound on the referee's own recursion.
+pub const DEEPEST: usize = 32;
+
 /// Copies the folder `from` into the empty folder `to`, or says why not:
 /// `Ok(false)` when what it holds comes to more than `budget` bytes, and
-/// nothing is copied. Paths in `skip` (canonical) and version control's
-/// folders are left out; symbolic links are copied as links, never
-/// followed; what is neither a file, a folder nor a link is left out. What
-/// is made is given to `owner` (user and group) when there is one.
+/// nothing is copied. Every file counts at its apparent size
+/// ([`limits::cost`](super::limits::cost)): a sparse file is refused here,
+/// before a byte is written, as it would be written out in full. Paths in
+/// `skip` (canonical) and version control's folders are left out; symbolic
+/// links are copied as links, never followed; what is neither a file, a
+/// folder nor a link is left out. What is made is given to `owner` (user
+/// and group) when there is one. A file that grew since it was measured is
+/// not copied past its measure: the copy fails.
 ///
 /// # Errors
-/// When something cannot be read or made, naming it.
+/// When something cannot be read or made, naming it, or folders nest more
+/// than [`DEEPEST`] deep.
 pub fn copy(from: &Path, to: &Path, budget: u64, skip: &[PathBuf], owner: Option<u32>) -> io::Result<bool> {
     let mut total = 0;
-    if !measure(from, skip, budget, &mut total)? {
+    if !measure(from, skip, budget, &mut total, 0)? {
         return Ok(false);
     }
-    copy_folder(from, to, skip, owner)?;
+    let mut left = budget;
+    copy_folder(from, to, skip, owner, &mut left)?;
     Ok(true)
 }
 
@@ -56,8 +66,11 @@ fn skipped(path: &Path, skip: &[PathBuf]) -> bool {
 }
 
 /// Adds the size of what `folder` holds to `total`; false as soon as it
-/// passes `budget`.
-fn measure(folder: &Path, skip: &[PathBuf], budget: u64, total: &mut u64) -> io::Result<bool> {
+/// passes `budget`. `depth` is how deep `folder` lies.
+fn measure(folder: &Path, skip: &[PathBuf], budget: u64, total: &mut u64, depth: usize) -> io::Result<bool> {
+    if depth > DEEPEST {
+        return Err(named(folder, io::Error::other(format!("folders nest more than {DEEPEST} deep"))));
+    }
     for entry in std::fs::read_dir(folder).map_err(|error| named(folder, error))? {
         let entry = entry.map_err(|error| named(folder, error))?;
         let path = entry.path();
@@ -67,14 +80,15 @@ fn measure(folder: &Path, skip: &[PathBuf], budget: u64, total: &mut u64) -> io:
         let metadata = entry.metadata().map_err(|error| named(&path, error))?;
         // Counted as the player's folder is (`limits::size_of`).
         *total += super::limits::cost(&metadata);
-        if *total > budget || (metadata.is_dir() && !measure(&path, skip, budget, total)?) {
+        if *total > budget || (metadata.is_dir() && !measure(&path, skip, budget, total, depth + 1)?) {
             return Ok(false);
         }
     }
     Ok(true)
 }
 
-fn copy_folder(from: &Path, to: &Path, skip: &[PathBuf], owner: Option<u32>) -> io::Result<()> {
+/// Copies what `from` holds into `to`, each file charged against `left`.
+fn copy_folder(from: &Path, to: &Path, skip: &[PathBuf], owner: Option<u32>, left: &mut u64) -> io::Result<()> {
     use std::os::unix::fs::PermissionsExt as _;
     for entry in std::fs::read_dir(from).map_err(|error| named(from, error))? {
         let entry = entry.map_err(|error| named(from, error))?;
@@ -87,7 +101,7 @@ fn copy_folder(from: &Path, to: &Path, skip: &[PathBuf], owner: Option<u32>) -> 
         let mode = metadata.permissions().mode() & 0o777;
         if metadata.is_dir() {
             std::fs::create_dir(&target).map_err(|error| named(&target, error))?;
-            copy_folder(&path, &target, skip, owner)?;
+            copy_folder(&path, &target, skip, owner, left)?;
             // Writable by its owner, the player, whatever the original was.
             std::fs::set_permissions(&target, std::fs::Permissions::from_mode(mode | 0o700))
                 .map_err(|error| named(&target, error))?;
@@ -95,7 +109,7 @@ fn copy_folder(from: &Path, to: &Path, skip: &[PathBuf], owner: Option<u32>) -> 
             let link = std::fs::read_link(&path).map_err(|error| named(&path, error))?;
             std::os::unix::fs::symlink(link, &target).map_err(|error| named(&target, error))?;
         } else if metadata.is_file() {
-            std::fs::copy(&path, &target).map_err(|error| named(&path, error))?;
+            copy_file(&path, &target, left)?;
             std::fs::set_permissions(&target, std::fs::Permissions::from_mode(mode | 0o600))
                 .map_err(|error| named(&target, error))?;
         } else {
@@ -104,6 +118,33 @@ fn copy_folder(from: &Path, to: &Path, skip: &[PathBuf], owner: Option<u32>) -> 
         if let Some(owner) = owner {
             std::os::unix::fs::lchown(&target, Some(owner), Some(owner)).map_err(|error| named(&target, error))?;
         }
+    }
+    Ok(())
+}
+
+/// Copies the regular file `from` to the new file `to`: opened without
+/// following a link or waiting on a pipe put in its place since it was
+/// listed, and never more than what is `left` of the budget.
+fn copy_file(from: &Path, to: &Path, left: &mut u64) -> io::Result<()> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let source = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(from)
+        .map_err(|error| named(from, error))?;
+    let metadata = source.metadata().map_err(|error| named(from, error))?;
+    let cost = super::limits::cost(&metadata);
+    if !metadata.is_file() || cost > *left {
+        return Err(named(from, io::Error::other("it changed while the folder was copied")));
+    }
+    *left -= cost;
+    let mut target =
+        std::fs::OpenOptions::new().write(true).create_new(true).open(to).map_err(|error| named(to, error))?;
+    let mut source = source.take(metadata.len());
+    io::copy(&mut source, &mut target).map_err(|error| named(from, error))?;
+    if source.into_inner().read(&mut [0])? != 0 {
+        return Err(named(from, io::Error::other("it grew while the folder was copied")));
     }
     Ok(())
 }
@@ -146,5 +187,28 @@ mod tests {
         std::fs::write(from.join("deep/big"), vec![1u8; 100_000]).unwrap();
         assert!(!copy(&from, &to, 50_000, &[], None).unwrap());
         assert_eq!(std::fs::read_dir(&to).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_sparse_file_is_refused_before_a_byte_is_written() {
+        let temp = tempfile::tempdir().unwrap();
+        let (from, to) = (temp.path().join("from"), temp.path().join("to"));
+        std::fs::create_dir_all(&from).unwrap();
+        std::fs::create_dir(&to).unwrap();
+        std::fs::write(from.join("bot.py"), "print(4)").unwrap();
+        std::fs::File::create(from.join("zbig")).unwrap().set_len(30 << 30).unwrap();
+        assert!(!copy(&from, &to, 128 << 20, &[], None).unwrap());
+        assert_eq!(std::fs::read_dir(&to).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn folders_nested_too_deep_are_refused() {
+        let temp = tempfile::tempdir().unwrap();
+        let (from, to) = (temp.path().join("from"), temp.path().join("to"));
+        let deep: PathBuf = std::iter::repeat_n("d", DEEPEST + 2).collect();
+        std::fs::create_dir_all(from.join(deep)).unwrap();
+        std::fs::create_dir(&to).unwrap();
+        let error = copy(&from, &to, 1 << 30, &[], None).unwrap_err();
+        assert!(error.to_string().contains("nest more than 32 deep"), "{error}");
     }
 }

@@ -6,11 +6,20 @@
 //! applies (from `.python-version` in the current folder, an environment
 //! variable or the user's default) and runs it. The manager lives in the
 //! home folder, which players never see, so a shim cannot run in the
-//! sandbox: the referee asks the manager itself, from the program's folder,
-//! and runs the interpreter it names, shown read-only with its
-//! installation. Interpreters that are no shims (a virtual environment's,
-//! conda's, a JDK unpacked in the home folder, nvm's node) are run as they
-//! are, shown with their installation.
+//! sandbox: the referee asks the manager itself which interpreter the shim
+//! stands for, and runs that, shown read-only with its installation.
+//! Interpreters that are no shims (a virtual environment's, conda's, a JDK
+//! unpacked in the home folder, nvm's node) are run as they are, shown with
+//! their installation.
+//!
+//! The manager runs outside the sandbox, as the user (often root), so it is
+//! never let near what a submission controls: it runs in `/`, and the
+//! version the program's folder names (its `.python-version`) is read by
+//! the referee's own code (no link followed, a few hundred bytes, plain
+//! version names only) and handed to the manager in its variable
+//! (`PYENV_VERSION`). Asked in the submission's folder, pyenv followed a
+//! `.python-version` linked to any file the user could read and quoted its
+//! first word in its error, into the published results.
 //!
 //! A player's environment is its own: the PATH, the locale, `HOME` (its
 //! folder), `TMPDIR`, and only the variables the user names: nothing else
@@ -35,18 +44,30 @@ pub enum ShimError {
     NoManager { manager: String, shim: PathBuf, reason: String },
     #[error("{} which {name}: {reason}", manager.display())]
     CannotAsk { manager: PathBuf, name: String, reason: String },
-    /// The manager answered with no interpreter; what it said.
+    /// The manager answered with no interpreter; what it said, short and
+    /// escaped.
     #[error("the shim {} cannot tell which {name} to run here: {said}", shim.display())]
     NoAnswer { shim: PathBuf, name: String, said: String },
+    /// The program's version file is no plain file of plain version names;
+    /// why, with a short escaped excerpt.
+    #[error("the program's {file} {why}")]
+    VersionFile { file: &'static str, why: String },
 }
 
-/// The program that the shim `found`, run as `name`, stands for when
-/// started in `folder`; none when `found` is no shim of a version manager.
-/// The manager is asked through `run`.
+/// The most of a version file read: a version name or a few.
+const VERSION_FILE_LIMIT: u64 = 256;
+
+/// The longest version name taken (`miniconda3-py39_23.11.0-2` is 25).
+const LONGEST_VERSION: usize = 64;
+
+/// The program that the shim `found`, run as `name`, stands for, for a
+/// program in `folder` (its copy); none when `found` is no shim of a
+/// version manager. The manager is asked through `run`, in `/`, told the
+/// version `folder` names.
 ///
 /// # Errors
-/// When the manager cannot say, with what it said (a version named in
-/// `.python-version` that is not installed, say).
+/// When the folder's version file cannot be taken, or the manager cannot
+/// say, with what it said (a version that is not installed, say).
 pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Result<Option<PathBuf>, ShimError> {
     // A shim is the user's own: in a folder `shims`, owned by the referee's
     // user or root and writable by no one else. A file a submission brings
@@ -54,44 +75,54 @@ pub fn resolve_shim(found: &Path, name: &OsStr, folder: &Path, run: RunAside) ->
     if found.parent().and_then(Path::file_name).is_none_or(|parent| parent != "shims") || !trusted(found) {
         return Ok(None);
     }
-    // Asked once per folder: the answer does not change while the referee
+    // A shim is a short script; its last lines run `MANAGER exec PROGRAM`.
+    let Some(text) = read_bounded(found, 64 * 1024) else { return Ok(None) };
+    let Some(manager) = manager(&String::from_utf8_lossy(&text)) else { return Ok(None) };
+    let Some(kind) = Path::new(&manager).file_name().and_then(|name| MANAGERS.iter().find(|known| name == known.name))
+    else {
+        return Ok(None);
+    };
+    let version = kind.file.map(|file| version_named(folder, file)).transpose()?.flatten();
+    // Asked once per version: the answer does not change while the referee
     // runs, and asking costs a manager's start-up, counted in a turn.
-    type Key = (PathBuf, OsString, PathBuf);
+    type Key = (PathBuf, OsString, Option<String>);
     static ANSWERS: Mutex<BTreeMap<Key, Result<Option<PathBuf>, ShimError>>> = Mutex::new(BTreeMap::new());
-    let key = (found.to_owned(), name.to_owned(), folder.to_owned());
+    let key = (found.to_owned(), name.to_owned(), version.clone());
     if let Some(answer) = ANSWERS.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
         return answer.clone();
     }
-    let answer = ask_manager(found, name, folder, run);
+    let told = version.map(|version| (kind.variable, version));
+    let answer = ask_manager(found, &manager, name, told, run);
     ANSWERS.lock().unwrap_or_else(PoisonError::into_inner).insert(key, answer.clone());
     answer
 }
 
-/// [`resolve_shim`], asked of the manager.
-fn ask_manager(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Result<Option<PathBuf>, ShimError> {
-    // A shim is a short script; its last lines run `MANAGER exec PROGRAM`.
-    let Ok(text) = std::fs::read(found) else { return Ok(None) };
-    let text = String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]);
-    let Some(manager) = manager(&text) else { return Ok(None) };
-    let known = Path::new(&manager).file_name().is_some_and(|name| MANAGERS.iter().any(|known| name == *known));
-    if !known {
-        return Ok(None);
-    }
-    let manager = super::sandbox::find_program(Path::new(&manager)).map_err(|error| ShimError::NoManager {
-        manager: manager.clone(),
+/// [`resolve_shim`], asked of `manager` in `/`, with `told` (a variable
+/// and the version it names) in its environment.
+fn ask_manager(
+    found: &Path,
+    manager: &str,
+    name: &OsStr,
+    told: Option<(&str, String)>,
+    run: RunAside,
+) -> Result<Option<PathBuf>, ShimError> {
+    let manager = super::sandbox::find_program(Path::new(manager)).map_err(|error| ShimError::NoManager {
+        manager: manager.to_owned(),
         shim: found.to_owned(),
         reason: error.to_string(),
     })?;
     if !trusted(&manager) {
         return Ok(None);
     }
-    let folder = if folder.is_dir() { folder } else { Path::new("/") };
-    let output = run(Command::new(&manager).arg("which").arg(name).current_dir(folder)).map_err(|error| {
-        ShimError::CannotAsk {
-            manager: manager.clone(),
-            name: name.to_string_lossy().into_owned(),
-            reason: error.to_string(),
-        }
+    let mut command = Command::new(&manager);
+    command.arg("which").arg(name).current_dir("/");
+    if let Some((variable, version)) = told {
+        command.env(variable, version);
+    }
+    let output = run(&mut command).map_err(|error| ShimError::CannotAsk {
+        manager: manager.clone(),
+        name: name.to_string_lossy().into_owned(),
+        reason: error.to_string(),
     })?;
     let said = |bytes: &[u8]| {
         String::from_utf8_lossy(bytes).lines().map(str::trim).find(|line| !line.is_empty()).map(str::to_owned)
@@ -102,13 +133,124 @@ fn ask_manager(found: &Path, name: &OsStr, folder: &Path, run: RunAside) -> Resu
         _ => Err(ShimError::NoAnswer {
             shim: found.to_owned(),
             name: name.to_string_lossy().into_owned(),
-            said: said(&output.stderr).unwrap_or_else(|| format!("`{} which` failed", manager.display())),
+            said: excerpt(&said(&output.stderr).unwrap_or_else(|| format!("`{} which` failed", manager.display()))),
         }),
     }
 }
 
+/// The versions `folder`'s version file `file` names, joined with `:` as
+/// the managers' variables take them; none without such a file. Read by the
+/// referee's own code: the file itself, never a link, at most
+/// [`VERSION_FILE_LIMIT`] bytes, lines starting with `#` aside, each name
+/// plain (letters, digits, `.`, `-`, `_`, not starting with `.` or `-`).
+///
+/// # Errors
+/// When the file is a link or no regular file, is too long, or names
+/// something that is no plain version name.
+pub fn version_named(folder: &Path, file: &'static str) -> Result<Option<String>, ShimError> {
+    let path = folder.join(file);
+    let refused = |why: String| ShimError::VersionFile { file, why };
+    let Some(bytes) = open_plain(&path, file)? else { return Ok(None) };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut versions = Vec::new();
+    for line in text.lines().map(str::trim).filter(|line| !line.starts_with('#')) {
+        for word in line.split_whitespace() {
+            let plain = word.len() <= LONGEST_VERSION
+                && !word.starts_with(['.', '-'])
+                && word.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+            if !plain {
+                return Err(refused(format!(
+                    "names no version: {}: a version is letters, digits, `.`, `-` and `_`",
+                    excerpt(word)
+                )));
+            }
+            versions.push(word);
+        }
+    }
+    Ok((!versions.is_empty()).then(|| versions.join(":")))
+}
+
+/// The bytes of the version file `file` at `path`, at most
+/// [`VERSION_FILE_LIMIT`]: none when there is nothing there.
+///
+/// # Errors
+/// When it is a link, no regular file or longer.
+fn open_plain(path: &Path, file: &'static str) -> Result<Option<Vec<u8>>, ShimError> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let refused = |why: String| ShimError::VersionFile { file, why };
+    let opened = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path);
+    let opened = match opened {
+        Ok(opened) => opened,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) if error.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(refused("is a symbolic link: the referee reads only the program's own files".to_owned()))
+        }
+        Err(error) => return Err(refused(format!("cannot be read: {error}"))),
+    };
+    if !opened.metadata().is_ok_and(|metadata| metadata.is_file()) {
+        return Err(refused("is not a regular file".to_owned()));
+    }
+    let mut bytes = Vec::new();
+    let read = opened.take(VERSION_FILE_LIMIT + 1).read_to_end(&mut bytes);
+    read.map_err(|error| refused(format!("cannot be read: {error}")))?;
+    if bytes.len() as u64 > VERSION_FILE_LIMIT {
+        return Err(refused(format!("holds more than {VERSION_FILE_LIMIT} bytes: it names a version")));
+    }
+    Ok(Some(bytes))
+}
+
+/// At most `limit` bytes of the file `path`, through no link.
+fn read_bounded(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let file =
+        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path).ok()?;
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// `text` as it may be quoted to the user: at most 80 characters of its
+/// first line, anything but printable ASCII escaped.
+#[must_use]
+pub fn excerpt(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    let mut shown = String::new();
+    for c in line.chars().take(80) {
+        if c == ' ' || c.is_ascii_graphic() {
+            shown.push(c);
+        } else {
+            shown.extend(c.escape_default());
+        }
+    }
+    if line.chars().count() > 80 {
+        shown.push_str("...");
+    }
+    shown
+}
+
+/// A version manager whose shims are followed: its name, and the file in
+/// a program's folder that names a version and the variable that takes it
+/// (asdf's `.tool-versions` names a version per tool and is not read: its
+/// shims run the user's own choice).
+struct Manager {
+    name: &'static str,
+    file: Option<&'static str>,
+    variable: &'static str,
+}
+
 /// The version managers whose shims are followed.
-const MANAGERS: [&str; 8] = ["pyenv", "rbenv", "nodenv", "jenv", "goenv", "plenv", "phpenv", "asdf"];
+const MANAGERS: [Manager; 8] = [
+    Manager { name: "pyenv", file: Some(".python-version"), variable: "PYENV_VERSION" },
+    Manager { name: "rbenv", file: Some(".ruby-version"), variable: "RBENV_VERSION" },
+    Manager { name: "nodenv", file: Some(".node-version"), variable: "NODENV_VERSION" },
+    Manager { name: "jenv", file: Some(".java-version"), variable: "JENV_VERSION" },
+    Manager { name: "goenv", file: Some(".go-version"), variable: "GOENV_VERSION" },
+    Manager { name: "plenv", file: Some(".perl-version"), variable: "PLENV_VERSION" },
+    Manager { name: "phpenv", file: Some(".php-version"), variable: "PHPENV_VERSION" },
+    Manager { name: "asdf", file: None, variable: "" },
+];
 
 /// Whether `path` and its folders are the user's own: owned by the
 /// referee's user or root, and writable by no one else.
@@ -181,6 +323,38 @@ mod tests {
         assert_eq!(manager(pyenv).as_deref(), Some("/root/.pyenv/libexec/pyenv"));
         assert_eq!(manager("#!/usr/bin/env bash\n# asdf-plugin: python 3.12.1\nexec asdf exec \"python3\" \"$@\" # asdf_allow: ' asdf '\n").as_deref(), Some("asdf"));
         assert_eq!(manager("#!/bin/sh\nexec /usr/bin/python3 \"$@\"\n"), None);
+    }
+
+    #[test]
+    fn a_version_file_is_read_as_plain_names_never_through_a_link() {
+        let folder = tempfile::tempdir().unwrap();
+        let at = |name: &str| folder.path().join(name);
+        assert_eq!(version_named(folder.path(), ".python-version"), Ok(None));
+        std::fs::write(at(".python-version"), "# mine\r\n3.11.7\r\n2.7.18 \n").unwrap();
+        assert_eq!(version_named(folder.path(), ".python-version").unwrap().as_deref(), Some("3.11.7:2.7.18"));
+        std::fs::write(at(".python-version"), "../../etc\n").unwrap();
+        let error = version_named(folder.path(), ".python-version").unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "the program's .python-version names no version: ../../etc: a version is letters, digits, `.`, `-` and `_`"
+        );
+        std::fs::write(at("secret"), "TOPSECRET-XYZ").unwrap();
+        std::fs::remove_file(at(".python-version")).unwrap();
+        std::os::unix::fs::symlink(at("secret"), at(".python-version")).unwrap();
+        let error = version_named(folder.path(), ".python-version").unwrap_err().to_string();
+        assert!(error.contains("is a symbolic link") && !error.contains("TOPSECRET"), "{error}");
+        std::fs::remove_file(at(".python-version")).unwrap();
+        std::fs::write(at(".python-version"), vec![b'3'; 300]).unwrap();
+        assert!(version_named(folder.path(), ".python-version")
+            .unwrap_err()
+            .to_string()
+            .contains("more than 256 bytes"));
+    }
+
+    #[test]
+    fn an_excerpt_is_short_and_escaped() {
+        assert_eq!(excerpt("a\u{1b}[2Jb\nsecond"), "a\\u{1b}[2Jb");
+        assert_eq!(excerpt(&"x".repeat(100)), format!("{}...", "x".repeat(80)));
     }
 
     #[test]

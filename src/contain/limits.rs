@@ -305,12 +305,15 @@ pub fn join(procs: &[OwnedFd]) -> io::Result<()> {
 /// entries under the default 256 MB).
 pub const LEAST_PER_ENTRY: u64 = 4096;
 
-/// What an entry costs a player's folder: its blocks, at least
-/// [`LEAST_PER_ENTRY`].
+/// What an entry costs a player's folder: the larger of its blocks and
+/// its apparent size, at least [`LEAST_PER_ENTRY`]. A sparse file counts
+/// whole: copied, or read by a program that copies it, it is written out
+/// in full (a 1 GiB file of a few blocks made the referee write 1 GB a
+/// game), so it is refused before, not charged after.
 #[must_use]
 pub fn cost(metadata: &std::fs::Metadata) -> u64 {
     use std::os::unix::fs::MetadataExt as _;
-    (metadata.blocks() * 512).max(LEAST_PER_ENTRY)
+    (metadata.blocks() * 512).max(metadata.len()).max(LEAST_PER_ENTRY)
 }
 
 /// The bytes under `folder` (itself included), not following links, each
@@ -373,5 +376,13 @@ mod tests {
         assert!(size_of(folder.path(), u64::MAX) >= 11 * LEAST_PER_ENTRY);
         // Stops once past the limit.
         assert!(size_of(folder.path(), 2 * LEAST_PER_ENTRY) <= 3 * LEAST_PER_ENTRY);
+    }
+
+    #[test]
+    fn a_sparse_file_counts_at_its_apparent_size() {
+        let folder = tempfile::tempdir().unwrap();
+        let sparse = std::fs::File::create(folder.path().join("sparse")).unwrap();
+        sparse.set_len(1 << 30).unwrap();
+        assert!(size_of(folder.path(), u64::MAX) >= 1 << 30);
     }
 }

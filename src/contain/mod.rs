@@ -44,6 +44,7 @@
 use std::ffi::OsString;
 use std::os::fd::AsRawFd as _;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rustix::process::{Resource, Rlimit};
@@ -157,6 +158,9 @@ pub struct Containment {
     private: Vec<PathBuf>,
     /// The variables of the referee's environment that players get too.
     passed: Vec<String>,
+    /// The folders copied for players so far, canonical: every player is
+    /// shown its copy, and none sees an original (another student's).
+    originals: Mutex<Vec<PathBuf>>,
 }
 
 impl Containment {
@@ -180,6 +184,9 @@ impl Containment {
             return Err(ContainError::Unsupported);
         }
         linux::become_subreaper();
+        let private: Vec<&Path> =
+            private.iter().copied().chain(isolation.hidden.iter().map(PathBuf::as_path)).collect();
+        let private = private.as_slice();
         let root = Root::new().map_err(|source| ContainError::Folder { path: std::env::temp_dir(), source })?;
         linux::remember_root(root.path());
         let own_executable =
@@ -213,6 +220,7 @@ impl Containment {
             groups,
             private,
             passed: isolation.env,
+            originals: Mutex::new(Vec::new()),
         };
         Ok((containment, warning))
     }
@@ -293,8 +301,18 @@ impl Containment {
                     let owner = self.sandbox.as_ref().and_then(Sandbox::player_owner);
                     // Half of what the folder may hold, so that the program
                     // has room to write.
-                    match home::copy(&home, dir.path(), self.limits.disk / 2, &self.private, owner) {
-                        Ok(true) => Home::Copied(home),
+                    let budget = self.limits.disk / 2;
+                    match home::copy(&home, dir.path(), budget, &self.private, owner) {
+                        Ok(true) => {
+                            let mut originals = self.originals.lock().unwrap_or_else(PoisonError::into_inner);
+                            if !originals.contains(&home) {
+                                originals.push(home.clone());
+                            }
+                            Home::Copied(home)
+                        }
+                        // A submission is never shown whole: it is the
+                        // student's to keep within the limit.
+                        Ok(false) if dir.confined() => Home::Missing(too_large(budget)),
                         Ok(false) => Home::Shown(home),
                         Err(error) => Home::Missing(format!("the program's folder cannot be copied: {error}")),
                     }
@@ -328,11 +346,12 @@ impl Containment {
         if dir.confined() && !on_path(program) && !found.starts_with(dir.path()) {
             return Err(StartError::Outside(program.to_owned()));
         }
-        // A version manager's shim is asked, from the program's folder,
-        // which interpreter it stands for: the manager is not in the sandbox.
+        // A version manager's shim is asked which interpreter it stands
+        // for, told the version the program's folder names: the manager is
+        // not in the sandbox. Read in the referee's copy of the folder.
         let folder = match dir.home() {
-            Home::Copied(home) | Home::Shown(home) => home.as_path(),
-            Home::None | Home::Missing(_) => dir.path(),
+            Home::Shown(home) => home.as_path(),
+            Home::Copied(_) | Home::None | Home::Missing(_) => dir.path(),
         };
         let name = found.file_name().unwrap_or(found.as_os_str()).to_owned();
         // Only a program found on the PATH may be a shim: one the command
@@ -366,7 +385,8 @@ impl Containment {
                 // bwrap reads its arguments from a file rather than its
                 // command line, which the player could read in
                 // /proc/1/cmdline: they name the referee's folders.
-                let arguments = arguments_file(&sandbox.arguments(dir.path(), &shown)).map_err(cannot)?;
+                let originals = self.originals.lock().unwrap_or_else(PoisonError::into_inner).clone();
+                let arguments = arguments_file(&sandbox.arguments(dir.path(), &shown, &originals)).map_err(cannot)?;
                 let mut command = std::process::Command::new(sandbox.bwrap());
                 command.arg("--json-status-fd").arg(write.as_raw_fd().to_string());
                 command.arg("--args").arg(arguments.as_raw_fd().to_string());
@@ -470,6 +490,17 @@ impl Containment {
         let wall = if timed_out { timeout } else { stopped.wall };
         Run { ending, wall, cpu: stopped.cpu, stdout, stderr, passed: stopped.passed }
     }
+}
+
+/// Why a submission's folder is not copied: it holds more than `budget`
+/// bytes, counted as [`home::copy`] counts them.
+#[must_use]
+pub fn too_large(budget: u64) -> String {
+    format!(
+        "its folder comes to more than {} MB, half of what a player's folder may hold (--disk), \
+         sparse files counted at their full size: nothing was copied",
+        budget >> 20
+    )
 }
 
 /// Whether a command's program is looked up on the PATH: a bare name.

@@ -183,9 +183,20 @@ pub(super) fn plan(setting: &Setting, dir: &Path, facts: &Facts) -> Plan {
         mounts.extend(reach(&shown.closed));
         mounts.push(Mount::Shown(shown.path.clone()));
     }
-    mounts.extend(facts.private.iter().map(|(path, kind)| match kind {
-        Kind::Folder => Mount::Hidden(path.clone()),
-        Kind::Other => Mount::Covered(path.clone()),
+    // A private folder in a folder hidden already stays unseen, unless a
+    // folder the command names shows it again: hiding it once more would
+    // only make its path appear (in the player's own `/tmp`, say).
+    let unseen = |path: &Path| {
+        let hidden = setting
+            .common
+            .iter()
+            .any(|mount| matches!(mount, Mount::Hidden(_) | Mount::Scratch(_)) && path.starts_with(mount.path()));
+        hidden && !facts.shown.iter().any(|shown| path.starts_with(&shown.path))
+    };
+    mounts.extend(facts.private.iter().filter_map(|(path, kind)| match kind {
+        Kind::Folder if unseen(path) => None,
+        Kind::Folder => Some(Mount::Hidden(path.clone())),
+        Kind::Other => Some(Mount::Covered(path.clone())),
     }));
     if !setting.network {
         // A socket in a hidden folder is hidden already (and may be gone by

@@ -42,6 +42,19 @@ pub struct Isolation {
     /// The variables of the referee's environment that players get too
     /// (`--env NAME`).
     pub env: Vec<String>,
+    /// What players never see besides what the referee always hides: a
+    /// class's folder, wherever it lies (each player has a copy of its
+    /// own submission).
+    pub hidden: Vec<PathBuf>,
+}
+
+impl Isolation {
+    /// This isolation, with `folder` hidden from every player too.
+    #[must_use]
+    pub fn hiding(mut self, folder: &Path) -> Isolation {
+        self.hidden.push(folder.to_owned());
+        self
+    }
 }
 
 /// The user and group a player runs as under a root referee: the overflow
@@ -121,7 +134,7 @@ impl Sandbox {
     /// Runs `true` in the sandbox.
     fn probe(&self) -> Result<std::process::Output, Unavailable> {
         Command::new(&self.bwrap)
-            .args(self.arguments(Path::new("/"), &[]))
+            .args(self.arguments(Path::new("/"), &[], &[]))
             .args(self.command_prefix())
             .arg("true")
             .current_dir("/")
@@ -144,23 +157,24 @@ impl Sandbox {
     }
 
     /// bwrap's options to run a program in `dir`, writable, with `shown`
-    /// files and folders shown read-only; the program and its arguments
-    /// follow.
+    /// files and folders shown read-only and the folders `hidden` hidden
+    /// (besides what every player never sees); the program and its
+    /// arguments follow.
     #[must_use]
-    pub fn arguments(&self, dir: &Path, shown: &[&Path]) -> Vec<OsString> {
+    pub fn arguments(&self, dir: &Path, shown: &[&Path], hidden: &[PathBuf]) -> Vec<OsString> {
         let setting = Setting {
             privileges: &self.privileges,
             network: self.network,
             common: &self.mounts,
             tmp_size: self.tmp_size,
         };
-        plan::plan(&setting, dir, &self.facts(dir, shown)).arguments()
+        plan::plan(&setting, dir, &self.facts(dir, shown, hidden)).arguments()
     }
 
     /// What the file system says now of what a player in `dir`, shown
     /// `shown`, is to see: looked at on every start, since the log and the
     /// output appear later, and sockets come and go.
-    fn facts(&self, dir: &Path, shown: &[&Path]) -> Facts {
+    fn facts(&self, dir: &Path, shown: &[&Path], hidden: &[PathBuf]) -> Facts {
         let shown = shown
             .iter()
             .filter_map(|path| path.canonicalize().ok())
@@ -169,7 +183,10 @@ impl Sandbox {
         let private = self
             .private
             .iter()
+            .chain(hidden)
             .filter_map(|path| path.canonicalize().ok())
+            // The player's own folder is never among them.
+            .filter(|path| !dir.starts_with(path))
             .filter_map(|path| {
                 let kind = if std::fs::metadata(&path).ok()?.is_dir() { Kind::Folder } else { Kind::Other };
                 Some((path, kind))
@@ -284,7 +301,8 @@ mod tests {
             private: Vec::new(),
             privileges: Privileges::User { namespace: true },
         };
-        let words = sandbox.arguments(&path("temp/referee/red"), &[&path("temp/referee/self"), &path("shown/deep")]);
+        let words =
+            sandbox.arguments(&path("temp/referee/red"), &[&path("temp/referee/self"), &path("shown/deep")], &[]);
         let words: Vec<String> = words.iter().map(|word| word.to_string_lossy().into_owned()).collect();
         let expected = [
             format!("--tmpfs {}", path("").display()),
@@ -317,7 +335,7 @@ mod tests {
             private: Vec::new(),
             privileges: Privileges::Root { setpriv: PathBuf::from("/usr/bin/setpriv") },
         };
-        let mut words = sandbox.arguments(Path::new("/"), &[]);
+        let mut words = sandbox.arguments(Path::new("/"), &[], &[]);
         words.extend(sandbox.command_prefix());
         let words = words.join(std::ffi::OsStr::new(" "));
         let words = words.to_string_lossy();

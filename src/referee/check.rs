@@ -107,6 +107,8 @@ pub fn check_class(
     isolation: Isolation,
     out: &mut dyn Write,
 ) -> Result<(usize, usize), Error> {
+    // No player sees the class's folder: each has its own submission's copy.
+    let isolation = isolation.hiding(class);
     let prepared = super::class::prepare(class, isolation.clone())?;
     let mut seats: Vec<Seat> =
         prepared.entrants.iter().map(|entrant| Seat::new(&entrant.name, entrant.spec.clone())).collect();

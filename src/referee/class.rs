@@ -35,6 +35,16 @@ pub const COMMAND_FILE: &str = "maxconnect4-player.txt";
 /// The most a command file may hold.
 const COMMAND_FILE_LIMIT: u64 = 4096;
 
+/// The most of a source or class file read to find its `main`: far more
+/// than a student writes by hand, and a bound on the referee's memory
+/// whatever a submission holds (a 1 GiB sparse `zbig.py` read whole took
+/// the referee to 1.06 GB).
+const LARGEST_READ: u64 = 1 << 20;
+
+/// The most files looked at in a submission: a program's folder holds
+/// sources, classes and a few data files.
+const MOST_FILES: usize = 10_000;
+
 /// How long a build may take.
 pub const BUILD_TIME: Duration = Duration::from_secs(120);
 
@@ -94,6 +104,8 @@ pub enum NoPlan {
         "make made no program named like maxconnect4 (and not exactly one new one): say which in the command file"
     )]
     NothingMade,
+    #[error("more than {MOST_FILES} files: a program's folder holds its sources and a few data files")]
+    TooManyFiles,
 }
 
 /// The program in `folder`, or why none was found.
@@ -101,7 +113,7 @@ pub enum NoPlan {
 /// # Errors
 /// What was looked for and not found, or found more than once.
 pub fn plan(folder: &Path) -> Result<Plan, NoPlan> {
-    let files = files(folder);
+    let files = files(folder).ok_or(NoPlan::TooManyFiles)?;
     if let Some(plan) = command_file(folder)? {
         return Ok(plan);
     }
@@ -118,7 +130,9 @@ pub fn plan(folder: &Path) -> Result<Plan, NoPlan> {
     let cpp: Vec<&PathBuf> =
         files.iter().filter(|path| ["cpp", "cc", "cxx", "C"].iter().any(|extension| named(path, extension))).collect();
     let c: Vec<&PathBuf> = files.iter().filter(|path| named(path, "c")).collect();
-    let makefile = ["Makefile", "makefile", "GNUmakefile"].iter().any(|name| folder.join(name).is_file());
+    let makefile = ["Makefile", "makefile", "GNUmakefile"]
+        .iter()
+        .any(|name| std::fs::symlink_metadata(folder.join(name)).is_ok_and(|metadata| metadata.is_file()));
     if makefile || !cpp.is_empty() || !c.is_empty() {
         return native_plan(folder, makefile, &cpp, &c);
     }
@@ -180,7 +194,7 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
     let mains: Vec<(PathBuf, String)> = classes
         .iter()
         .filter_map(|path| {
-            let (name, main) = class_name(&std::fs::read(path).ok()?)?;
+            let (name, main) = class_name(&head(path, LARGEST_READ)?)?;
             main.then_some(((*path).clone(), name))
         })
         .collect();
@@ -201,7 +215,7 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
     let sources: Vec<(PathBuf, String, String)> = java
         .iter()
         .filter_map(|path| {
-            let text = String::from_utf8_lossy(&std::fs::read(path).ok()?).into_owned();
+            let text = String::from_utf8_lossy(&head(path, LARGEST_READ)?).into_owned();
             let main = text.contains("static void main") || text.contains("void static main");
             main.then(|| ((*path).clone(), package(&text), stem(path)))
         })
@@ -234,8 +248,9 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
 }
 
 fn python_plan(folder: &Path, python: &[&PathBuf]) -> Result<Plan, NoPlan> {
-    let reads_arguments =
-        |path: &&&PathBuf| std::fs::read(path).is_ok_and(|text| String::from_utf8_lossy(&text).contains("sys.argv"));
+    let reads_arguments = |path: &&&PathBuf| {
+        head(path, LARGEST_READ).is_some_and(|text| String::from_utf8_lossy(&text).contains("sys.argv"))
+    };
     let scripts: Vec<&PathBuf> = python.iter().filter(reads_arguments).copied().collect();
     let script = choose(&scripts, |path| stem(path)).ok_or_else(|| match scripts.is_empty() {
         true => NoPlan::NoArguments,
@@ -255,7 +270,7 @@ fn native_plan(folder: &Path, makefile: bool, cpp: &[&PathBuf], c: &[&PathBuf]) 
     let mains: Vec<&PathBuf> = sources
         .iter()
         .filter(|path| {
-            std::fs::read(path).is_ok_and(|text| {
+            head(path, LARGEST_READ).is_some_and(|text| {
                 let text = String::from_utf8_lossy(&text);
                 text.contains("main(") || text.contains("main (")
             })
@@ -302,7 +317,7 @@ fn several(what: &'static str, names: impl Iterator<Item = String>) -> NoPlan {
 /// The executable program a Makefile made in `folder`: named like
 /// maxconnect4, or the only new executable.
 fn made_program(folder: &Path, before: &[PathBuf]) -> Result<String, NoPlan> {
-    let files = files(folder);
+    let files = files(folder).ok_or(NoPlan::TooManyFiles)?;
     let made: Vec<&PathBuf> =
         files.iter().filter(|path| executable(path) && !before.contains(path) && !scripted(path)).collect();
     let all: Vec<&PathBuf> = files.iter().filter(|path| executable(path) && !scripted(path)).collect();
@@ -310,35 +325,58 @@ fn made_program(folder: &Path, before: &[PathBuf]) -> Result<String, NoPlan> {
     program.map(|program| format!("./{} {ARGUMENTS}", quote(&relative(folder, program)))).ok_or(NoPlan::NothingMade)
 }
 
-/// The files of `folder` and its folders, but version control's, sorted.
-fn files(folder: &Path) -> Vec<PathBuf> {
-    fn walk(folder: &Path, depth: usize, found: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(folder) else { return };
+/// The regular files of `folder` and its folders, but hidden ones (version
+/// control's), sorted, never through a link; none when there are more than
+/// [`MOST_FILES`].
+fn files(folder: &Path) -> Option<Vec<PathBuf>> {
+    fn walk(folder: &Path, depth: usize, found: &mut Vec<PathBuf>) -> Option<()> {
+        let Ok(entries) = std::fs::read_dir(folder) else { return Some(()) };
         for entry in entries.flatten() {
             let path = entry.path();
             let Ok(kind) = entry.file_type() else { continue };
             if kind.is_dir() && depth < 6 && !entry.file_name().to_string_lossy().starts_with('.') {
-                walk(&path, depth + 1, found);
+                walk(&path, depth + 1, found)?;
             } else if kind.is_file() {
                 found.push(path);
+                if found.len() > MOST_FILES {
+                    return None;
+                }
             }
         }
+        Some(())
     }
     let mut found = Vec::new();
-    walk(folder, 0, &mut found);
+    walk(folder, 0, &mut found)?;
     found.sort();
-    found
+    Some(found)
+}
+
+/// The first `limit` bytes of the regular file `path`, read by the
+/// referee's own code: never through a link, never waiting on a pipe put
+/// in its place; none when it is no such file.
+fn head(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let file =
+        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
 }
 
 /// Whether `path` is a file anyone may execute.
 fn executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt as _;
-    std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
+    std::fs::symlink_metadata(path)
+        .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
 }
 
 /// Whether `path` is a script or a source, not a program a compiler made.
 fn scripted(path: &Path) -> bool {
-    let text = std::fs::read(path).unwrap_or_default();
+    let text = head(path, 2).unwrap_or_default();
     text.starts_with(b"#!")
         || path.extension().is_some_and(|extension| {
             ["py", "java", "c", "cpp", "h", "hpp", "txt", "md", "sh", "o"].iter().any(|known| extension == *known)
@@ -441,7 +479,7 @@ pub struct Class {
 /// contained here.
 pub fn prepare(class: &Path, isolation: Isolation) -> Result<Class, Error> {
     let folders = folders(class)?;
-    let (containment, warning) = Containment::start(isolation, false, &[])?;
+    let (containment, warning) = Containment::start(isolation.hiding(class), false, &[])?;
     if let Some(warning) = warning {
         eprintln!("{warning}");
     }
@@ -507,13 +545,10 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
     containment.furnish(&mut built, folder);
     match built.home() {
         Home::Missing(why) => return failed(&found, &plan.run, why.clone()),
-        Home::Shown(_) => {
-            let why = "its folder holds more than a player's folder may (--disk)".to_owned();
-            return failed(&found, &plan.run, why);
-        }
+        Home::Shown(_) => return failed(&found, &plan.run, crate::contain::too_large(containment.limits().disk / 2)),
         Home::None | Home::Copied(_) => {}
     }
-    let before = files(built.path());
+    let before = files(built.path()).unwrap_or_default();
     let mut run = plan.run.clone();
     if let Some(build) = &plan.build {
         found = format!("{found}, built with `{build}`");

@@ -618,3 +618,77 @@ fn the_report_names_nothing_of_the_referee() {
     let wrong = names_between(&["report"], &["referee"]);
     assert!(wrong.is_empty(), "the report names the referee: {wrong:?}");
 }
+
+/// The Rust files under `src/` with their code tokens, tests left out, each
+/// named by its path from `src/`.
+fn library_code() -> Vec<(String, Vec<Token>)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files
+        .iter()
+        .map(|file| {
+            let name = file.strip_prefix(&src).unwrap().display().to_string();
+            (name, without_tests(tokens(&std::fs::read_to_string(file).unwrap())))
+        })
+        .collect()
+}
+
+/// Whether `code` holds the path `words` (`["fs", "read"]` for `fs::read`).
+fn holds_path(code: &[Token], words: &[&str]) -> bool {
+    let path: Vec<Token> = words
+        .iter()
+        .enumerate()
+        .flat_map(|(index, word)| {
+            let separator = (index > 0).then_some(Token::PathSep);
+            separator.into_iter().chain([Token::Ident((*word).to_owned())])
+        })
+        .collect();
+    code.windows(path.len()).any(|window| window == path.as_slice())
+}
+
+/// Outside the sandbox the referee runs no program in a folder a
+/// submission controls (docs/referee.md, "What a submission can and cannot
+/// do"): every program is started in `contain`, where a player goes into
+/// the sandbox and the referee's own helpers (bwrap's probe, a version
+/// manager asked in `/`) touch no submission. Nothing else names a
+/// `Command`: `report` once ran git in a student's checkout, which ran
+/// the checkout's `core.fsmonitor` as root.
+#[test]
+fn only_containment_starts_programs() {
+    let code = library_code();
+    assert!(code.len() > 50, "the sources are read");
+    // A process's `Command`, named by its path or brought in by a `use`.
+    let starts = |code: &[Token]| {
+        let mut used = Vec::new();
+        for (_, tree) in use_statements(code) {
+            use_paths(&tree, &[], &mut used);
+        }
+        holds_path(code, &["process", "Command"])
+            || used.iter().any(|(path, _)| path.ends_with(&["process".to_owned(), "Command".to_owned()]))
+    };
+    let starting: Vec<&String> = code
+        .iter()
+        .filter(|(_, code)| starts(code))
+        .map(|(name, _)| name)
+        .filter(|name| !name.starts_with("contain/"))
+        .collect();
+    assert!(starts(&tokens("use std::process::{Command, Stdio};")) && starts(&tokens("std::process::Command::new(x)")));
+    assert!(starting.is_empty(), "programs started outside contain: {starting:?}");
+}
+
+/// The modules that read a submission's files read them with their own
+/// bounded reads, never whole (`fs::read`, `fs::read_to_string`): a 1 GiB
+/// sparse `zbig.py` read whole took the referee to 1.06 GB.
+#[test]
+fn a_submissions_files_are_never_read_whole() {
+    let readers = ["referee/class.rs", "contain/home.rs", "contain/interpreter.rs", "report/version.rs"];
+    let code = library_code();
+    for reader in readers {
+        let (_, tokens) = code.iter().find(|(name, _)| name == reader).unwrap_or_else(|| panic!("{reader} is read"));
+        for whole in [["fs", "read"], ["fs", "read_to_string"]] {
+            assert!(!holds_path(tokens, &whole), "{reader} reads a file whole with {}", whole.join("::"));
+        }
+    }
+    assert!(holds_path(&tokens("let x = std::fs::read(path);"), &["fs", "read"]), "the checker sees a read");
+}

@@ -23,6 +23,8 @@ mod fuzz;
 #[cfg(target_os = "linux")]
 mod games;
 #[cfg(target_os = "linux")]
+mod hostile;
+#[cfg(target_os = "linux")]
 mod hosting;
 mod interactive;
 #[cfg(target_os = "linux")]

@@ -23,10 +23,10 @@ use super::util::{maxconnect4, python, records};
 /// [`MODULE`] from beside it, writing `computer.txt` in its folder, and
 /// ending its lines with bare carriage returns; the README's sample class
 /// has it. It checks `spy.txt` first.
-const SCRIPT: &str = include_str!("../class/alice/maxconnect4.py");
+pub(super) const SCRIPT: &str = include_str!("../class/alice/maxconnect4.py");
 
 /// The module beside the script.
-const MODULE: &str = include_str!("../class/alice/MaxConnect4Game.py");
+pub(super) const MODULE: &str = include_str!("../class/alice/MaxConnect4Game.py");
 
 /// The same program in Java, in the package `game`, its rules in a second
 /// class; its lines end with CRLF, as Java programs' do on Windows.
@@ -38,10 +38,10 @@ const JAVA_BOARD: &str = include_str!("../programs/java-package/src/game/Board.j
 const C_MAIN: &str = include_str!("../class/carol/main.c");
 
 /// The Python student's command, from its folder.
-const PYTHON_COMMAND: &str = "python3 maxconnect4.py one-move {in} {out} {depth}";
+pub(super) const PYTHON_COMMAND: &str = "python3 maxconnect4.py one-move {in} {out} {depth}";
 
 /// Writes `files` (name, text) under `folder`, making folders on the way.
-fn put(folder: &Path, files: &[(&str, &str)]) {
+pub(super) fn put(folder: &Path, files: &[(&str, &str)]) {
     for (name, text) in files {
         let path = folder.join(name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -51,7 +51,7 @@ fn put(folder: &Path, files: &[(&str, &str)]) {
 
 /// A Python student's folder at `folder`, spying on `spy` (lines of
 /// `spy.txt`).
-fn python_student(folder: &Path, spy: &[String]) {
+pub(super) fn python_student(folder: &Path, spy: &[String]) {
     put(folder, &[("maxconnect4.py", SCRIPT), ("MaxConnect4Game.py", MODULE)]);
     if !spy.is_empty() {
         put(folder, &[("spy.txt", &spy.join("\n"))]);
@@ -59,7 +59,7 @@ fn python_student(folder: &Path, spy: &[String]) {
 }
 
 /// Every file under `folder` with its contents, to see it unchanged.
-fn snapshot(folder: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+pub(super) fn snapshot(folder: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
     let mut queue = vec![folder.to_owned()];
     while let Some(next) = queue.pop() {
@@ -77,7 +77,7 @@ fn snapshot(folder: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// What a command printed on stdout and stderr, and its exit code.
-fn ran(command: &mut assert_cmd::Command) -> (String, i32) {
+pub(super) fn ran(command: &mut assert_cmd::Command) -> (String, i32) {
     let output = command.output().unwrap();
     let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&output.stderr));
@@ -125,41 +125,56 @@ fn a_program_runs_from_its_own_folder_which_it_cannot_change() {
     }
 }
 
-#[test]
-fn a_version_managers_shim_in_the_home_folder_runs_the_version_the_programs_folder_names() {
-    let temp = tempfile::tempdir().unwrap();
-    let home = temp.path().join("home");
+/// A pyenv of the tests' own in `home`, laid out as pyenv lays itself out,
+/// and the PATH with its shims first: a shim asks the manager, which takes
+/// the version from `PYENV_VERSION`, else from the first `.python-version`
+/// in the current folder or a folder above it (following links, as pyenv
+/// does), else 1.0, and quotes what it read when that version is not
+/// installed. Only `installed` is, with `programs` in it running the
+/// tests' Python; so is 1.0.
+pub(super) fn pyenv_of_our_own(home: &Path, installed: &str, programs: &[&str]) -> std::ffi::OsString {
+    use std::os::unix::fs::PermissionsExt as _;
     let manager = home.join(".pyenv");
-    // A pyenv of the test's own, as pyenv lays itself out: a shim asks the
-    // manager, which reads the version the current folder names; only
-    // version 2.0 is installed.
     let shim = format!(
         "#!/usr/bin/env bash\nset -e\nprogram=\"${{0##*/}}\"\nexec \"{}\" exec \"$program\" \"$@\"\n",
         manager.join("libexec/pyenv").display()
     );
     let pyenv = format!(
-        "#!/bin/sh\nversion=1.0\n[ -f .python-version ] && version=$(cat .python-version)\n\
+        "#!/bin/sh\nversion=1.0\nif [ -n \"$PYENV_VERSION\" ]; then version=$PYENV_VERSION; else dir=$PWD\n\
+         while :; do if [ -f \"$dir/.python-version\" ]; then version=$(cat \"$dir/.python-version\"); break; fi\n\
+         [ \"$dir\" = / ] && break; dir=$(dirname \"$dir\"); done; fi\n\
          program={versions}/$version/bin/$2\n\
          [ -x \"$program\" ] || {{ echo \"pyenv: version '$version' is not installed\" >&2; exit 1; }}\n\
          case \"$1\" in which) echo \"$program\";; exec) shift; shift; exec \"$program\" \"$@\";; esac\n",
         versions = manager.join("versions").display()
     );
-    put(&manager, &[("shims/python3", &shim), ("libexec/pyenv", &pyenv)]);
-    for script in ["shims/python3", "libexec/pyenv"] {
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(manager.join(script), std::fs::Permissions::from_mode(0o755)).unwrap();
+    put(&manager, &[("libexec/pyenv", &pyenv)]);
+    for program in programs {
+        put(&manager, &[(&format!("shims/{program}"), &shim)]);
+        std::fs::set_permissions(manager.join("shims").join(program), std::fs::Permissions::from_mode(0o755)).unwrap();
+        for version in ["1.0", installed] {
+            let bin = manager.join("versions").join(version).join("bin");
+            std::fs::create_dir_all(&bin).unwrap();
+            let _ = std::os::unix::fs::symlink(python(), bin.join(program));
+        }
     }
-    std::fs::create_dir_all(manager.join("versions/2.0/bin")).unwrap();
-    std::os::unix::fs::symlink(python(), manager.join("versions/2.0/bin/python3")).unwrap();
+    std::fs::set_permissions(manager.join("libexec/pyenv"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::env::join_paths(
+        std::iter::once(manager.join("shims")).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_version_managers_shim_in_the_home_folder_runs_the_version_the_programs_folder_names() {
+    let temp = tempfile::tempdir().unwrap();
+    let home = temp.path().join("home");
+    let path = pyenv_of_our_own(&home, "2.0", &["python3"]);
     put(&home, &[(".ssh/id_ed25519", "a private key")]);
     let alice = temp.path().join("alice");
     python_student(&alice, &[format!("unseen {}", home.join(".ssh").display())]);
     put(&alice, &[(".python-version", "2.0")]);
 
-    let path = std::env::join_paths(
-        std::iter::once(manager.join("shims")).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
-    )
-    .unwrap();
     let (text, code) = ran(maxconnect4(&alice).env("HOME", &home).env("PATH", &path).args(["check", PYTHON_COMMAND]));
     assert_eq!(code, 0, "{text}");
     assert!(text.starts_with("ok      1 "), "{text}");
