@@ -195,7 +195,7 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
         .iter()
         .filter_map(|path| {
             let (name, main) = class_name(&head(path, LARGEST_READ)?)?;
-            main.then_some(((*path).clone(), name))
+            (main && java_name(&name, '/')).then_some(((*path).clone(), name))
         })
         .collect();
     if !mains.is_empty() {
@@ -217,7 +217,8 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
         .filter_map(|path| {
             let text = String::from_utf8_lossy(&head(path, LARGEST_READ)?).into_owned();
             let main = text.contains("static void main") || text.contains("void static main");
-            main.then(|| ((*path).clone(), package(&text), stem(path)))
+            let package = package(&text);
+            (main && (package.is_empty() || java_name(&package, '.'))).then(|| ((*path).clone(), package, stem(path)))
         })
         .collect();
     let chosen =
@@ -334,7 +335,11 @@ fn files(folder: &Path) -> Option<Vec<PathBuf>> {
         for entry in entries.flatten() {
             let path = entry.path();
             let Ok(kind) = entry.file_type() else { continue };
-            if kind.is_dir() && depth < 6 && !entry.file_name().to_string_lossy().starts_with('.') {
+            // A name that is no plain text is never a program's, nor
+            // quoted: it could hold a terminal's escapes.
+            let name = entry.file_name();
+            let Some(name) = name.to_str().filter(|name| !name.chars().any(char::is_control)) else { continue };
+            if kind.is_dir() && depth < 6 && !name.starts_with('.') {
                 walk(&path, depth + 1, found)?;
             } else if kind.is_file() {
                 found.push(path);
@@ -404,6 +409,13 @@ fn relative(folder: &Path, path: &Path) -> String {
 
 fn quote(word: &str) -> String {
     shell_words::quote(word).into_owned()
+}
+
+/// Whether `name` is a Java class's or package's name, its parts
+/// separated by `separator`: letters, digits, `_` and `$`, nothing the
+/// command line could take for something else.
+fn java_name(name: &str, separator: char) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == separator)
 }
 
 /// The package a Java source declares, empty for none.
@@ -659,6 +671,16 @@ mod tests {
         );
         let folder = self::folder(&[("notes.txt", "")]);
         assert_eq!(super::plan(folder.path()).unwrap_err(), NoPlan::Nothing);
+    }
+
+    #[test]
+    fn names_that_are_no_plain_text_are_never_a_program() {
+        let folder = folder(&[("evil\u{1b}]0;pwned\u{7}.py", "import sys\nprint(sys.argv)")]);
+        assert_eq!(plan(folder.path()).unwrap_err(), NoPlan::Nothing);
+        let main = "package game\u{1b}[2J;\npublic class MaxConnect4 { public static void main(String[] a) {} }";
+        let folder = self::folder(&[("game/MaxConnect4.java", main)]);
+        assert!(matches!(plan(folder.path()).unwrap_err(), NoPlan::NoMain { .. }));
+        assert!(java_name("hw4/maxconnect4", '/') && java_name("game.ai", '.') && !java_name("a b", '.'));
     }
 
     #[test]
