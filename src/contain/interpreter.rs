@@ -147,7 +147,7 @@ fn ask_manager(
 /// # Errors
 /// When the file is a link or no regular file, is too long, or names
 /// something that is no plain version name.
-pub fn version_named(folder: &Path, file: &'static str) -> Result<Option<String>, ShimError> {
+fn version_named(folder: &Path, file: &'static str) -> Result<Option<String>, ShimError> {
     let path = folder.join(file);
     let refused = |why: String| ShimError::VersionFile { file, why };
     let Some(bytes) = open_plain(&path, file)? else { return Ok(None) };
@@ -214,7 +214,7 @@ fn read_bounded(path: &Path, limit: u64) -> Option<Vec<u8>> {
 /// `text` as it may be quoted to the user: at most 80 characters of its
 /// first line, anything but printable ASCII escaped.
 #[must_use]
-pub fn excerpt(text: &str) -> String {
+fn excerpt(text: &str) -> String {
     let line = text.lines().next().unwrap_or_default();
     let mut shown = String::new();
     for c in line.chars().take(80) {

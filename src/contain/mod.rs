@@ -348,10 +348,11 @@ impl Containment {
         }
         // A version manager's shim is asked which interpreter it stands
         // for, told the version the program's folder names: the manager is
-        // not in the sandbox. Read in the referee's copy of the folder.
+        // not in the sandbox. Read in the folder as the student left it,
+        // not in the copy its player may change between turns.
         let folder = match dir.home() {
-            Home::Shown(home) => home.as_path(),
-            Home::Copied(_) | Home::None | Home::Missing(_) => dir.path(),
+            Home::Copied(home) | Home::Shown(home) => home.as_path(),
+            Home::None | Home::Missing(_) => dir.path(),
         };
         let name = found.file_name().unwrap_or(found.as_os_str()).to_owned();
         // Only a program found on the PATH may be a shim: one the command

@@ -545,21 +545,24 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
         let spec = PlayerSpec::unbuilt(format!("{cd} {run}"), why);
         Entrant { name: name.clone(), found: found.to_owned(), spec, _built: None }
     };
+    // Copied first, and so measured: only a folder within the limit is
+    // looked into, so that what the search for its program reads is
+    // bounded too.
+    let mut built = match containment.player_dir("build-") {
+        Ok(built) => built,
+        Err(error) => return failed("not looked at", "", format!("no folder to build it in: {error}")),
+    };
+    containment.furnish(&mut built, folder);
+    match built.home() {
+        Home::Missing(why) => return failed("not looked at", "", why.clone()),
+        Home::Shown(_) => return failed("not looked at", "", crate::contain::too_large(containment.limits().disk / 2)),
+        Home::None | Home::Copied(_) => {}
+    }
     let plan = match plan(folder) {
         Ok(plan) => plan,
         Err(why) => return failed("nothing", "", why.to_string()),
     };
     let mut found = plan.language.to_owned();
-    let mut built = match containment.player_dir("build-") {
-        Ok(built) => built,
-        Err(error) => return failed(&found, &plan.run, format!("no folder to build it in: {error}")),
-    };
-    containment.furnish(&mut built, folder);
-    match built.home() {
-        Home::Missing(why) => return failed(&found, &plan.run, why.clone()),
-        Home::Shown(_) => return failed(&found, &plan.run, crate::contain::too_large(containment.limits().disk / 2)),
-        Home::None | Home::Copied(_) => {}
-    }
     let before = files(built.path()).unwrap_or_default();
     let mut run = plan.run.clone();
     if let Some(build) = &plan.build {
