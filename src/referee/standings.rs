@@ -26,8 +26,11 @@ pub struct Standing {
     pub score_difference: i64,
 }
 
-/// The standings of `names` after `records`, best first: by points, then
-/// score difference, then wins, then name.
+/// The standings of `names` after `records`, best first: a player who
+/// played no game last; then by points; at equal points fewer forfeits
+/// first (a game lost by forfeit ranks below one lost at the board, whose
+/// score difference it would otherwise beat with its +0); then score
+/// difference, then wins, then name.
 #[must_use]
 pub fn standings(names: &[String], records: &[&GameRecord]) -> Vec<Standing> {
     let mut table: Vec<Standing> = names
@@ -63,8 +66,9 @@ pub fn standings(names: &[String], records: &[&GameRecord]) -> Vec<Standing> {
     for standing in &mut table {
         standing.points = standing.wins * POINTS[0] + standing.draws * POINTS[1] + standing.losses * POINTS[2];
     }
-    table.sort_by(|a, b| {
-        (b.points, b.score_difference, b.wins).cmp(&(a.points, a.score_difference, a.wins)).then(a.name.cmp(&b.name))
+    table.sort_by_key(|standing| {
+        let earned = (standing.games > 0, standing.points, std::cmp::Reverse(standing.forfeits));
+        (std::cmp::Reverse((earned, standing.score_difference, standing.wins)), standing.name.clone())
     });
     table
 }
@@ -172,4 +176,40 @@ pub fn standings_csv(standings: &[Standing]) -> String {
         let _ = writeln!(text, "{}", cells.join(","));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game of `red` against `green` ending `result`, by `forfeit`'s
+    /// forfeit if any, with red ahead by `margin` where it was played out.
+    fn game(red: &str, green: &str, result: &str, forfeit: Option<&str>, margin: u32) -> GameRecord {
+        let forfeit = forfeit.map_or(serde_json::Value::Null, |player| {
+            serde_json::json!({"player": player, "verdict": "no-output", "reason": "no output"})
+        });
+        serde_json::from_value(serde_json::json!({
+            "id": format!("{red}+{green}"), "red": {"name": red, "command": "self"},
+            "green": {"name": green, "command": "self"}, "depth": 1, "timeout": 2.0,
+            "start": "0000000/0000000/0000000/0000000/0000000/0000000 1", "opening": "", "moves": "1",
+            "score": {"red": margin, "green": 0}, "result": result, "forfeit": forfeit, "turns": [],
+        }))
+        .unwrap()
+    }
+
+    /// An instructor's gauntlet: `dave` forfeits every game, `carol` and
+    /// `bob` lose theirs at the board by much, `eve` plays none. Ranked by
+    /// score difference alone, dave's +0 came before carol's and bob's.
+    #[test]
+    fn a_forfeit_ranks_below_a_game_lost_and_no_game_ranks_last() {
+        let records = [
+            game("me", "dave", "red", Some("green"), 0),
+            game("me", "carol", "red", None, 49),
+            game("me", "bob", "red", None, 94),
+        ];
+        let records: Vec<&GameRecord> = records.iter().collect();
+        let names = ["eve", "dave", "carol", "bob", "me"].map(str::to_owned);
+        let ranked: Vec<String> = standings(&names, &records).into_iter().map(|standing| standing.name).collect();
+        assert_eq!(ranked, ["me", "carol", "bob", "dave", "eve"]);
+    }
 }
