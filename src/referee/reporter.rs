@@ -1,17 +1,24 @@
 //! What a tournament tells the person who runs it while it plays, on
-//! standard error: warnings, and when it is a terminal, a bar of the games
-//! played with a line for each game as it ends. The results go to the
-//! tournament's writer, not here.
+//! standard error: warnings, and a line for each game as it ends, under a
+//! bar of the games played when it is a terminal. Elsewhere (a batch job,
+//! `nohup`, CI) each line says how many games of how many are done, as
+//! cutechess's do, so that a class tournament of a quarter of an hour is
+//! never silent. The results go to the tournament's writer, not here.
+
+use std::io::IsTerminal as _;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::log::GameRecord;
+use super::log::{Colour, GameRecord};
+use crate::printable::{printable, NAME};
 
 /// The tournament's reporter on standard error.
 #[derive(Default)]
 pub struct Reporter {
-    /// Shown from the first game on.
+    /// Shown from the first game on, on a terminal.
     bar: Option<ProgressBar>,
+    /// Elsewhere, the games done and in all, from the first game on.
+    count: Option<(usize, usize)>,
 }
 
 impl Reporter {
@@ -23,6 +30,10 @@ impl Reporter {
 
     /// The games begin: `played` of `total` were played before.
     pub fn start(&mut self, total: usize, played: usize) {
+        if !std::io::stderr().is_terminal() {
+            self.count = Some((played, total));
+            return;
+        }
         let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
         bar.set_style(
             ProgressStyle::with_template("{wide_bar} {pos}/{len} games, {elapsed} elapsed, about {eta} left")
@@ -37,6 +48,9 @@ impl Reporter {
         if let Some(bar) = &self.bar {
             bar.inc(1);
             bar.println(describe(record));
+        } else if let Some((done, total)) = &mut self.count {
+            *done += 1;
+            eprintln!("Finished game {done} of {total}: {}", describe(record));
         }
     }
 
@@ -45,23 +59,24 @@ impl Reporter {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
+        self.count = None;
     }
 }
 
-/// A game's result in one line, for the progress display.
+/// A game's result in one line, for the progress display; names as
+/// `printable` shows them.
 fn describe(record: &GameRecord) -> String {
-    let names = format!("{} (red) vs {} (green)", record.red.name, record.green.name);
+    let name = |colour| printable(&record.side(colour).name, NAME);
+    let names = format!("{} (red) vs {} (green)", name(Colour::Red), name(Colour::Green));
     let opening = record.opening.as_deref().filter(|opening| !opening.is_empty()).unwrap_or("-");
     match &record.forfeit {
         Some(forfeit) => {
-            format!("{opening} {names}: {} forfeits ({})", record.side(forfeit.player).name, forfeit.verdict)
+            format!("{opening} {names}: {} forfeits ({})", name(forfeit.player), printable(&forfeit.verdict, NAME))
         }
         None => match &record.adjudicated {
             Some(adjudicated) => {
-                let result = adjudicated
-                    .result
-                    .winner()
-                    .map_or("a draw".to_owned(), |winner| format!("{} wins", record.side(winner).name));
+                let result =
+                    adjudicated.result.winner().map_or("a draw".to_owned(), |winner| format!("{} wins", name(winner)));
                 format!("{opening} {names}: adjudicated after {}, {result}", counted(adjudicated.after, "move"))
             }
             None => format!("{opening} {names}: {} to {}", record.score.red, record.score.green),

@@ -27,9 +27,16 @@ fn three_players_with_a_broken_bot() {
         .args(["--player", &format!("broken={}", bot("garbage", None))])
         .args(["--openings", "2", "--jobs", "2", "--depth", "1", "--timeout", "60", "--out", "t", "--no-check"])
         .assert()
-        .success()
-        .stderr("");
-    // No progress bar: stderr is not a terminal.
+        .success();
+    // No progress bar: stderr is not a terminal (a batch job's log), and
+    // each game says it ended, counted.
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 12, "{stderr}");
+    for (index, line) in lines.iter().enumerate() {
+        assert!(line.starts_with(&format!("Finished game {} of 12: ", index + 1)), "{stderr}");
+    }
+    assert_eq!(stderr.matches(": broken forfeits (unparseable)\n").count(), 8, "{stderr}");
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     assert!(stdout.starts_with("Tournament in t: 3 players, 2 openings, 12 games, 0 already played.\n"), "{stdout}");
     assert!(
