@@ -399,3 +399,25 @@ fn entrants_that_fail_the_pre_flight_check_are_refused_or_dropped() {
     assert_eq!(logged.len(), 2, "a and b played each other, with both colours");
     assert!(logged.iter().all(|game| game.red.name != "broken" && game.green.name != "broken"));
 }
+
+#[test]
+fn on_a_terminal_a_tournament_shows_a_bar_and_each_game_uncounted() {
+    // util-linux's `script` gives the referee a pseudo-terminal, as a
+    // person at a terminal has.
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "{} tournament --player a=self --player b=self --openings 1 --depth 1",
+        shell_words::quote(env!("CARGO_BIN_EXE_maxconnect4"))
+    );
+    let output = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(dir.path())
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("2/2 games"), "the bar: {text}");
+    assert!(text.contains("44 a (red) vs b (green): ") && text.contains("44 b (red) vs a (green): "), "{text}");
+    assert!(!text.contains("Finished game"), "the bar counts the games: {text}");
+}
