@@ -10,6 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::standings::Standing;
 use crate::plot::{self, encode_png, FONT};
+use crate::printable::{printable, NAME};
 
 /// Why the chart could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -62,7 +63,9 @@ where
     area.fill(&WHITE)?;
     let area = area.titled(title, (FONT, 28))?;
     let panels = area.split_evenly((1, 2));
-    let names: Vec<&str> = standings.iter().map(|standing| standing.name.as_str()).collect();
+    // As a table shows them: a name from a log may hold anything, and a
+    // control character in an SVG (XML) makes it a file no viewer opens.
+    let names: Vec<String> = standings.iter().map(|standing| printable(&standing.name, NAME)).collect();
     let points: Vec<i64> = standings.iter().map(|standing| i64::from(standing.points)).collect();
     let differences: Vec<i64> = standings.iter().map(|standing| standing.score_difference).collect();
     bars(&panels[0], &names, &points, "points (2 for a win, 1 for a draw)", false)?;
@@ -74,7 +77,7 @@ where
 /// values are coloured and written by their sign.
 fn bars<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    names: &[&str],
+    names: &[String],
     values: &[i64],
     caption: &str,
     signed: bool,
@@ -101,7 +104,7 @@ where
         .disable_x_mesh()
         .x_labels(names.len())
         .x_label_formatter(&|segment| match segment {
-            SegmentValue::CenterOf(index) => names.get(*index).map_or_else(String::new, |name| (*name).to_owned()),
+            SegmentValue::CenterOf(index) => names.get(*index).cloned().unwrap_or_default(),
             _ => String::new(),
         })
         .label_style((FONT, 17))

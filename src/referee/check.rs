@@ -5,7 +5,7 @@
 //! move in time, or the verdict says what went wrong, before a tournament
 //! plays a hundred games of forfeits.
 
-use crate::printable::{printable, LINE};
+use crate::printable::{file_name, printable, LINE};
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
@@ -65,7 +65,7 @@ pub fn check(
     let base = std::env::current_dir().map_err(|source| Error::Io { action: "find", path: ".".into(), source })?;
     let mut checked = Vec::new();
     for seat in seats.iter().filter(|seat| !seat.spec.is_human()) {
-        let output_directory = output.join(&seat.name);
+        let output_directory = output.join(file_name(&seat.name));
         let seating = Seating {
             game_id: "check",
             settings,

@@ -166,13 +166,16 @@ pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> Strin
 }
 
 /// The standings as CSV, with a header line (a name from a match's log may
-/// hold anything, and is written as one field).
+/// hold anything, and is written as one field of text; the numbers as they
+/// are, a score difference's sign and all).
 #[must_use]
 pub fn standings_csv(standings: &[Standing]) -> String {
     let mut text = COLUMNS.map(|column| column.replace(' ', "_")).join(",");
     text.push('\n');
     for (index, standing) in standings.iter().enumerate() {
-        let cells: Vec<String> = standing.cells(index + 1).iter().map(|cell| csv_field(cell)).collect();
+        let mut cells = standing.cells(index + 1);
+        // The name is the one cell of text.
+        cells[1] = csv_field(&cells[1]);
         let _ = writeln!(text, "{}", cells.join(","));
     }
     text
@@ -185,9 +188,10 @@ mod tests {
     /// A game of `red` against `green` ending `result`, by `forfeit`'s
     /// forfeit if any, with red ahead by `margin` where it was played out.
     fn game(red: &str, green: &str, result: &str, forfeit: Option<&str>, margin: u32) -> GameRecord {
-        let forfeit = forfeit.map_or(serde_json::Value::Null, |player| {
-            serde_json::json!({"player": player, "verdict": "no-output", "reason": "no output"})
-        });
+        let forfeit = forfeit.map_or(
+            serde_json::Value::Null,
+            |player| serde_json::json!({"player": player, "verdict": "no-output", "reason": "no output"}),
+        );
         serde_json::from_value(serde_json::json!({
             "id": format!("{red}+{green}"), "red": {"name": red, "command": "self"},
             "green": {"name": green, "command": "self"}, "depth": 1, "timeout": 2.0,

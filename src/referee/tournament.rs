@@ -15,7 +15,8 @@
 //! refuses to start instead of playing every game again.
 //!
 //! A game is named `OPENING+RED+GREEN`: `+` is not allowed in a player's
-//! name, so no two games share a name (or a folder of captured output).
+//! name, so no two games share a name (or a folder of captured output,
+//! named so with each long name cut: [`file_name`]).
 //! With no openings (`--openings 0`) every game starts from the empty
 //! board, which moderator bots need: their protocol has no start position.
 
@@ -41,6 +42,7 @@ use crate::board::Board;
 use crate::contain::sandbox::Isolation;
 use crate::contain::Containment;
 use crate::moves::Moves;
+use crate::printable::file_name;
 use crate::rules::Rules;
 use crate::shard::Shard;
 
@@ -444,8 +446,10 @@ fn play_all(
                     };
                     let pair = [seats[fixture.red].clone(), seats[fixture.green].clone()];
                     let id = game_id(&fixture.opening, &pair[0].name, &pair[1].name);
+                    // The id with each long name cut: any name can be given.
+                    let folder = game_id(&fixture.opening, &file_name(&pair[0].name), &file_name(&pair[1].name));
                     let game = Game {
-                        output_directory: output.join(&id),
+                        output_directory: output.join(folder),
                         id,
                         seats: &pair,
                         start: opening_board(&fixture.opening),

@@ -18,6 +18,7 @@ use super::measure::{Algorithm, Measurement};
 use super::timings::{Outcome, Timings};
 use super::units;
 use crate::plot::{self, encode_png, FONT};
+use crate::printable::{printable, LINE};
 
 /// Why a chart could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -198,7 +199,8 @@ where
             .collect();
         let values = lines.iter().flat_map(|(_, points)| points.iter().map(|&(_, y)| y));
         let mut chart = ChartBuilder::on(&panel)
-            .caption(&timings.positions[position].label, (FONT, 22))
+            // A position's label may be a file's name, which may hold anything.
+            .caption(printable(&timings.positions[position].label, LINE), (FONT, 22))
             .margin(12)
             .x_label_area_size(45)
             .y_label_area_size(80)

@@ -29,6 +29,8 @@ mod hosting;
 mod interactive;
 #[cfg(target_os = "linux")]
 mod limits;
+#[cfg(target_os = "linux")]
+mod names;
 mod one_move;
 #[cfg(unix)]
 mod output_links;
