@@ -264,6 +264,10 @@ pub(crate) struct CheckArgs {
     /// in a copy and checked, one line each.
     #[arg(long, value_name = "DIR")]
     pub(crate) class: Option<PathBuf>,
+    /// With --class: a CSV file to write, one row per student (what was found and how it
+    /// was built, passed or failed and why), to import into a grade sheet.
+    #[arg(long, value_name = "FILE", requires = "class")]
+    pub(crate) gradebook: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) settings: SettingsArgs,
     #[command(flatten)]

@@ -199,7 +199,9 @@ impl CheckArgs {
         let settings = self.settings.settings();
         let isolation = self.isolation.isolation();
         let (failed, total) = match &self.class {
-            Some(class) => referee::check::check_class(class, &self.players, settings, isolation, out)?,
+            Some(class) => {
+                referee::check::check_class(class, &self.players, settings, isolation, self.gradebook.as_deref(), out)?
+            }
             None => (referee::check_players(&self.players, settings, isolation, out)?, self.players.len()),
         };
         if failed > 0 {

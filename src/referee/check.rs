@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
+use super::gradebook::{self, Check, Row};
 use super::log::Colour;
 use super::player::{self, Ask, End, PlayerSpec, Seating};
 use super::seat::{self, Seat};
@@ -105,8 +106,13 @@ pub fn check_class(
     players: &[PlayerSpec],
     settings: Settings,
     isolation: Isolation,
+    gradebook: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<(usize, usize), Error> {
+    // Refused before a program is built, not after.
+    if let Some(gradebook) = gradebook {
+        crate::atomic::check(gradebook)?;
+    }
     // No player sees the class's folder: each has its own submission's copy.
     let isolation = isolation.hiding(class);
     let prepared = super::class::prepare(class, isolation.clone())?;
@@ -121,6 +127,21 @@ pub fn check_class(
     }
     for checked in &checked {
         writeln!(out, "{}", checked.line()).map_err(Error::terminal)?;
+    }
+    if let Some(gradebook) = gradebook {
+        let rows: Vec<Row> = checked
+            .iter()
+            .zip(&prepared.entrants)
+            .map(|(checked, entrant)| Row {
+                student: entrant.name.clone(),
+                program: entrant.found.clone(),
+                check: if checked.result.is_ok() { Check::Passed } else { Check::Failed },
+                reason: checked.result.as_ref().err().map(ToString::to_string).unwrap_or_default(),
+                earned: None,
+            })
+            .collect();
+        crate::atomic::write(gradebook, gradebook::csv(&rows).as_bytes())?;
+        writeln!(out, "Gradebook written to {}.", gradebook.display()).map_err(Error::terminal)?;
     }
     Ok((checked.iter().filter(|checked| checked.result.is_err()).count(), checked.len()))
 }

@@ -30,6 +30,7 @@ pub mod error;
 pub mod figures;
 pub mod fixtures;
 pub mod game;
+pub mod gradebook;
 pub mod log;
 pub mod manifest;
 pub mod match_play;

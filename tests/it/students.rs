@@ -300,7 +300,7 @@ fn a_class_is_found_built_and_checked_in_one_command() {
     let class = class_folder(with_java);
     let before = snapshot(class.path());
     let folder = class.path().display().to_string();
-    let (text, code) = ran(maxconnect4(parent.path()).args(["check", "--class", &folder]));
+    let (text, code) = ran(maxconnect4(parent.path()).args(["check", "--class", &folder, "--gradebook", "grades.csv"]));
     assert_eq!(code, 1, "{text}");
     let line = |name: &str| {
         text.lines()
@@ -337,6 +337,16 @@ fn a_class_is_found_built_and_checked_in_one_command() {
     let players = if with_java { 5 } else { 4 };
     assert!(text.ends_with(&format!("error: 1 of {players} players failed the check\n")), "{text}");
     assert_eq!(snapshot(class.path()), before, "the build happens in a copy");
+
+    // One row per student for the grade sheet, the one who failed with why.
+    let grades = std::fs::read_to_string(parent.path().join("grades.csv")).unwrap();
+    let rows: Vec<&str> = grades.lines().collect();
+    assert_eq!(rows[0], "student,program,check,reason,rank,games,wins,draws,losses,points,forfeits,rating,interval");
+    assert_eq!(rows.len(), players + 1, "{grades}");
+    assert!(rows.contains(&"alice,Python 3,passed,,,,,,,,,,"), "{grades}");
+    assert!(rows.contains(&"carol,\"C, built with `gcc -O2 -o maxconnect4 main.c -lm`\",passed,,,,,,,,,,"), "{grades}");
+    let eve = rows.iter().find(|row| row.starts_with("eve,")).unwrap();
+    assert!(eve.starts_with("eve,nothing,failed,\"failed to start: no program found"), "{grades}");
 }
 
 #[test]
