@@ -129,7 +129,7 @@ mod tests {
                 }),
             },
             Row {
-                student: "dave".to_owned(),
+                student: "=dave".to_owned(),
                 program: "C, built with `gcc -O2 -o maxconnect4 main.c -lm`".to_owned(),
                 check: Check::Dropped,
                 reason: "no output: the output file was not written, said \"bye\"".to_owned(),
@@ -140,7 +140,7 @@ mod tests {
             csv(&rows),
             "student,program,check,reason,rank,games,wins,draws,losses,points,forfeits,rating,interval\n\
              alice,Python 3,passed,,1,4,3,1,0,7,,0,\n\
-             dave,\"C, built with `gcc -O2 -o maxconnect4 main.c -lm`\",dropped,\
+             '=dave,\"C, built with `gcc -O2 -o maxconnect4 main.c -lm`\",dropped,\
              \"no output: the output file was not written, said \"\"bye\"\"\",,,,,,,,,\n"
         );
     }
