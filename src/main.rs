@@ -11,7 +11,7 @@ use clap::Parser;
 use cli::{usage_error, Cli, Command};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse().and_then(Cli::validate) {
+    let cli = match Cli::try_parse().map_err(cli::unquoted_template).and_then(Cli::validate) {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };

@@ -9,13 +9,13 @@ use anyhow::Context as _;
 
 use maxconnect4::contain::limits::Allowance;
 use maxconnect4::contain::sandbox::Isolation;
-use maxconnect4::contain::template::OwnPlay;
+use maxconnect4::contain::template::{OwnPlay, TemplateError};
 use maxconnect4::moves::Moves;
 use maxconnect4::referee::error::TournamentError;
 use maxconnect4::referee::fixtures;
 use maxconnect4::referee::{
     self, adjudication,
-    player::{PlayerKind, PlayerSpec},
+    player::{PlayerKind, PlayerSpec, SpecError},
     settings::Settings,
     tournament,
 };
@@ -28,6 +28,7 @@ use maxconnect4::shard::{Shard, ShardError};
 use super::engine_args::*;
 use super::values::*;
 use super::Cli;
+use clap::CommandFactory as _;
 
 /// The rules and limits every program in a game plays under.
 #[derive(clap::Args)]
@@ -464,4 +465,138 @@ pub(crate) fn parse_nodes_pattern(text: &str) -> Result<NodesPattern, String> {
 /// A player: `self`, `human`, a command template or an arena's bot.
 pub(crate) fn parse_player(text: &str) -> Result<PlayerSpec, String> {
     PlayerSpec::parse(text).map_err(|error| error.to_string())
+}
+
+/// A command template typed without quotes (`check python3 prog.py one-move
+/// {in} {out} {depth}`) reaches the parser as one argument per word, the
+/// first without `{in}`: when the arguments after such a word hold
+/// placeholders, the error says to quote the whole command, and shows the
+/// command line quoted so. Any other error is returned as it is.
+pub(crate) fn unquoted_template(error: clap::Error) -> clap::Error {
+    use clap::error::ErrorKind::{UnknownArgument, ValueValidation};
+    if !matches!(error.kind(), ValueValidation | UnknownArgument) {
+        return error;
+    }
+    let args: Vec<String> = std::env::args_os().skip(1).map(|arg| arg.to_string_lossy().into_owned()).collect();
+    match quoting_hint(&args) {
+        Some(message) => Cli::argument_error(&args[0], message),
+        None => error,
+    }
+}
+
+/// What to say of `args` (the subcommand first) when a player's command
+/// template in them was split into several arguments, if one was.
+fn quoting_hint(args: &[String]) -> Option<String> {
+    let (subcommand, rest) = args.split_first()?;
+    // Where the players are: the values of `--player` (`NAME=TEMPLATE` in a
+    // tournament), or the positional arguments.
+    let (by_option, named) = match subcommand.as_str() {
+        "tournament" => (true, true),
+        "report" => (true, false),
+        "match" | "check" => (false, false),
+        _ => return None,
+    };
+    let command = Cli::command();
+    let arguments = command.find_subcommand(subcommand)?.get_arguments();
+    // The subcommand's options, and whether each takes the next argument as its value.
+    let options: Vec<(String, bool)> = arguments
+        .filter_map(|arg| {
+            let takes_next = arg.get_action().takes_values() && !arg.is_require_equals_set();
+            Some((format!("--{}", arg.get_long()?), takes_next))
+        })
+        .collect();
+    let option = |word: &str| {
+        options.iter().find(|(long, _)| {
+            word.strip_prefix(long.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('='))
+        })
+    };
+    let mut shown = vec!["maxconnect4".to_owned(), subcommand.clone()];
+    // The first template split so: its first word, the placeholder it lacks,
+    // and what would still be wrong with the whole command.
+    let mut split: Option<(String, &str, String)> = None;
+    let mut index = 0;
+    while index < rest.len() {
+        let word = &rest[index];
+        index += 1;
+        let after_option = index >= 2 && option(&rest[index - 2]).is_some_and(|(_, takes_next)| *takes_next);
+        let (prefix, value) = match word.strip_prefix("--player=") {
+            Some(value) if by_option => ("--player=", value),
+            _ if by_option && index >= 2 && rest[index - 2] == "--player" => ("", word.as_str()),
+            _ if !by_option && !word.starts_with('-') && !after_option => ("", word.as_str()),
+            _ => {
+                shown.push(shell_word(word));
+                continue;
+            }
+        };
+        let template = |value: &str| {
+            if named {
+                value.split_once('=').map_or(value, |(_, t)| t).to_owned()
+            } else {
+                value.to_owned()
+            }
+        };
+        let Err(SpecError::Template(TemplateError::Missing { template: first, placeholder, .. })) =
+            PlayerSpec::parse(&template(value))
+        else {
+            shown.push(shell_word(word));
+            continue;
+        };
+        // The words that seem to be the rest of the template: up to the next
+        // of the subcommand's options (unless a placeholder is its value,
+        // as in `--depth {depth}`), or, among positional players, up to a
+        // word that starts another command once this one has its files.
+        let mut words = vec![value.to_owned()];
+        for (at, next) in rest.iter().enumerate().skip(index) {
+            let placeholder_next = rest.get(at + 1).is_some_and(|after| after.contains('{'));
+            let complete = ["{in}", "{out}"].iter().all(|needed| words.iter().any(|word| word.contains(needed)));
+            if (option(next).is_some() && !placeholder_next)
+                || (!by_option && complete && !next.starts_with('-') && !next.contains('{'))
+            {
+                break;
+            }
+            words.push(next.clone());
+        }
+        if !words[1..].iter().any(|word| word.contains('{') && word.contains('}')) {
+            shown.push(shell_word(word));
+            continue;
+        }
+        index += words.len() - 1;
+        let joined = words.iter().map(|word| inner_word(word)).collect::<Vec<_>>().join(" ");
+        shown.push(format!("{prefix}{}", shell_word(&joined)));
+        split.get_or_insert_with(|| {
+            let still = PlayerSpec::parse(&template(&joined))
+                .err()
+                .map_or(String::new(), |error| format!("; quoted, it is still refused: {error}"));
+            (first, placeholder, still)
+        });
+    }
+    let (first, placeholder, still) = split?;
+    Some(format!(
+        "the command template '{first}' has no {placeholder}, and the arguments after it look like the rest of the \
+         command: quote the whole command as one argument, as in: {}{still}",
+        shown.join(" ")
+    ))
+}
+
+/// `word` as a shell reads it back: as it is when it holds nothing a shell
+/// would interpret (a placeholder's braces included), else quoted.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:,+@%={}^".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        shell_words::quote(word).into_owned()
+    }
+}
+
+/// A word of a template shown in single quotes: in double quotes where it
+/// needs quoting and they can hold it, so that the whole command's quotes
+/// stay plain.
+fn inner_word(word: &str) -> String {
+    let plain = shell_word(word);
+    if plain == word || word.contains(['"', '$', '`', '\\', '!', '\'']) {
+        plain
+    } else {
+        format!("\"{word}\"")
+    }
 }

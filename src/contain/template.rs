@@ -23,9 +23,9 @@ pub enum TemplateError {
     #[error("the command template is empty")]
     Empty,
     #[error(
-        "the command template '{template}' has no {placeholder}, so the program could not know where to {purpose}"
+        "the command template '{template}' has no {placeholder}, so the program could not know where to {purpose}{hint}"
     )]
-    Missing { template: String, placeholder: &'static str, purpose: &'static str },
+    Missing { template: String, placeholder: &'static str, purpose: &'static str, hint: String },
     #[error(
         "the command '{command}' of a {kind} bot has {placeholder}: such a bot is told the game on its standard input"
     )]
@@ -49,6 +49,58 @@ fn split(text: &str) -> Result<(Option<String>, Vec<String>), TemplateError> {
         return Err(TemplateError::Empty);
     }
     Ok((folder, words))
+}
+
+/// The words in braces of `text` that look like a mistyped placeholder
+/// (`{input}`, `{IN}`, `{infile}` for `{in}`; `{output}`, `{out_file}` for
+/// `{out}`; `{DEPTH}` for `{depth}`), each once, in order, with the
+/// placeholder meant.
+fn near_misses(text: &str) -> Vec<(String, &'static str)> {
+    // What may follow a placeholder's stem, and "put" of input and output.
+    const TAILS: [&str; 6] = ["", "p", "file", "path", "filename", "board"];
+    let meant = |name: &str| -> Option<&'static str> {
+        let name: String = name.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
+        let stem = |stem: &str| {
+            name.strip_prefix(stem)
+                .map(|rest| rest.strip_prefix("put").unwrap_or(rest))
+                .is_some_and(|rest| TAILS.contains(&rest))
+        };
+        if stem("in") || name == "i" {
+            Some("{in}")
+        } else if stem("out") || name == "o" {
+            Some("{out}")
+        } else if ["depth", "d", "maxdepth", "ply", "plies"].contains(&name.as_str()) {
+            Some("{depth}")
+        } else {
+            None
+        }
+    };
+    let mut found: Vec<(String, &'static str)> = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        rest = &rest[start..];
+        let Some(end) = rest[1..].find(['{', '}']).map(|end| end + 1) else { break };
+        let (word, name) = (&rest[..=end], &rest[1..end]);
+        if rest[end..].starts_with('}') && name.len() <= 24 && !name.contains(char::is_whitespace) {
+            if let Some(placeholder) = meant(name).filter(|placeholder| *placeholder != word) {
+                if !found.iter().any(|(seen, _)| seen == word) {
+                    found.push((word.to_owned(), placeholder));
+                }
+            }
+        }
+        rest = &rest[end..];
+    }
+    found
+}
+
+/// `: did you mean {in} for {input} and {out} for {output}?`, or nothing.
+fn did_you_mean(near_misses: &[(String, &'static str)]) -> String {
+    let pairs: Vec<String> = near_misses.iter().map(|(word, meant)| format!("{meant} for {word}")).collect();
+    match pairs.as_slice() {
+        [] => String::new(),
+        [one] => format!(": did you mean {one}?"),
+        [init @ .., last] => format!(": did you mean {} and {last}?", init.join(", ")),
+    }
 }
 
 /// A command with `{in}`, `{out}` and `{depth}` placeholders, such as
@@ -103,7 +155,8 @@ impl Template {
         let (folder, words) = split(text)?;
         for (placeholder, purpose) in [("{in}", "read the board"), ("{out}", "write its move")] {
             if !words.iter().any(|word| word.contains(placeholder)) {
-                return Err(TemplateError::Missing { template: text.to_owned(), placeholder, purpose });
+                let hint = did_you_mean(&near_misses(text));
+                return Err(TemplateError::Missing { template: text.to_owned(), placeholder, purpose, hint });
             }
         }
         Ok(Template { words, names_files: true, folder, built: None })
@@ -416,6 +469,21 @@ mod tests {
             line("bot --in={in} -o{out} {x} '$HOME' \"a;b\""),
             ["bot", "--in=/tmp/my dir/in-01.txt", "-o/o.txt", "{x}", "$HOME", "a;b"]
         );
+    }
+
+    #[test]
+    fn a_near_miss_of_a_placeholder_is_named() {
+        let error = |text: &str| Template::parse(text).unwrap_err().to_string();
+        assert_eq!(
+            error("python3 prog.py one-move {input} {output} {depth}"),
+            "the command template 'python3 prog.py one-move {input} {output} {depth}' has no {in}, so the program \
+             could not know where to read the board: did you mean {in} for {input} and {out} for {output}?"
+        );
+        assert!(error("bot {IN} {out}").ends_with("read the board: did you mean {in} for {IN}?"));
+        assert!(error("bot --board={in_file} {out} {DEPTH}")
+            .ends_with(": did you mean {in} for {in_file} and {depth} for {DEPTH}?"));
+        assert!(error("bot {in} {outfile} {outfile}").ends_with("write its move: did you mean {out} for {outfile}?"));
+        assert!(error("bot {index} {{x} {out}").ends_with("read the board"), "no near miss, no hint");
     }
 
     #[test]

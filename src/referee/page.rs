@@ -9,6 +9,15 @@
 //! from a log (names, and forfeit reasons holding whatever a program printed)
 //! is hostile, so the blob has no `<`, `>` or `&` that could end its script
 //! element, and the script puts text in the page as text, never as HTML.
+//!
+//! A page is published, so it shows no more of the machine that wrote it
+//! than the results need: in the commands and reasons, a path in the folder
+//! that holds the tournament's folder is shown relative to it (the class
+//! beside the tournament: `cd class/alice && ...`), one in the home folder
+//! from `~`.
+
+use std::borrow::Cow;
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -16,7 +25,7 @@ use super::crosstable::Crosstable;
 use super::figures::Figures;
 use super::log::{Colour, GameRecord, Outcome};
 use super::ratings::Rating;
-use super::standings::Standing;
+use super::standings::{forfeits, Forfeits, Standing};
 
 /// The page, with [`PLACEHOLDER`] where the results go.
 const TEMPLATE: &str = include_str!("page.html");
@@ -39,6 +48,8 @@ pub struct Contents<'a> {
     pub anchor: &'a str,
     /// Each player's command, in the standings' order.
     pub commands: &'a [(&'a str, &'a str)],
+    /// The folder the page is written in, the tournament's.
+    pub directory: &'a Path,
 }
 
 /// The JSON blob the page's script reads.
@@ -50,6 +61,8 @@ struct Data<'a> {
     ratings: Vec<RatingData<'a>>,
     crosstable: CrosstableData<'a>,
     figures: Vec<FiguresData<'a>>,
+    /// Each player's forfeits by verdict, as the terminal's lines count them.
+    forfeits: Vec<ForfeitsData<'a>>,
     games: Vec<GameData<'a>>,
 }
 
@@ -67,8 +80,9 @@ struct Settings {
 #[derive(Serialize)]
 struct StandingData<'a> {
     name: &'a str,
-    /// The player's command, as its games logged it.
-    command: &'a str,
+    /// The player's command, as its games logged it, its paths as the page
+    /// shows them.
+    command: Cow<'a, str>,
     games: u32,
     wins: u32,
     draws: u32,
@@ -130,12 +144,94 @@ struct GameData<'a> {
 struct ForfeitData<'a> {
     player: Colour,
     verdict: &'a str,
-    reason: &'a str,
+    reason: Cow<'a, str>,
+}
+
+/// One player's forfeits of one verdict: how many, the first reason, and
+/// the games.
+#[derive(Serialize)]
+struct ForfeitsData<'a> {
+    player: &'a str,
+    verdict: &'a str,
+    count: usize,
+    reason: Cow<'a, str>,
+    games: Vec<&'a str>,
+}
+
+/// Where a path of the machine that wrote the page starts, and what the page
+/// shows instead: the folder holding the tournament's folder as `.` (its
+/// paths relative to it), the home folder as `~`; the longest first.
+struct Places(Vec<(String, &'static str)>);
+
+impl Places {
+    /// The places of a page written in `directory`: its parent, as given
+    /// (made absolute) and with links resolved, and the home folder. The
+    /// root is no such place: every absolute path would lose its `/`.
+    fn of(directory: &Path) -> Places {
+        let mut places = Vec::new();
+        let parents = [std::path::absolute(directory).ok(), directory.canonicalize().ok()];
+        for parent in parents.iter().flatten().filter_map(|folder| folder.parent()) {
+            places.push((parent.to_string_lossy().into_owned(), "."));
+        }
+        if let Some(home) = std::env::var_os("HOME") {
+            places.push((home.to_string_lossy().into_owned(), "~"));
+        }
+        Places::new(places)
+    }
+
+    fn new(mut places: Vec<(String, &'static str)>) -> Places {
+        places.retain(|(place, _)| place.len() > 1 && place.starts_with('/') && !place.ends_with('/'));
+        places.sort_by_key(|(place, _)| std::cmp::Reverse(place.len()));
+        places.dedup_by(|one, other| one.0 == other.0);
+        Places(places)
+    }
+
+    /// `text` (a command, a reason) with each path that starts at a place
+    /// shown from it: `/tmp/nc/class/alice` as `class/alice` when the
+    /// tournament's folder is `/tmp/nc/t`. A place counts where a word, a
+    /// quote, an `=` or a `:` starts it, and a `/` or the word's end ends it.
+    fn shown<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        const BEFORE: [char; 6] = [' ', '\t', '\'', '"', '=', ':'];
+        const AFTER: [char; 6] = [' ', '\t', '\'', '"', ':', ';'];
+        let mut text = Cow::Borrowed(text);
+        for (place, shown) in &self.0 {
+            let mut result = String::new();
+            let mut rest: &str = &text;
+            let mut changed = false;
+            while let Some(at) = rest.find(place.as_str()) {
+                let starts = rest[..at].chars().next_back().is_none_or(|c| BEFORE.contains(&c));
+                let after = &rest[at + place.len()..];
+                result.push_str(&rest[..at]);
+                if starts && after.starts_with('/') {
+                    // `PLACE/x` is `x` from `.`, `~/x` from the home folder.
+                    if *shown == "~" {
+                        result.push('~');
+                    }
+                    rest = if *shown == "~" { after } else { &after[1..] };
+                    changed = true;
+                } else if starts && after.chars().next().is_none_or(|c| AFTER.contains(&c)) {
+                    result.push_str(shown);
+                    rest = after;
+                    changed = true;
+                } else {
+                    result.push_str(place);
+                    rest = after;
+                }
+            }
+            if changed {
+                result.push_str(rest);
+                text = Cow::Owned(result);
+            }
+        }
+        text
+    }
 }
 
 /// The page of `contents`.
 #[must_use]
 pub fn render(contents: &Contents) -> String {
+    let places = Places::of(contents.directory);
+    let counted: Vec<&GameRecord> = contents.records.iter().collect();
     let data = Data {
         settings: settings(contents.records),
         anchor: contents.anchor,
@@ -145,7 +241,7 @@ pub fn render(contents: &Contents) -> String {
             .zip(contents.commands)
             .map(|(s, (_, command))| StandingData {
                 name: &s.name,
-                command,
+                command: places.shown(command),
                 games: s.games,
                 wins: s.wins,
                 draws: s.draws,
@@ -191,7 +287,17 @@ pub fn render(contents: &Contents) -> String {
                 score_difference: figures.score_difference,
             })
             .collect(),
-        games: contents.records.iter().map(game).collect(),
+        forfeits: forfeits(contents.standings, &counted)
+            .into_iter()
+            .map(|group: Forfeits| ForfeitsData {
+                player: group.player,
+                verdict: group.verdict,
+                count: group.games.len(),
+                reason: places.shown(group.reason()),
+                games: group.games.iter().map(|record| record.id.as_str()).collect(),
+            })
+            .collect(),
+        games: contents.records.iter().map(|record| game(record, &places)).collect(),
     };
     let json = serde_json::to_string(&data).expect("the results serialize: strings, numbers and lists");
     TEMPLATE.replacen(PLACEHOLDER, &script_safe(&json), 1)
@@ -217,7 +323,7 @@ fn settings(records: &[GameRecord]) -> Settings {
     settings
 }
 
-fn game(record: &GameRecord) -> GameData<'_> {
+fn game<'a>(record: &'a GameRecord, places: &Places) -> GameData<'a> {
     GameData {
         id: &record.id,
         red: &record.red.name,
@@ -231,7 +337,7 @@ fn game(record: &GameRecord) -> GameData<'_> {
         forfeit: record.forfeit.as_ref().map(|forfeit| ForfeitData {
             player: forfeit.player,
             verdict: &forfeit.verdict,
-            reason: &forfeit.reason,
+            reason: places.shown(&forfeit.reason),
         }),
     }
 }
@@ -278,6 +384,7 @@ mod tests {
             ratings: &ratings,
             anchor: "a",
             commands: &[("a", "self"), ("b", HOSTILE)],
+            directory: Path::new("/nowhere/t"),
         })
     }
 
@@ -309,8 +416,39 @@ mod tests {
         assert_eq!(data["ratings"][0]["low"], 0.0, "the anchor's interval is the point 0");
         assert_eq!(data["figures"][1]["forfeits"], serde_json::json!([["no-output", 1]]));
         assert_eq!(data["games"][1]["forfeit"]["reason"], HOSTILE, "the reason, whole, as data");
+        assert_eq!(
+            data["forfeits"],
+            serde_json::json!([{"player": "b", "verdict": "no-output", "count": 1, "reason": HOSTILE, "games": ["44+b+a"]}])
+        );
         assert_eq!(data["games"][0]["start"], "0000000/0000000/0000000/0000000/0000000/0001000 2");
         assert_eq!(data["games"][0]["moves"], "3333");
+    }
+
+    #[test]
+    fn paths_in_the_tournaments_parent_are_shown_from_it_and_the_home_folder_from_tilde() {
+        let places = Places::new(vec![
+            ("/tmp/nc".to_owned(), "."),
+            ("/home/prof".to_owned(), "~"),
+            ("/".to_owned(), "."),
+            ("/tmp/nc".to_owned(), "."),
+        ]);
+        let shown = |text: &str| places.shown(text).into_owned();
+        assert_eq!(
+            shown("cd /tmp/nc/class/alice && python3 maxconnect4.py one-move {in} {out} {depth}"),
+            "cd class/alice && python3 maxconnect4.py one-move {in} {out} {depth}"
+        );
+        assert_eq!(shown("cd '/tmp/nc/my class/bob' && ./mc4 {in} {out}"), "cd 'my class/bob' && ./mc4 {in} {out}");
+        assert_eq!(
+            shown("java -cp /tmp/nc/lib:/tmp/nc/class/c Main {in} {out}"),
+            "java -cp lib:class/c Main {in} {out}"
+        );
+        assert_eq!(shown("/home/prof/bin/mc4 one-move {in} {out} 1"), "~/bin/mc4 one-move {in} {out} 1");
+        assert_eq!(shown("cd /tmp/nc && ./mc4 {in} {out}"), "cd . && ./mc4 {in} {out}");
+        assert_eq!(shown("no output: /tmp/nc/class/dave: too large"), "no output: class/dave: too large");
+        // Where a place is not a whole path's start, nothing changes; nor
+        // elsewhere than the places.
+        let elsewhere = "/tmp/nc2/mc4 /x/tmp/nc/y /tmp/ncx /usr/bin/python3 {in} {out}";
+        assert!(matches!(places.shown(elsewhere), Cow::Borrowed(text) if text == elsewhere));
     }
 
     #[test]

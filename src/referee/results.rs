@@ -110,7 +110,7 @@ impl Results {
             ("standings.svg", svg.into_bytes()),
             ("crosstable.csv", self.crosstable.csv().into_bytes()),
             ("ratings.csv", ratings_csv(&self.ratings).into_bytes()),
-            ("results.html", self.page().into_bytes()),
+            ("results.html", self.page(directory).into_bytes()),
         ];
         let staged = files
             .iter()
@@ -120,9 +120,9 @@ impl Results {
         Ok(())
     }
 
-    /// The results page, `results.html`.
+    /// The results page, `results.html`, to be written in `directory`.
     #[must_use]
-    pub fn page(&self) -> String {
+    pub fn page(&self, directory: &Path) -> String {
         page::render(&page::Contents {
             records: &self.records,
             standings: &self.standings,
@@ -131,6 +131,7 @@ impl Results {
             figures: &self.figures,
             anchor: &self.anchor,
             commands: &self.commands(),
+            directory,
         })
     }
 
@@ -275,7 +276,7 @@ mod tests {
         assert!(results.standings().is_empty() && results.records().is_empty());
         let mut out = Vec::new();
         results.report(&mut out, Path::new("t")).unwrap();
-        assert!(results.page().contains(r#""games":[]"#));
+        assert!(results.page(Path::new("t")).contains(r#""games":[]"#));
     }
 
     #[test]
@@ -337,7 +338,7 @@ mod tests {
             assert_eq!(records.len(), rows);
             assert!(records.iter().all(|record| record.len() == fields), "{csv:?}");
         }
-        let page = results.page();
+        let page = results.page(Path::new("out"));
         let start = page.find("id=\"results-data\">").unwrap();
         let json = &page[start + "id=\"results-data\">".len()..];
         let data: serde_json::Value = serde_json::from_str(&json[..json.find("</script>").unwrap()]).unwrap();

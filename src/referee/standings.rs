@@ -131,31 +131,61 @@ pub fn aligned(rows: Vec<Vec<String>>, left: &[usize]) -> String {
     text
 }
 
+/// One player's forfeits of one verdict.
+pub struct Forfeits<'a> {
+    pub player: &'a str,
+    pub verdict: &'a str,
+    /// The games forfeited so, in the records' order: never empty.
+    pub games: Vec<&'a GameRecord>,
+}
+
+impl<'a> Forfeits<'a> {
+    /// The reason given the first time.
+    #[must_use]
+    pub fn reason(&self) -> &'a str {
+        self.games[0].forfeit.as_ref().map_or("", |forfeit| forfeit.reason.as_str())
+    }
+}
+
+/// Every forfeit of the players in `standings` in `records`, by player and
+/// verdict: the players in the standings' order, each one's verdicts in the
+/// order first met.
+#[must_use]
+pub fn forfeits<'a>(standings: &'a [Standing], records: &[&'a GameRecord]) -> Vec<Forfeits<'a>> {
+    let mut groups: Vec<Forfeits<'a>> = Vec::new();
+    for standing in standings.iter().filter(|standing| standing.forfeits > 0) {
+        let first = groups.len();
+        for &record in records {
+            let Some(forfeit) = record.forfeit.as_ref() else { continue };
+            if record.side(forfeit.player).name != standing.name {
+                continue;
+            }
+            match groups[first..].iter_mut().find(|group| group.verdict == forfeit.verdict) {
+                Some(group) => group.games.push(record),
+                None => {
+                    groups.push(Forfeits { player: &standing.name, verdict: &forfeit.verdict, games: vec![record] })
+                }
+            }
+        }
+    }
+    groups
+}
+
 /// Why the players in `standings` forfeited in `records`, for the lines
 /// under the standings table: per player, each verdict with its count and
 /// the reason the first time it was given. Empty when nobody forfeited.
 #[must_use]
 pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> String {
     let mut text = String::new();
-    for standing in standings.iter().filter(|standing| standing.forfeits > 0) {
-        // Verdicts in the order first met, each with its count and first reason.
-        let mut verdicts: Vec<(&str, u32, &str)> = Vec::new();
-        let forfeits = records.iter().filter_map(|record| {
-            let forfeit = record.forfeit.as_ref()?;
-            (record.side(forfeit.player).name == standing.name).then_some(forfeit)
-        });
-        for forfeit in forfeits {
-            match verdicts.iter_mut().find(|(verdict, _, _)| *verdict == forfeit.verdict) {
-                Some((_, count, _)) => *count += 1,
-                None => verdicts.push((&forfeit.verdict, 1, &forfeit.reason)),
-            }
-        }
-        let games = if standing.forfeits == 1 { "game" } else { "games" };
-        let _ = writeln!(text, "{} forfeited {} {games}:", printable(&standing.name, NAME), standing.forfeits);
-        for (verdict, count, reason) in verdicts {
-            let first_line = reason.lines().next().unwrap_or_default();
-            let (verdict, reason) = (printable(verdict, NAME), printable(first_line, LINE));
-            let _ = writeln!(text, "  {count} × {verdict}, for example: {reason}");
+    let groups = forfeits(standings, records);
+    for player in groups.chunk_by(|one, other| one.player == other.player) {
+        let count: usize = player.iter().map(|group| group.games.len()).sum();
+        let games = if count == 1 { "game" } else { "games" };
+        let _ = writeln!(text, "{} forfeited {count} {games}:", printable(player[0].player, NAME));
+        for group in player {
+            let first_line = group.reason().lines().next().unwrap_or_default();
+            let (verdict, reason) = (printable(group.verdict, NAME), printable(first_line, LINE));
+            let _ = writeln!(text, "  {} × {verdict}, for example: {reason}", group.games.len());
         }
     }
     if text.is_empty() {

@@ -84,6 +84,79 @@ fn tournament_players_are_checked_with_the_arguments() {
     check(&["tournament", "--player", "a=self", "--player", "b=http:"], "is not an http:// URL");
 }
 
+/// [`check`], and the message is the whole first line, after `error: `.
+#[track_caller]
+fn check_line(args: &[&str], message: &str) {
+    check(args, message);
+    let dir = tempfile::tempdir().unwrap();
+    let output = maxconnect4(dir.path()).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().next(), Some(format!("error: {message}").as_str()), "{args:?}");
+}
+
+/// A template typed as the shell splits it, unquoted, as an instructor
+/// first typed one: the message shows the command line quoted.
+#[test]
+fn a_template_typed_without_quotes_is_shown_quoted() {
+    let split = "the command template 'python3' has no {in}, and the arguments after it look like the rest of the \
+                 command: quote the whole command as one argument, as in: ";
+    check_line(
+        &["check", "python3", "prog.py", "one-move", "{in}", "{out}", "{depth}"],
+        &format!("{split}maxconnect4 check 'python3 prog.py one-move {{in}} {{out}} {{depth}}'"),
+    );
+    check_line(
+        &["check", "self", "python3", "prog.py", "one-move", "{in}", "{out}", "{depth}", "--depth", "3"],
+        &format!("{split}maxconnect4 check self 'python3 prog.py one-move {{in}} {{out}} {{depth}}' --depth 3"),
+    );
+    // Two players, each split: each is quoted, and a word with a blank
+    // (quoted at the shell) keeps its own quotes.
+    check_line(
+        &["match", "python3", "my bot.py", "{in}", "{out}", "./rival", "{in}", "{out}", "--depth", "3"],
+        &format!("{split}maxconnect4 match 'python3 \"my bot.py\" {{in}} {{out}}' './rival {{in}} {{out}}' --depth 3"),
+    );
+    check_line(
+        &["tournament", "--player", "a=python3", "prog.py", "{in}", "{out}", "{depth}", "--player", "b=self"],
+        &format!("{split}maxconnect4 tournament --player 'a=python3 prog.py {{in}} {{out}} {{depth}}' --player b=self"),
+    );
+    // A program's own option that a placeholder follows is the program's.
+    let report = "the command template './prog' has no {in}, and the arguments after it look like the rest of the \
+                  command: quote the whole command as one argument, as in: \
+                  maxconnect4 report --player './prog {in} {out} --depth {depth}'";
+    check_line(&["report", "--player", "./prog", "{in}", "{out}", "--depth", "{depth}"], report);
+    // Quoted, a near miss is still wrong: both are said.
+    check_line(
+        &["check", "python3", "prog.py", "{input}", "{output}"],
+        &format!(
+            "{split}maxconnect4 check 'python3 prog.py {{input}} {{output}}'; quoted, it is still refused: the command \
+             template 'python3 prog.py {{input}} {{output}}' has no {{in}}, so the program could not know where to read \
+             the board: did you mean {{in}} for {{input}} and {{out}} for {{output}}?"
+        ),
+    );
+    // Nothing after it looks like a template's words: the plain message.
+    check_line(
+        &["check", "prog", "--depth", "3"],
+        "invalid value 'prog' for '[PLAYERS]...': the command template 'prog' has no {in}, so the program could not \
+         know where to read the board",
+    );
+}
+
+/// A placeholder mistyped is named, with the one meant.
+#[test]
+fn a_near_miss_of_a_placeholder_gets_a_did_you_mean() {
+    check_line(
+        &["check", "python3 prog.py one-move {input} {output} {depth}"],
+        "invalid value 'python3 prog.py one-move {input} {output} {depth}' for '[PLAYERS]...': the command template \
+         'python3 prog.py one-move {input} {output} {depth}' has no {in}, so the program could not know where to read \
+         the board: did you mean {in} for {input} and {out} for {output}?",
+    );
+    check(&["match", "self", "./prog {IN} {out}"], "did you mean {in} for {IN}?");
+    check(&["tournament", "--player", "a=self", "--player", "b=./prog {in} {outfile} {DEPTH}"], "has no {out}, so the program could not know where to write its move: did you mean {out} for {outfile} and {depth} for {DEPTH}?");
+    check(
+        &["tournament", "--player", "a=self", "--player", "b=./prog --board={infile} {out}"],
+        "did you mean {in} for {infile}?",
+    );
+}
+
 #[test]
 fn a_table_larger_than_the_memory_at_hand_is_refused() {
     for args in [

@@ -131,13 +131,15 @@ fn the_results_page_opens_from_disk_and_replays_every_game() {
     client.wait_for("body[data-ready='yes']", PATIENCE);
 
     // The standings table says what the CSV says, row for row, and
-    // each player's command as the log has it.
+    // each player's command as the log has it, the home folder as `~`.
     let shown = rows(&client, "#standings");
     let written: Vec<Vec<String>> = standings[1..].iter().map(|row| row[..9].to_vec()).collect();
     assert_eq!(shown.iter().map(|row| row[..9].to_vec()).collect::<Vec<_>>(), written);
+    let home = std::env::var("HOME").ok().filter(|home| home.len() > 1).map(|home| format!("{home}/"));
     for row in &shown {
         let side = logged.iter().flat_map(|game| [&game.red, &game.green]).find(|side| side.name == row[1]).unwrap();
-        assert_eq!(row[9], side.command);
+        let command = home.as_ref().map_or(side.command.clone(), |home| side.command.replace(home, "~/"));
+        assert_eq!(row[9], command);
     }
     let games = rows(&client, "#games");
     assert_eq!(games.len(), logged.len(), "every game is listed");
@@ -188,15 +190,92 @@ fn the_results_page_opens_from_disk_and_replays_every_game() {
     click(&client, "#first");
     assert_eq!(drawn_board(&client), expected_board(game, 0));
 
-    // The hostile program's stderr, quoted in every reason, is text.
-    let reasons = client.find_all("#forfeits td.reason");
-    assert_eq!(reasons.len(), 4, "hostile forfeits its 4 games");
-    for reason in reasons {
-        assert!(reason.text().contains(HOSTILE));
-    }
+    // Hostile forfeits its 4 games for one verdict: one line, with the
+    // count and the first reason, which quotes its stderr as text.
+    let forfeited: Vec<&GameRecord> = logged.iter().filter(|record| record.forfeit.is_some()).collect();
+    assert_eq!(forfeited.len(), 4, "hostile forfeits its 4 games");
+    let verdict = &forfeited[0].forfeit.as_ref().unwrap().verdict;
+    let lines = rows(&client, "#forfeits");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0][..3], ["hostile", verdict.as_str(), "4"], "the games closed, their count shown");
+    assert!(lines[0][3].contains(HOSTILE), "{lines:?}");
     assert!(client.find_all("#injected").is_empty(), "no element was made from it");
     assert_eq!(client.title(), "Tournament results", "no script from it ran");
+    // Opened, the count lists the games, each a link to its replay.
+    assert!(!client.find("#forfeits details a").is_displayed());
+    click(&client, "#forfeits summary");
+    let links: Vec<String> = client.find_all("#forfeits details a").iter().map(|link| link.text()).collect();
+    let ids: Vec<&str> = forfeited.iter().map(|record| record.id.as_str()).collect();
+    assert_eq!(links, ids);
+    click(&client, &format!("#forfeits a[data-game='{}']", ids[3]));
+    assert_eq!(text(&client, "#replay-title"), format!("Replay of game {}", ids[3]));
     client.close();
+}
+
+/// A copy of the students of `tests/class` named in `students` in `class`.
+fn class_of(class: &Path, students: &[&str]) {
+    for student in students {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/class").join(student);
+        std::fs::create_dir_all(class.join(student)).unwrap();
+        for file in std::fs::read_dir(&from).unwrap() {
+            let file = file.unwrap();
+            std::fs::copy(file.path(), class.join(student).join(file.file_name())).unwrap();
+        }
+    }
+}
+
+/// A class named by its absolute path, as an instructor's script names it:
+/// the page, which is published, shows each command from the folder that
+/// holds the tournament's (the class beside it), while the terminal keeps
+/// the path given; and a student whose program never runs has one line of
+/// forfeits for its four, as on the terminal, with its games.
+#[test]
+fn a_published_page_shows_no_path_of_the_machine_and_counts_forfeits() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let class = root.join("class");
+    class_of(&class, &["alice", "dave"]);
+    let out = root.join("t");
+    let assert = maxconnect4(&root)
+        .arg("tournament")
+        .arg("--class")
+        .arg(&class)
+        .args(["--player", "me=self", "--gauntlet", "me", "--openings", "2", "--depth", "1", "--timeout", "60"])
+        .args(["--no-check", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    let alice = "python3 maxconnect4.py one-move {in} {out} {depth}";
+    let given = format!("cd {} && {alice}", class.join("alice").display());
+    assert!(stdout.contains(&given), "the terminal shows the command as given: {stdout}");
+    assert!(stdout.contains("dave forfeited 4 games:\n  4 × failed-to-start, for example: "), "{stdout}");
+
+    let page = read(&out.join("results.html"));
+    let root = root.to_str().unwrap();
+    assert!(!page.contains(root), "the page names {root}");
+    let data = page_data(&page);
+    let command = |name: &str| {
+        let standings = data["standings"].as_array().unwrap();
+        standings.iter().find(|row| row["name"] == name).unwrap()["command"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(command("alice"), format!("cd class/alice && {alice}"));
+    assert_eq!(command("dave"), "cd class/dave && (no program)");
+    assert_eq!(command("me"), "self");
+    let logged = records(&out.join("games.jsonl"));
+    let forfeited: Vec<&GameRecord> = logged.iter().filter(|record| record.forfeit.is_some()).collect();
+    assert_eq!(forfeited.len(), 4, "dave forfeits each of his games");
+    let ids: Vec<&str> = forfeited.iter().map(|record| record.id.as_str()).collect();
+    assert_eq!(
+        data["forfeits"],
+        serde_json::json!([{
+            "player": "dave",
+            "verdict": "failed-to-start",
+            "count": 4,
+            "reason": forfeited[0].forfeit.as_ref().unwrap().reason.replace(&format!("{root}/"), ""),
+            "games": ids,
+        }])
+    );
 }
 
 /// The Java player of `tests/bots/Leftmost.java`, compiled into `folder`.
