@@ -329,11 +329,12 @@ pub(crate) struct TournamentArgs {
 
 #[derive(clap::Args)]
 pub(crate) struct ResultsArgs {
-    /// Logs of one tournament (`DIR/games.jsonl`), such as its shards' logs; each game counts once.
+    /// Logs of one tournament (`DIR/games.jsonl`, or `DIR` for its log), such as its shards' logs, or
+    /// a folder of its shards' folders; each game counts once.
     #[arg(required = true, value_name = "LOG")]
     pub(crate) logs: Vec<PathBuf>,
     /// The directory for the standings, crosstable, ratings and results.html
-    /// [default: the log's directory, when there is one log].
+    /// [default: the folder given, or the log's directory, when one is given].
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
     /// The player rated 0 [default: the tournament's anchor, or its first player].
@@ -351,9 +352,13 @@ impl ResultsArgs {
         Ok(())
     }
 
-    /// Where the results go: `--out`, or the one log's directory.
+    /// Where the results go: `--out`, or the one folder given (a
+    /// tournament's, or its shards' parent), or the one log's directory.
     pub(crate) fn directory(&self) -> PathBuf {
-        self.out.clone().unwrap_or_else(|| self.logs[0].parent().map(Path::to_path_buf).unwrap_or_default())
+        let given = &self.logs[0];
+        let beside =
+            || if given.is_dir() { given.clone() } else { given.parent().map(Path::to_path_buf).unwrap_or_default() };
+        self.out.clone().unwrap_or_else(beside)
     }
 }
 

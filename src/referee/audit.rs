@@ -1,16 +1,23 @@
 //! A logged game, checked against itself before it counts: its start is a
-//! position a game reaches, its moves are legal, its score is the one its
-//! moves give, its result follows from the rules, a forfeit or the
-//! solver's adjudication, and its turns are the moves'. An instructor's
-//! standings decide grades: one edited line of a log must not change them
-//! unnoticed.
+//! position a game reaches (the one its opening leads to, when it has
+//! one), its moves are legal, its score is the one its moves give, its
+//! result follows from the rules, a forfeit or the solver's adjudication,
+//! and its turns are the moves'. A tournament's game is also the game its
+//! id schedules (`OPENING+RED+GREEN`): those players in those colours, from
+//! that opening. An instructor's standings decide grades: one edited line
+//! of a log must not change them unnoticed, least of all red and green
+//! swapped, which leaves a game consistent in every other way and gives
+//! the loser the win.
 
 use std::path::Path;
 
+use super::fixtures::Fixture;
 use super::log::{Colour, Fault, GameRecord, LogError, Outcome, Records};
 use super::replay;
+use crate::moves::Moves;
 use crate::player::Player;
-use crate::rules;
+use crate::printable::{printable, LINE};
+use crate::rules::{self, Rules};
 
 /// Checks every game of the log at `path` against itself, as every reader
 /// that counts games does before it counts them.
@@ -34,8 +41,19 @@ pub fn records(records: &Records, path: &Path) -> Result<(), LogError> {
 /// # Errors
 /// The first fault found.
 pub fn check(record: &GameRecord) -> Result<(), Fault> {
+    if let Some(game) = Fixture::named(&record.id) {
+        scheduled(record, &game)?;
+    }
     let positions = replay::positions(record)?;
     let (start, end) = (positions[0], positions[positions.len() - 1]);
+    if let Some(opening) = &record.opening {
+        // Played as the referee played it to make the start: from the
+        // empty board, whatever the rules.
+        let after = Moves::board(Rules::Max, opening).map_err(Fault::OpeningNotMoves)?;
+        if after != start {
+            return Err(Fault::NotTheOpening { opening: opening.as_str().into() });
+        }
+    }
     if record.rules.is_over(&start) {
         return Err(Fault::StartIsOver);
     }
@@ -63,6 +81,23 @@ pub fn check(record: &GameRecord) -> Result<(), Fault> {
         return Err(Fault::Result { said: record.result, given: result });
     }
     turns(record, &positions)
+}
+
+/// Whether `record`, named as a tournament names `game`, is that game: its
+/// players in their colours, and its opening.
+fn scheduled(record: &GameRecord, game: &Fixture) -> Result<(), Fault> {
+    if (record.red.name.as_str(), record.green.name.as_str()) != (game.red.as_str(), game.green.as_str()) {
+        let shown = |name: &str| printable(name, LINE);
+        return Err(Fault::Players {
+            scheduled: Box::new((shown(&game.red), shown(&game.green))),
+            logged: Box::new((shown(&record.red.name), shown(&record.green.name))),
+        });
+    }
+    if record.opening.as_deref() != Some(game.opening.as_str()) {
+        let scheduled = game.opening.as_str().into();
+        return Err(Fault::Opening { scheduled, logged: record.opening.as_deref().map(Box::from) });
+    }
+    Ok(())
 }
 
 /// Whether the turns are the moves': one per move, the forfeited one
@@ -106,6 +141,74 @@ mod tests {
     #[test]
     fn a_game_as_played_holds_up() {
         assert_eq!(check(&record()), Ok(()));
+    }
+
+    #[test]
+    fn a_tournament_game_is_the_game_its_id_schedules() {
+        let mut game = record();
+        game.id = "empty+a+b".into();
+        assert_eq!(check(&game), Ok(()));
+        let edited = |edit: &dyn Fn(&mut GameRecord)| {
+            let mut record = game.clone();
+            edit(&mut record);
+            check(&record).unwrap_err()
+        };
+        let swapped = edited(&|r| std::mem::swap(&mut r.red, &mut r.green));
+        assert_eq!(
+            swapped.to_string(),
+            "the schedule has a as red and b as green in this game, but the record has b as red and a as green"
+        );
+        let renamed = edited(&|r| r.green.name = "mallory\n".into());
+        assert_eq!(
+            renamed,
+            Fault::Players {
+                scheduled: Box::new(("a".into(), "b".into())),
+                logged: Box::new(("a".into(), "mallory\\n".into()))
+            }
+        );
+        let opening = edited(&|r| r.opening = Some("44".into()));
+        assert_eq!(
+            opening.to_string(),
+            "the schedule plays this game from the empty board, but the record has opening 44"
+        );
+        let none = edited(&|r| r.opening = None);
+        assert_eq!(
+            none.to_string(),
+            "the schedule plays this game from the empty board, but the record has no opening"
+        );
+        let mut from_44 = game.clone();
+        from_44.id = "44+a+b".into();
+        assert_eq!(
+            check(&from_44).unwrap_err().to_string(),
+            "the schedule plays this game from opening 44, but the record has the empty board"
+        );
+
+        // A match's game is numbered: it has no schedule, and its players
+        // may be either way round.
+        let mut numbered = game.clone();
+        numbered.id = "3".into();
+        std::mem::swap(&mut numbered.red, &mut numbered.green);
+        assert_eq!(check(&numbered), Ok(()));
+    }
+
+    #[test]
+    fn a_game_with_an_opening_starts_where_its_opening_leads() {
+        let mut game = record();
+        game.opening = Some("4".into());
+        let elsewhere = check(&game).unwrap_err();
+        assert_eq!(elsewhere, Fault::NotTheOpening { opening: "4".into() });
+        assert_eq!(elsewhere.to_string(), "the start position is not the position after the opening 4");
+        game.opening = Some("48".into());
+        assert_eq!(
+            check(&game).unwrap_err().to_string(),
+            "the opening is not a game's moves: move 2 is '8', not a column 1-7"
+        );
+        game.opening = Some(String::new());
+        game.start = "0000000/0000000/0000000/0000000/0000000/0001000 2".into();
+        assert_eq!(
+            check(&game).unwrap_err().to_string(),
+            "the start position is not the empty board, where the opening (no moves) leaves it"
+        );
     }
 
     #[test]

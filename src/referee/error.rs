@@ -88,6 +88,12 @@ pub enum NameError {
 pub enum MergeError {
     #[error("{}: no such log", .0.display())]
     NoSuchLog(PathBuf),
+    /// A folder given for a log that is no tournament's nor its shards'.
+    #[error(
+        "{}: no games.jsonl in it, nor in a folder in it; give a tournament's folder, its log, or a folder of its shards' folders",
+        .0.display()
+    )]
+    NoLogIn(PathBuf),
     #[error(
         "{} and {} are manifests of different tournaments ({difference}); merge the shards of one tournament",
         .first.display(), .beside.display()

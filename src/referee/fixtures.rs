@@ -30,6 +30,26 @@ impl Fixture {
     pub fn id(&self) -> String {
         game_id(&self.opening, &self.red, &self.green)
     }
+
+    /// The game a tournament names `id` ([`game_id`]), if `id` is such a
+    /// name: an opening's columns 1-7 (or `empty`), then red's and green's
+    /// names. A match numbers its games, so none of its ids is one.
+    #[must_use]
+    pub fn named(id: &str) -> Option<Fixture> {
+        let mut parts = id.split('+');
+        let (opening, red, green) = (parts.next()?, parts.next()?, parts.next()?);
+        let columns =
+            |opening: &str| !opening.is_empty() && opening.bytes().all(|digit| (b'1'..=b'7').contains(&digit));
+        let opening = match opening {
+            "empty" => "",
+            opening if columns(opening) => opening,
+            _ => return None,
+        };
+        if parts.next().is_some() || red.is_empty() || green.is_empty() {
+            return None;
+        }
+        Some(Fixture { opening: opening.to_owned(), red: red.to_owned(), green: green.to_owned() })
+    }
 }
 
 /// A game's name: `OPENING+RED+GREEN` (`empty+RED+GREEN` from the empty
@@ -140,6 +160,17 @@ mod tests {
                 "empty+c+b"
             ]
         );
+    }
+
+    #[test]
+    fn a_game_is_named_by_its_id_and_a_matchs_number_names_none() {
+        let games: Vec<Fixture> = game_list(&names(&["a", "b-2.x"]), &names(&["44", ""]), &[]).collect();
+        for game in &games {
+            assert_eq!(Fixture::named(&game.id()).as_ref(), Some(game), "{}", game.id());
+        }
+        for id in ["1", "12", "", "44+a", "44+a+b+c", "48+a+b", "x+a+b", "+a+b", "44++b", "44+a+"] {
+            assert_eq!(Fixture::named(id), None, "{id}");
+        }
     }
 
     #[test]

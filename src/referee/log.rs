@@ -81,6 +81,39 @@ pub enum Fault {
     /// Numbered from 1, as the move it should be.
     #[error("turn {0} does not match move {0}")]
     Turn(usize),
+    /// A tournament's game (its id `OPENING+RED+GREEN`) logged with other
+    /// players in its colours, as when red and green were swapped: names as
+    /// shown ([`Side::shown`]), the schedule's then the record's (boxed: a
+    /// fault is in every `Result` of the referee, which must stay small).
+    #[error(
+        "the schedule has {} as red and {} as green in this game, but the record has {} as red and {} as green",
+        .scheduled.0, .scheduled.1, .logged.0, .logged.1
+    )]
+    Players { scheduled: Box<(String, String)>, logged: Box<(String, String)> },
+    /// A tournament's game logged from another opening than its id's.
+    #[error(
+        "the schedule plays this game from {}, but the record has {}",
+        opening_words(Some(.scheduled)), opening_words(.logged.as_deref())
+    )]
+    Opening { scheduled: Box<str>, logged: Option<Box<str>> },
+    #[error("the opening is not a game's moves: {0}")]
+    OpeningNotMoves(MoveStringError),
+    /// The opening's moves lead elsewhere than the start position.
+    #[error("the start position is not {}", match &**.opening {
+        "" => "the empty board, where the opening (no moves) leaves it".to_owned(),
+        opening => format!("the position after the opening {}", crate::printable::printable(opening, crate::printable::LINE)),
+    })]
+    NotTheOpening { opening: Box<str> },
+}
+
+/// An opening in a sentence: `opening 44`, `the empty board`, or `no
+/// opening` for a game logged without one.
+fn opening_words(opening: Option<&str>) -> String {
+    match opening {
+        None => "no opening".to_owned(),
+        Some("") => "the empty board".to_owned(),
+        Some(opening) => format!("opening {}", crate::printable::printable(opening, crate::printable::LINE)),
+    }
 }
 
 /// A line of a log that is not a game record.
@@ -441,19 +474,31 @@ impl Log {
         &self.path
     }
 
-    /// Everything in the log now.
+    /// Everything in the log now, the moves file made to agree with it
+    /// ([`reconcile_moves`](Self::reconcile_moves)).
     ///
     /// # Errors
     /// When it cannot be read.
     pub fn records(&mut self) -> Result<Records, LogError> {
+        let records = self.read()?;
+        self.reconcile_moves(&records.games)?;
+        Ok(records)
+    }
+
+    /// Everything in the log now, the moves file left as it is: for a
+    /// reader that checks the games before it trusts them
+    /// ([`audit`](super::audit)), so that an edited record is refused, not
+    /// copied into the moves file.
+    ///
+    /// # Errors
+    /// When it cannot be read.
+    pub fn read(&mut self) -> Result<Records, LogError> {
         let text = self
             .file
             .seek(SeekFrom::Start(0))
             .and_then(|_| crate::bounded::read_from(self.file.try_clone()?, LOG_LIMIT, "log of games"))
             .map_err(|source| LogError::Read { path: self.path.clone(), source })?;
-        let records = parse(&text);
-        self.reconcile_moves(&records.games)?;
-        Ok(records)
+        Ok(parse(&text))
     }
 
     /// Makes the moves file agree with the log's `games`: a referee stopped
@@ -464,7 +509,7 @@ impl Log {
     ///
     /// # Errors
     /// When the moves file cannot be read or written.
-    fn reconcile_moves(&self, games: &[GameRecord]) -> Result<(), LogError> {
+    pub fn reconcile_moves(&self, games: &[GameRecord]) -> Result<(), LogError> {
         let moves = moves_file(&self.path);
         let expected: String = games.iter().map(|game| format!("{}\n", game.moves_line())).collect();
         let found = match crate::bounded::read(&moves, LOG_LIMIT, "file of games' moves") {

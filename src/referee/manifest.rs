@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::fixtures::{game_list, meets};
+use super::fixtures::{game_list, meets, Fixture};
 use super::log::{GameRecord, Side};
 use super::settings::Settings;
 use super::Error;
@@ -151,15 +151,20 @@ impl Manifest {
         game_list(&self.names(), &self.openings, &self.gauntlet).count()
     }
 
-    /// Whether `record` is a game of this tournament: between two of its
-    /// players who meet, from one of its openings.
+    /// Whether `record` is a game of this tournament: named as one of its
+    /// games, between two of its players who meet, from one of its
+    /// openings. A record so named is that game once
+    /// [`audit`](super::audit) has passed it; one named otherwise (a
+    /// match's game in the tournament's log) is none, whoever played it.
     #[must_use]
     pub fn includes(&self, record: &GameRecord) -> bool {
         let plays = |name: &str| self.players.iter().any(|side| side.name == name);
-        plays(&record.red.name)
-            && plays(&record.green.name)
-            && meets(&self.gauntlet, &record.red.name, &record.green.name)
-            && record.opening.as_ref().is_some_and(|opening| self.openings.contains(opening))
+        Fixture::named(&record.id).is_some_and(|game| {
+            plays(&game.red)
+                && plays(&game.green)
+                && meets(&self.gauntlet, &game.red, &game.green)
+                && self.openings.contains(&game.opening)
+        })
     }
 }
 
@@ -215,6 +220,9 @@ mod tests {
         assert!(!manifest.includes(&game("ann", "bob", "44")), "entrants do not meet");
         assert!(!manifest.includes(&game("ann", "ref", "34")), "not an opening of the tournament");
         assert!(!manifest.includes(&game("ann", "dan", "44")), "not a player");
+        let mut numbered = game("ann", "ref", "44");
+        numbered.id = "7".to_owned();
+        assert!(!manifest.includes(&numbered), "a match's game, between the same players from the same opening");
     }
 
     fn manifest() -> Manifest {

@@ -9,7 +9,9 @@
 //! same game twice, as when a log is given twice, counts once.
 //!
 //! [`results`] is the `results` command: the merged games' standings,
-//! crosstable, ratings and page, as the tournament itself writes them.
+//! crosstable, ratings and page, as the tournament itself writes them. It
+//! takes a tournament's folder for its log, and a folder of its shards'
+//! folders for theirs ([`logs`]), as `tournament --out` left them.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -19,6 +21,7 @@ use super::error::MergeError;
 use super::log::{self, Colour, GameRecord};
 use super::manifest::{settings_words, Manifest};
 use super::results::Results;
+use super::tournament::LOG_FILE;
 use super::Error;
 
 /// The games of a set of logs, as one tournament.
@@ -109,13 +112,50 @@ pub fn merge(logs: &[PathBuf]) -> Result<Merged, Error> {
     Ok(Merged { names, anchor, games, manifest, warnings })
 }
 
-/// Merges `logs` and writes their results to `directory`, rated from
-/// `anchor` or the tournament's anchor; prints them to `out`.
+/// The logs `given` names: each a log, or a folder, which means the log in
+/// it (a tournament's `--out`) or, when it holds none, the logs of the
+/// folders in it that hold one (a tournament's shards, each played into a
+/// folder of its own), in the order of their names, as a shell's `*`
+/// lists them.
 ///
 /// # Errors
-/// As [`merge`], and when `anchor` is no player of these logs or a file
-/// cannot be written.
-pub fn results(logs: &[PathBuf], directory: &Path, anchor: Option<&str>, out: &mut dyn Write) -> Result<(), Error> {
+/// When a folder cannot be read, or holds no log and no folder holding one.
+pub fn logs(given: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut logs = Vec::new();
+    for path in given {
+        if !path.is_dir() {
+            logs.push(path.clone());
+        } else if path.join(LOG_FILE).is_file() {
+            logs.push(path.join(LOG_FILE));
+        } else {
+            let entries = std::fs::read_dir(path).map_err(|source| Error::io("read", path, source))?;
+            let mut shards = Vec::new();
+            for entry in entries {
+                let log = entry.map_err(|source| Error::io("read", path, source))?.path().join(LOG_FILE);
+                if log.is_file() {
+                    shards.push(log);
+                }
+            }
+            if shards.is_empty() {
+                return Err(MergeError::NoLogIn(path.clone()).into());
+            }
+            shards.sort();
+            logs.extend(shards);
+        }
+    }
+    Ok(logs)
+}
+
+/// Merges the logs `given` names ([`logs`]) and writes their results to
+/// `directory`, rated from `anchor` or the tournament's anchor; prints them
+/// to `out`.
+///
+/// # Errors
+/// As [`logs`] and [`merge`], and when `anchor` is no player of these logs
+/// or a file cannot be written.
+pub fn results(given: &[PathBuf], directory: &Path, anchor: Option<&str>, out: &mut dyn Write) -> Result<(), Error> {
+    let logs = logs(given)?;
+    let logs = logs.as_slice();
     let merged = merge(logs)?;
     for warning in &merged.warnings {
         eprintln!("{warning}");

@@ -17,6 +17,10 @@
 //! A game is named `OPENING+RED+GREEN`: `+` is not allowed in a player's
 //! name, so no two games share a name (or a folder of captured output,
 //! named so with each long name cut: [`file_name`]).
+//! The name is the schedule: a logged game is known by it, and a record
+//! whose players, colours or opening are not its name's (red and green
+//! swapped, to give the loser the win) is refused before resuming
+//! ([`audit`](super::audit)).
 //! With no openings (`--openings 0`) every game starts from the empty
 //! board, which moderator bots need: their protocol has no start position.
 
@@ -117,6 +121,9 @@ pub enum Preflight {
     Skip,
 }
 
+/// The log's name in a tournament's directory.
+pub const LOG_FILE: &str = "games.jsonl";
+
 /// The folder in a tournament's directory where the pre-flight check keeps
 /// what each entrant printed.
 pub const PREFLIGHT_OUTPUT: &str = "preflight.output";
@@ -125,7 +132,7 @@ impl TournamentOptions {
     /// The log of the games.
     #[must_use]
     pub fn log(&self) -> PathBuf {
-        self.directory.join("games.jsonl")
+        self.directory.join(LOG_FILE)
     }
 
     /// Every game of the tournament, or of its shard, between the players
@@ -245,8 +252,9 @@ fn open_log(options: &TournamentOptions, reporter: &mut Reporter) -> Result<(Log
     // The programs' output goes beside the log: a link there is refused too.
     crate::atomic::check_folder(&log::output_directory(&log_path))?;
     let mut log = Log::open(&log_path)?;
-    let logged = log.records()?;
+    let logged = log.read()?;
     super::audit::records(&logged, &log_path)?;
+    log.reconcile_moves(&logged.games)?;
     for warning in logged.warnings(&log_path) {
         reporter.warning(&warning);
     }
@@ -270,10 +278,10 @@ impl Schedule {
             .into_iter()
             .filter(|game| place(&game.red).is_some() && place(&game.green).is_some())
             .collect();
-        let played: HashSet<(String, String, String)> = records.iter().filter_map(key).collect();
+        let played: HashSet<Fixture> = records.iter().filter_map(|record| Fixture::named(&record.id)).collect();
         let to_play = games
             .iter()
-            .filter(|game| !played.contains(&fixture_key(game)))
+            .filter(|game| !played.contains(game))
             .filter_map(|game| {
                 Some(Pairing { red: place(&game.red)?, green: place(&game.green)?, opening: game.opening.clone() })
             })
@@ -393,16 +401,6 @@ fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) ->
     Ok(())
 }
 
-/// What identifies a tournament game: red, green and the opening.
-fn key(record: &GameRecord) -> Option<(String, String, String)> {
-    Some((record.red.name.clone(), record.green.name.clone(), record.opening.clone()?))
-}
-
-/// The [`key`] of a game of the list.
-fn fixture_key(game: &Fixture) -> (String, String, String) {
-    (game.red.clone(), game.green.clone(), game.opening.clone())
-}
-
 /// Refuses a gauntlet that the pre-flight check left without a reference,
 /// or without anyone else: it would have no games.
 fn check_gauntlet_left(seats: &[Seat], gauntlet: &[String]) -> Result<(), Error> {
@@ -483,10 +481,12 @@ fn play_all(
 
 /// The logged games that are `games`, each counted once: a log may hold
 /// other games between the players (a gauntlet's, another shard's, an
-/// opening no longer played), and a game logged twice counts the first time.
+/// opening no longer played, a match's), and a game logged twice counts the
+/// first time. A game is known by its id, which the audit has checked
+/// against its players and opening.
 fn of_this_tournament(records: Vec<GameRecord>, games: &[Fixture]) -> Vec<GameRecord> {
-    let mut planned: HashSet<(String, String, String)> = games.iter().map(fixture_key).collect();
-    records.into_iter().filter(|record| key(record).is_some_and(|key| planned.remove(&key))).collect()
+    let mut planned: HashSet<&Fixture> = games.iter().collect();
+    records.into_iter().filter(|record| Fixture::named(&record.id).is_some_and(|game| planned.remove(&game))).collect()
 }
 
 /// Runs the pre-flight check on `seats` as `options.preflight` asks, and

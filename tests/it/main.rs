@@ -43,6 +43,8 @@ mod progress;
 mod properties;
 mod readme;
 #[cfg(target_os = "linux")]
+mod records;
+#[cfg(target_os = "linux")]
 mod referee;
 #[cfg(target_os = "linux")]
 mod replay;
