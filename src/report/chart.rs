@@ -14,9 +14,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::analysis::{self, AlgorithmSummary};
+use super::machine::Machine;
 use super::measure::{Algorithm, Measurement};
 use super::timings::{Outcome, Timings};
-use super::units;
+use super::{trust, units};
 use crate::plot::{self, encode_png, FONT};
 use crate::printable::{printable, LINE};
 
@@ -83,11 +84,14 @@ impl Chart {
         }
     }
 
-    /// Draws the chart: the PNG file's bytes and the SVG file's text.
+    /// Draws the chart of `timings`, measured on `machine`: the PNG file's
+    /// bytes and the SVG file's text. Where REPORT.md says a figure is not
+    /// to be trusted, the chart says it too ([`trust`]): in its title for
+    /// the whole report, in the legend for one series.
     ///
     /// # Errors
     /// When the built-in font cannot be loaded or drawing fails.
-    pub fn draw(self, timings: &Timings) -> Result<(Vec<u8>, String), ChartError> {
+    pub fn draw(self, timings: &Timings, machine: &Machine) -> Result<(Vec<u8>, String), ChartError> {
         plot::register_font().map_err(|_| ChartError::Font)?;
         let size = self.size(timings);
         let draw_error = |error: Box<dyn StdError + Send + Sync>| ChartError::Draw {
@@ -97,12 +101,12 @@ impl Chart {
         let mut pixels = vec![0; size.0 as usize * size.1 as usize * 3];
         {
             let area = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
-            self.render(&area, timings).and_then(|()| Ok(area.present()?)).map_err(draw_error)?;
+            self.render(&area, timings, machine).and_then(|()| Ok(area.present()?)).map_err(draw_error)?;
         }
         let mut svg = String::new();
         {
             let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-            self.render(&area, timings).and_then(|()| Ok(area.present()?)).map_err(draw_error)?;
+            self.render(&area, timings, machine).and_then(|()| Ok(area.present()?)).map_err(draw_error)?;
         }
         let png = encode_png(&pixels, size).map_err(|source| ChartError::Png { chart: self.file_stem(), source })?;
         Ok((png, svg))
@@ -112,32 +116,57 @@ impl Chart {
         match self {
             Chart::TimeByNodes => (WIDTH, TITLE_HEIGHT + 2 * PANEL_HEIGHT),
             Chart::TimeByDepth | Chart::NodesByDepth => {
-                let (rows, _) = grid(searched(timings).len());
+                let (rows, _) = grid(searched(timings).len(), most_columns(timings));
                 (WIDTH, TITLE_HEIGHT + rows as u32 * PANEL_HEIGHT)
             }
         }
     }
 
-    fn render<DB: DrawingBackend>(self, area: &DrawingArea<DB, Shift>, timings: &Timings) -> DrawResult
+    /// The title drawn on the chart of `timings` measured on `machine`:
+    /// [`Chart::title`], and why its timings are not to be trusted, if
+    /// they are not.
+    #[must_use]
+    pub fn flagged_title(self, timings: &Timings, machine: &Machine) -> String {
+        match trust::build(machine, timings) {
+            Some(flag) => format!("{} ({flag})", self.title()),
+            None => self.title().to_owned(),
+        }
+    }
+
+    fn render<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, Shift>,
+        timings: &Timings,
+        machine: &Machine,
+    ) -> DrawResult
     where
         DB::ErrorType: 'static,
     {
         area.fill(&WHITE)?;
-        let area = area.titled(self.title(), (FONT, 28))?;
+        let title = self.flagged_title(timings, machine);
+        // A flagged title is longer: smaller, so that it fits the width.
+        let size = fitting_font(28, &title, WIDTH - 40);
+        let area = area.titled(&title, (FONT, size))?;
+        let summaries = analysis::summarize(timings);
         match self {
             Chart::TimeByDepth => {
-                panels(&area, timings, &Axis::TIME, |m| Some(m.cpu.as_secs_f64()), |a, _| a.name().into())
+                panels(&area, timings, &Axis::TIME, |m| Some(m.cpu.as_secs_f64()), |a, _| timings.name(a).to_owned())
             }
             Chart::NodesByDepth => {
-                let label = |algorithm: Algorithm, position| match analysis::branching_factor(&[
-                    timings.node_series(position, algorithm)
-                ]) {
-                    Some(factor) => format!("{}: ×{} per ply", algorithm.name(), units::significant(factor, 3)),
-                    None => algorithm.name().into(),
+                let label = |algorithm: Algorithm, position| {
+                    let name = timings.name(algorithm);
+                    let flat = summaries.iter().find(|s| s.algorithm == algorithm).filter(|s| s.flat_count);
+                    if let Some(flag) = flat.and_then(trust::series) {
+                        return format!("{name}: {flag}");
+                    }
+                    match analysis::branching_factor(&[timings.node_series(position, algorithm)]) {
+                        Some(factor) => format!("{name}: ×{} per ply", units::significant(factor, 3)),
+                        None => name.to_owned(),
+                    }
                 };
                 panels(&area, timings, &Axis::NODES, |m| Some(m.nodes? as f64), label)
             }
-            Chart::TimeByNodes => time_by_nodes(&area, timings, &analysis::summarize(timings)),
+            Chart::TimeByNodes => time_by_nodes(&area, timings, &summaries),
         }
     }
 }
@@ -158,14 +187,27 @@ fn searched(timings: &Timings) -> Vec<usize> {
     (0..timings.positions.len()).filter(|&position| !timings.positions[position].board.is_full()).collect()
 }
 
-/// Rows and columns of panels for `positions` positions.
-fn grid(positions: usize) -> (usize, usize) {
+/// Rows and columns of panels for `positions` positions, `most` columns
+/// at most.
+fn grid(positions: usize, most: usize) -> (usize, usize) {
     let columns = match positions {
         0 | 1 => 1,
         2..=4 => 2,
         _ => 3,
-    };
+    }
+    .min(most.max(1));
     (positions.div_ceil(columns).max(1), columns)
+}
+
+/// How many columns of panels the legends of `timings` leave room for: a
+/// program named by its command needs the width of two.
+fn most_columns(timings: &Timings) -> usize {
+    let short = timings.series.iter().all(|&algorithm| timings.name(algorithm).chars().count() <= 14);
+    if short {
+        3
+    } else {
+        2
+    }
 }
 
 /// What a chart shows where no series gave a figure: a program that
@@ -187,7 +229,17 @@ where
 {
     let max_depth = timings.cells.iter().map(|cell| cell.depth).max().unwrap_or(1);
     let positions = searched(timings);
-    for (&position, panel) in positions.iter().zip(area.split_evenly(grid(positions.len()))) {
+    let (_, columns) = grid(positions.len(), most_columns(timings));
+    // One font for every panel's legend, the longest label fitting a panel
+    // beside its axis labels and the legend's lines.
+    let longest = positions
+        .iter()
+        .flat_map(|&position| timings.series.iter().map(move |&algorithm| (algorithm, position)))
+        .map(|(algorithm, position)| label(algorithm, position))
+        .max_by_key(|label| label.chars().count())
+        .unwrap_or_default();
+    let legend_font = fitting_font(LEGEND_FONT, &longest, WIDTH / columns as u32 - 150);
+    for (&position, panel) in positions.iter().zip(area.split_evenly(grid(positions.len(), columns))) {
         let lines: Vec<(Algorithm, Vec<(f64, f64)>)> = timings
             .series
             .iter()
@@ -242,7 +294,7 @@ where
             }
         }
         // The lines rise to the right: the lower right corner is free.
-        legend(&mut chart, SeriesLabelPosition::LowerRight, 17)?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight, legend_font)?;
     }
     Ok(())
 }
@@ -285,9 +337,13 @@ where
             continue;
         }
         let colour = colour(timings, summary.algorithm);
+        let name = timings.name(summary.algorithm);
+        // A count that is no count of nodes puts its points in the wrong place.
+        let points_flag = if summary.flat_count { trust::series(summary) } else { None };
+        let points_flag = points_flag.map(|flag| format!(" ({flag})")).unwrap_or_default();
         chart
             .draw_series(points.iter().map(|&point| Circle::new(point, 4, colour.filled())))?
-            .label(format!("{}: one search", summary.algorithm.name()))
+            .label(format!("{name}: one search{points_flag}"))
             .legend(move |(x, y)| Circle::new((x + 12, y), 4, colour.filled()));
         let (Some(cost), Some(low), Some(high)) = (
             summary.seconds_per_node,
@@ -305,14 +361,29 @@ where
             (nodes, startup + cost * nodes)
         });
         let with = summary.startup.map(|s| format!(" + {} start-up", units::seconds(s))).unwrap_or_default();
+        let flag = trust::series(summary).map(|flag| format!(" ({flag})")).unwrap_or_default();
         chart
             .draw_series(LineSeries::new(fitted, colour.stroke_width(2)))?
-            .label(format!("{}: fitted {} per node{with}", summary.algorithm.name(), units::per_node(cost)))
+            .label(format!("{name}: fitted {} per node{with}{flag}", units::per_node(cost)))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(2)));
     }
     // The points rise along the diagonal: the upper left corner is free.
-    legend(&mut chart, SeriesLabelPosition::UpperLeft, 17)?;
+    legend(&mut chart, SeriesLabelPosition::UpperLeft, LEGEND_FONT)?;
     Ok(())
+}
+
+/// The size of a legend's text where it fits.
+const LEGEND_FONT: u32 = 17;
+
+/// The smallest size text is drawn at, however long.
+const SMALLEST_FONT: u32 = 11;
+
+/// The size, `largest` at most, at which `text` fits `width` pixels: the
+/// font's characters average under 0.6 of its size in width.
+fn fitting_font(largest: u32, text: &str, width: u32) -> u32 {
+    let characters = text.chars().count().max(1) as f64;
+    let fits = (f64::from(width) / (0.6 * characters)).floor() as u32;
+    fits.clamp(SMALLEST_FONT, largest)
 }
 
 /// Draws the legend of `chart`'s labelled series at `position`.
@@ -369,7 +440,43 @@ fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::report::measure::example;
+    use crate::report::positions::built_in;
+    use crate::report::timings::Cell;
+
+    /// Minimax's searches of input2.txt at depths 1 to 3, as a report
+    /// measures them.
+    fn searches() -> Timings {
+        let cells = (1..=3)
+            .map(|depth| {
+                let nodes = 8u64.pow(depth);
+                let outcome = Outcome::Measured(example(nodes, 1e-7 * nodes as f64));
+                Cell { position: 0, algorithm: Algorithm::Minimax, depth, outcome }
+            })
+            .collect();
+        let (budget, clock_overhead) = (Duration::from_secs(2), Duration::ZERO);
+        let (positions, series) = (vec![built_in("input2.txt")], vec![Algorithm::Minimax]);
+        Timings { positions, series, cells, max_depth: 3, budget, clock_overhead, runs: None }
+    }
+
+    #[test]
+    fn every_chart_of_a_debug_build_says_its_timings_are_not_to_be_trusted() {
+        let timings = searches();
+        let mut machine = Machine::probe();
+        machine.optimized = false;
+        for chart in Chart::ALL {
+            let (_, svg) = chart.draw(&timings, &machine).unwrap();
+            assert!(svg.contains(&format!("{} (debug build: not to be trusted)", chart.title())), "{chart:?}");
+        }
+        machine.optimized = true;
+        for chart in Chart::ALL {
+            let (_, svg) = chart.draw(&timings, &machine).unwrap();
+            assert!(!svg.contains(trust::NOT_TRUSTED), "{chart:?}: a release build's are");
+        }
+    }
 
     #[test]
     fn log_ranges_cover_whole_decades() {
@@ -383,10 +490,11 @@ mod tests {
 
     #[test]
     fn panels_fill_a_grid_of_at_most_three_columns() {
-        assert_eq!(grid(1), (1, 1));
-        assert_eq!(grid(2), (1, 2));
-        assert_eq!(grid(4), (2, 2));
-        assert_eq!(grid(5), (2, 3));
-        assert_eq!(grid(7), (3, 3));
+        assert_eq!(grid(1, 3), (1, 1));
+        assert_eq!(grid(2, 3), (1, 2));
+        assert_eq!(grid(4, 3), (2, 2));
+        assert_eq!(grid(5, 3), (2, 3));
+        assert_eq!(grid(7, 3), (3, 3));
+        assert_eq!(grid(5, 2), (3, 2), "long names: two columns");
     }
 }

@@ -44,14 +44,9 @@ pub enum Error {
     #[error("{0}")]
     Output(#[source] io::Error),
     /// A program played no move at all: the report is written, but has
-    /// nothing to say of it.
-    #[error(
-        "{} ({}) never played a move; the first failure, {first}; {} has every run",
-        .algorithm.prose(),
-        .algorithm.name(),
-        .report.display()
-    )]
-    NeverPlayed { algorithm: Algorithm, first: String, report: PathBuf },
+    /// nothing to say of it. `program` is what the report calls it.
+    #[error("{program} never played a move; the first failure, {first}; {} has every run", .report.display())]
+    NeverPlayed { algorithm: Algorithm, program: String, first: String, report: PathBuf },
 }
 
 /// Why the program to time cannot be run at all (its runs' failures are

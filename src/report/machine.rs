@@ -22,8 +22,12 @@ pub struct Machine {
     /// The short git revision this program was built from, marked when
     /// tracked files had uncommitted changes.
     pub revision: String,
-    /// How this program was compiled.
+    /// How this program was compiled, in words.
     pub profile: &'static str,
+    /// Whether it was compiled with optimizations: an unoptimized build's
+    /// own searches are many times slower, and their timings not to be
+    /// trusted (see [`super::trust::build`]).
+    pub optimized: bool,
 }
 
 const UNKNOWN: &str = "unknown";
@@ -40,11 +44,8 @@ impl Machine {
             platform: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
             rustc: built(option_env!("MAXCONNECT4_RUSTC")),
             revision: built(option_env!("MAXCONNECT4_REVISION")),
-            profile: if cfg!(debug_assertions) {
-                "debug (unoptimized: timings are not representative)"
-            } else {
-                "release"
-            },
+            profile: if cfg!(debug_assertions) { "debug (unoptimized)" } else { "release" },
+            optimized: !cfg!(debug_assertions),
         }
     }
 }

@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use super::analysis::{self, AlgorithmSummary};
 use super::chart::Chart;
-use super::measure::{self, Algorithm};
+use super::measure::{self, Algorithm, Measurement};
 use super::timing_csv::CSV_FILE;
 use super::timings::{Outcome, Runs, Timings};
-use super::units;
+use super::{trust, units};
 use crate::board::Board;
 use crate::display;
 use crate::features::WEIGHTS;
@@ -21,7 +21,7 @@ mod parts;
 mod program;
 
 pub use parts::Context;
-use parts::{capitalized, facts, join, positions_source};
+use parts::{facts, join, positions_source};
 
 /// The name of the written report in the output directory.
 pub const REPORT_FILE: &str = "REPORT.md";
@@ -34,17 +34,17 @@ pub fn write(timings: &Timings, context: &Context) -> String {
     match &timings.runs {
         Some(runs) => {
             program::header(&mut text, timings, runs, context);
-            findings(&mut text, timings, &summaries);
+            findings(&mut text, timings, &summaries, context);
             program::counting(&mut text, timings, &summaries);
-            algorithms(&mut text, &summaries, Some(runs));
+            algorithms(&mut text, timings, &summaries, Some(runs));
             charts(&mut text, timings);
             program::comparison(&mut text, timings);
             program::method(&mut text, timings, runs, context);
         }
         None => {
             header(&mut text, timings, context);
-            findings(&mut text, timings, &summaries);
-            algorithms(&mut text, &summaries, None);
+            findings(&mut text, timings, &summaries, context);
+            algorithms(&mut text, timings, &summaries, None);
             evaluation(&mut text);
             charts(&mut text, timings);
             node_savings(&mut text, timings);
@@ -72,18 +72,31 @@ fn header(text: &mut String, timings: &Timings, context: &Context) {
     );
 }
 
-fn findings(text: &mut String, timings: &Timings, summaries: &[AlgorithmSummary]) {
+fn findings(text: &mut String, timings: &Timings, summaries: &[AlgorithmSummary], context: &Context) {
     text.push_str("## Findings\n\n");
     let pruning = timings.series.windows(2).filter_map(|pair| node_saving(timings, pair[0], pair[1]));
     let programs = program::findings(timings, summaries);
-    let sentences = programs
+    let sentences = build(timings, context)
         .into_iter()
+        .chain(programs)
         .chain(pruning)
         .chain([cost(timings, summaries), growth(timings, summaries), agreement(timings)].into_iter().flatten());
     for sentence in sentences {
         let _ = writeln!(text, "- {sentence}");
     }
     text.push('\n');
+}
+
+/// An unoptimized build's searches: the first thing a reader must know,
+/// as every chart's title says it too.
+fn build(timings: &Timings, context: &Context) -> Option<String> {
+    trust::build(context.machine, timings)?;
+    Some(format!(
+        "**maxconnect4 was built for debugging, unoptimized: the timings of its searches are {}**, and every \
+         chart says so (\"debug build\"). Build it for release (`cargo build --release`, or `cargo run --release \
+         --` in place of `maxconnect4`) and run the report again.",
+        trust::NOT_TRUSTED
+    ))
 }
 
 /// How many times fewer nodes `fewer` explored than `more` at the deepest
@@ -105,15 +118,15 @@ fn node_saving(timings: &Timings, more: Algorithm, fewer: Algorithm) -> Option<S
             ratio.positions,
             units::significant(ratio.min, 3),
             units::significant(ratio.max, 3),
-            more.prose(),
+            timings.prose(more),
         )
     };
     Some(format!(
         "At depth {}, {reach}, {} explored {} times {comparison} nodes than {} ({spread}).",
         ratio.depth,
-        fewer.prose(),
+        timings.prose(fewer),
         units::significant(factor, 3),
-        more.prose(),
+        timings.prose(more),
     ))
 }
 
@@ -121,15 +134,15 @@ fn node_saving(timings: &Timings, more: Algorithm, fewer: Algorithm) -> Option<S
 /// nodes; for programs, after their start-up (see [`program::cost`]).
 fn cost(timings: &Timings, summaries: &[AlgorithmSummary]) -> Option<String> {
     if timings.runs.is_some() {
-        return program::cost(summaries);
+        return program::cost(timings, summaries);
     }
     let costs: Vec<String> = summaries
         .iter()
-        .filter_map(|s| Some(format!("{} for {}", units::per_node(s.seconds_per_node?), s.algorithm.prose())))
+        .filter_map(|s| Some(format!("{} for {}", units::per_node(s.seconds_per_node?), timings.prose(s.algorithm))))
         .collect();
     let exponents: Vec<String> = summaries
         .iter()
-        .filter_map(|s| Some(format!("{} for {}", units::significant(s.cost_exponent?, 3), s.algorithm.prose())))
+        .filter_map(|s| Some(format!("{} for {}", units::significant(s.cost_exponent?, 3), timings.prose(s.algorithm))))
         .collect();
     if costs.is_empty() {
         return None;
@@ -147,7 +160,9 @@ fn cost(timings: &Timings, summaries: &[AlgorithmSummary]) -> Option<String> {
 fn growth(timings: &Timings, summaries: &[AlgorithmSummary]) -> Option<String> {
     let factors: Vec<String> = summaries
         .iter()
-        .filter_map(|s| Some(format!("{} by {}", s.algorithm.prose(), units::significant(s.branching_factor?, 3))))
+        .filter_map(|s| {
+            Some(format!("{} by {}", timings.prose(s.algorithm), units::significant(s.branching_factor?, 3)))
+        })
         .collect();
     let (index, position) =
         timings.positions.iter().enumerate().max_by_key(|(index, p)| (p.board.empty_cells(), usize::MAX - index))?;
@@ -160,7 +175,7 @@ fn growth(timings: &Timings, summaries: &[AlgorithmSummary]) -> Option<String> {
             let all = if depths.len() == 2 { "both".to_owned() } else { format!("all {}", depths.len()) };
             vec![format!("depth {first} for {all} {noun}")]
         }
-        _ => depths.iter().map(|(a, depth)| format!("{} to depth {depth}", a.prose())).collect(),
+        _ => depths.iter().map(|&(a, depth)| format!("{} to depth {depth}", timings.prose(a))).collect(),
     };
     if factors.is_empty() {
         return None;
@@ -222,7 +237,7 @@ fn disagreements(timings: &Timings) -> (usize, Vec<String>) {
 }
 
 /// The table of the series: `runs` names the program's command.
-fn algorithms(text: &mut String, summaries: &[AlgorithmSummary], runs: Option<&Runs>) {
+fn algorithms(text: &mut String, timings: &Timings, summaries: &[AlgorithmSummary], runs: Option<&Runs>) {
     // A program's every run pays its start-up: its own column.
     let (startup_head, startup_rule) = if runs.is_some() { (" start-up |", " ---: |") } else { ("", "") };
     let _ = write!(
@@ -235,23 +250,23 @@ fn algorithms(text: &mut String, summaries: &[AlgorithmSummary], runs: Option<&R
         |value: Option<f64>, scale: f64| value.map_or_else(|| "–".to_owned(), |v| units::significant(v * scale, 3));
     for summary in summaries {
         let description = match runs {
-            Some(runs) => program::description(runs, summary.algorithm),
+            Some(runs) => program::description(timings, runs, summary.algorithm),
             None => summary.algorithm.description(),
         };
         let startup = match runs {
             Some(_) => format!(" {} |", summary.startup.map_or_else(|| "–".to_owned(), units::seconds)),
             None => String::new(),
         };
-        let untrusted = if summary.cost_trusted { "" } else { " (not to be trusted)" };
+        let untrusted = if summary.cost_trusted { String::new() } else { format!(" ({})", trust::NOT_TRUSTED) };
         let _ = writeln!(
             text,
             "| {} | {} | {} | {} |{startup} {}{} | {} |",
-            summary.algorithm.name(),
+            timings.name(summary.algorithm),
             description,
             summary.measured,
             summary.skipped,
             optional(summary.seconds_per_node, 1e9),
-            if summary.seconds_per_node.is_some() { untrusted } else { "" },
+            if summary.seconds_per_node.is_some() { untrusted.as_str() } else { "" },
             optional(summary.branching_factor, 1.0),
         );
     }
@@ -345,12 +360,12 @@ fn node_savings(text: &mut String, timings: &Timings) {
              How many times fewer nodes {} explored than {}, by depth: the geometric mean over the positions where \
              both searched, and the range (below 1: more nodes).\n\n\
              | depth | positions | {} nodes ÷ {} nodes | range |\n| ---: | ---: | ---: | ---: |\n",
-            fewer.name(),
-            more.name(),
-            fewer.prose(),
-            more.prose(),
-            more.name(),
-            fewer.name(),
+            timings.name(fewer),
+            timings.name(more),
+            timings.prose(fewer),
+            timings.prose(more),
+            timings.name(more),
+            timings.name(fewer),
         );
         for ratio in ratios {
             let _ = writeln!(
@@ -410,10 +425,12 @@ fn positions(text: &mut String, timings: &Timings) {
         let _ = write!(
             text,
             "Player {} to move, {} empty cells.\n\n\
-             | depth | algorithm | nodes | CPU time | runs | nodes per second | move | value (points) |\n\
+             | depth | algorithm | nodes | {} | runs | {} | move | value (points) |\n\
              | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
             position.board.to_move().number(),
             position.board.empty_cells(),
+            if timings.runs.is_some() { PROGRAM_CPU_TIME } else { "CPU time" },
+            if timings.runs.is_some() { SEARCH_RATE } else { "nodes per second" },
         );
         // By depth, so the algorithms stand side by side at each depth.
         let mut cells: Vec<_> = timings.cells.iter().filter(|cell| cell.position == index).collect();
@@ -425,16 +442,16 @@ fn positions(text: &mut String, timings: &Timings) {
                     text,
                     "| {} | {} | {} | {} | {} | {} | {} | {} |",
                     cell.depth,
-                    cell.algorithm.name(),
+                    timings.name(cell.algorithm),
                     m.nodes.map_or_else(unknown, units::count),
                     units::seconds(m.cpu.as_secs_f64()),
                     m.runs,
-                    m.nodes_per_second().map_or_else(unknown, |rate| units::count(rate.round() as u64)),
+                    nodes_per_second(timings, cell.algorithm, m),
                     m.column,
                     m.value.map_or_else(unknown, |value| format!("{:+.2}", f64::from(value) / f64::from(POINT))),
                 ),
                 Outcome::Failed { .. } => {
-                    writeln!(text, "| {} | {} | failed | | | | | |", cell.depth, cell.algorithm.name())
+                    writeln!(text, "| {} | {} | failed | | | | | |", cell.depth, timings.name(cell.algorithm))
                 }
                 Outcome::Skipped { .. } => Ok(()),
             };
@@ -446,7 +463,7 @@ fn positions(text: &mut String, timings: &Timings) {
             let _ = writeln!(
                 text,
                 "- {} explored {growth} times as many nodes with each further ply here.",
-                capitalized(algorithm.prose())
+                timings.subject(algorithm)
             );
         }
         for &algorithm in &timings.series {
@@ -463,7 +480,7 @@ fn positions(text: &mut String, timings: &Timings) {
                 let _ = writeln!(
                     text,
                     "- {} skipped {depths}: depth {first} was predicted to take {} of CPU time, over the {} budget.",
-                    capitalized(algorithm.prose()),
+                    timings.subject(algorithm),
                     units::seconds(predicted),
                     units::seconds(timings.budget.as_secs_f64()),
                 );
@@ -473,7 +490,7 @@ fn positions(text: &mut String, timings: &Timings) {
                     let _ = writeln!(
                         text,
                         "- {} failed at depth {}: {reason}. No deeper depth was run.",
-                        capitalized(algorithm.prose()),
+                        timings.subject(algorithm),
                         cell.depth,
                     );
                 }
@@ -488,9 +505,43 @@ fn board_text(board: &Board) -> String {
     anstream::adapter::strip_str(&display::board_and_score(board)).to_string()
 }
 
+/// The per-position table's CPU time of a program's run: the whole run's.
+const PROGRAM_CPU_TIME: &str = "CPU time, start-up included";
+
+/// The per-position table's nodes per second of a program's run: of its
+/// search alone, as its cost per node is.
+const SEARCH_RATE: &str = "nodes per second of search (start-up taken out)";
+
+/// The nodes per second of `measurement`, a search of `algorithm`. A
+/// program's run pays its start-up, which is no search: its rate is nodes
+/// over its time less start-up, given for a run that took at least twice
+/// the start-up (the runs its cost per node is fitted on); a shorter run's
+/// time less start-up is mostly the start-up's own spread, and says so.
+fn nodes_per_second(timings: &Timings, algorithm: Algorithm, measurement: &Measurement) -> String {
+    let Some(nodes) = measurement.nodes else { return "–".to_owned() };
+    let rate = |seconds: f64| units::count((nodes as f64 / seconds.max(f64::MIN_POSITIVE)).round() as u64);
+    if !algorithm.is_program() {
+        return rate(measurement.cpu.as_secs_f64());
+    }
+    match timings.startup(algorithm) {
+        Some(startup) if startup.mostly_search(measurement.cpu) => {
+            rate((measurement.cpu - startup.median()).as_secs_f64())
+        }
+        Some(_) => MOSTLY_STARTUP.to_owned(),
+        None => "–".to_owned(),
+    }
+}
+
+/// What the per-position table gives for a run too short for its search
+/// to be told from its start-up.
+const MOSTLY_STARTUP: &str = "mostly start-up";
+
 /// The growth per ply of `algorithm` on one position, as the node chart's
-/// legend gives it.
+/// legend gives it; none where its count is no count of nodes.
 fn per_position_growth(timings: &Timings, position: usize, algorithm: Algorithm) -> Option<String> {
+    if analysis::count_does_not_grow(timings, algorithm).is_some() {
+        return None;
+    }
     let factor = analysis::branching_factor(&[timings.node_series(position, algorithm)])?;
     Some(units::significant(factor, 3))
 }

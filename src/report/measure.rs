@@ -22,7 +22,7 @@ use cpu_time::ThreadTime;
 use crate::board::{Board, Column};
 use crate::search::{self, Engine, Limits, SearchResult};
 
-/// A series of searches the report measures: one of this program's search
+/// A series of searches the report measures: one of maxconnect4's search
 /// algorithms, run here, or a one-move program run as the referee runs one
 /// (see [`super::program`]).
 ///
@@ -64,13 +64,13 @@ impl Algorithm {
         }
     }
 
-    /// The name in a sentence.
+    /// The name in a sentence. A program's is what it is, its command or
+    /// its revision, which only a report knows: see
+    /// [`super::timings::Timings::prose`].
     #[must_use]
     pub const fn prose(self) -> &'static str {
         match self {
             Algorithm::Engine => "the engine",
-            Algorithm::Player => "your program",
-            Algorithm::Program => "this program's search",
             _ => self.name(),
         }
     }
@@ -88,7 +88,7 @@ impl Algorithm {
             ),
             Algorithm::Player => "the program given with `--player`, run for one move at each depth".to_owned(),
             Algorithm::Program => {
-                "this program's own depth-limited search (no opening book, one thread), run the same way, for \
+                "maxconnect4's own depth-limited search (no opening book, one thread), run the same way, for \
                  comparison"
                     .to_owned()
             }

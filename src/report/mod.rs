@@ -7,7 +7,8 @@
 //! The pieces: [`measure`] times one search, [`timings`] holds every search
 //! of a report, [`analysis`] fits the figures,
 //! [`timing_csv`], [`chart`] and [`markdown`] render them ([`units`] writes
-//! the numbers), [`machine`] says where they were taken; [`program`] times
+//! the numbers, [`names`] names the programs, [`trust`] flags what is not to
+//! be trusted, alike in each), [`machine`] says where they were taken; [`program`] times
 //! a one-move program instead, run as the referee runs one (through
 //! `contain::turn` and `protocol::one_move`, which both share). What stops a
 //! report is an [`Error`]. This module reads
@@ -21,12 +22,14 @@ pub mod error;
 pub mod machine;
 pub mod markdown;
 pub mod measure;
+pub mod names;
 pub mod positions;
 pub mod program;
 pub mod startup;
 pub mod terminal;
 pub mod timing_csv;
 pub mod timings;
+pub mod trust;
 pub mod units;
 pub mod version;
 
@@ -129,7 +132,7 @@ fn measure_and_write(
 
     let mut files: Vec<(String, Vec<u8>)> = vec![(CSV_FILE.to_owned(), timing_csv::write(&timings)?)];
     for chart in chart::Chart::ALL {
-        let (png, svg) = chart.draw(&timings)?;
+        let (png, svg) = chart.draw(&timings, &machine)?;
         files.push((format!("{}.png", chart.file_stem()), png));
         files.push((format!("{}.svg", chart.file_stem()), svg.into_bytes()));
     }

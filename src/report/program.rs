@@ -18,6 +18,7 @@ use indicatif::ProgressBar;
 use regex::{Regex, RegexBuilder};
 
 use super::measure::{Algorithm, Measurement};
+use super::names;
 use super::positions;
 use super::startup::{Startup, StartupFailed, STARTUP_POSITION, STARTUP_RUNS};
 use super::timings::{series_cells, Cell, LabelledBoard, ProgramRun, Runs, SeriesLimits};
@@ -223,7 +224,11 @@ pub fn measure(
         }
         drop(runner);
         output.push((output_file(algorithm), std::fs::read(&capture_path).unwrap_or_default()));
-        programs.push(ProgramRun { algorithm, command, startup, version });
+        let name = match algorithm {
+            Algorithm::Player => names::of_command(&command),
+            _ => algorithm.name().to_owned(),
+        };
+        programs.push(ProgramRun { algorithm, command, name, startup, version });
     }
     // By position, then series, as the other reports' cells.
     let order: Vec<Algorithm> = series.iter().map(|&(algorithm, _, _)| algorithm).collect();

@@ -43,16 +43,19 @@ pub fn summary(
         writeln!(out, "  {name}")?;
     }
     if timings.runs.is_some() {
-        startup_table(&analysis::summarize(timings), out)?;
+        startup_table(timings, &analysis::summarize(timings), out)?;
     }
     Ok(())
 }
 
 /// Each program's start-up, its cost per node once the start-up is taken
-/// out, and how many runs that rests on.
-fn startup_table(summaries: &[AlgorithmSummary], out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out, "{:<12} {:>10} {:>10}  cost per node fitted on", "program", "start-up", "per node")?;
-    for summary in summaries {
+/// out, and how many runs that rests on; each program by the name REPORT.md
+/// and the charts give it.
+fn startup_table(timings: &Timings, summaries: &[AlgorithmSummary], out: &mut dyn Write) -> std::io::Result<()> {
+    let names: Vec<&str> = summaries.iter().map(|summary| timings.name(summary.algorithm)).collect();
+    let width = names.iter().map(|name| name.chars().count()).chain([12]).max().unwrap_or(12);
+    writeln!(out, "{:<width$} {:>10} {:>10}  cost per node fitted on", "program", "start-up", "per node")?;
+    for (summary, name) in summaries.iter().zip(names) {
         let startup = summary.startup.map_or_else(|| "failed".to_owned(), units::seconds);
         let cost = summary.seconds_per_node.map_or_else(|| "–".to_owned(), units::per_node);
         let runs = if summary.cost_runs == 1 { "run" } else { "runs" };
@@ -62,12 +65,7 @@ fn startup_table(summaries: &[AlgorithmSummary], out: &mut dyn Write) -> std::io
             (false, Some(_), true) => " that searched at least as long as it took to start",
             (false, Some(_), false) => ", none searching as long as it took to start: not to be trusted",
         };
-        writeln!(
-            out,
-            "{:<12} {startup:>10} {cost:>10}  {} {runs}{trust}",
-            summary.algorithm.name(),
-            summary.cost_runs
-        )?;
+        writeln!(out, "{name:<width$} {startup:>10} {cost:>10}  {} {runs}{trust}", summary.cost_runs)?;
     }
     Ok(())
 }
@@ -82,7 +80,7 @@ pub fn warnings(timings: &Timings, err: &mut dyn Write) -> std::io::Result<()> {
     let Some(runs) = &timings.runs else { return Ok(()) };
     for program in &runs.programs {
         let algorithm = program.algorithm;
-        let (who, measured) = (algorithm.prose(), timings.measurements(algorithm).count());
+        let (who, measured) = (timings.prose(algorithm), timings.measurements(algorithm).count());
         if measured == 0 {
             continue; // An error says it, with the cause.
         }
@@ -154,7 +152,8 @@ pub fn check_every_series_played(timings: &Timings, directory: &Path) -> Result<
             .map(|(position, depth, reason)| format!("on {position} at depth {depth}: {reason}"))
             .or_else(|| program.startup.as_ref().err().map(ToString::to_string))
             .unwrap_or_else(|| "every run was skipped".to_owned());
-        return Err(Error::NeverPlayed { algorithm, first, report: directory.join(REPORT_FILE) });
+        let (program, report) = (timings.prose(algorithm), directory.join(REPORT_FILE));
+        return Err(Error::NeverPlayed { algorithm, program, first, report });
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 use indicatif::ProgressBar;
 
 use super::measure::{self, measure, predict, Algorithm, Measurement, Prediction, Searcher};
+use super::names;
 use super::startup::{Startup, StartupFailed};
 use crate::board::Board;
 use crate::protocol::verdict::Forfeit;
@@ -77,6 +78,9 @@ pub struct ProgramRun {
     /// The command that ran, its placeholders kept; this program's own as
     /// `maxconnect4 ...`.
     pub command: String,
+    /// What the report calls it in tables, legends and on the terminal
+    /// (see [`super::names`]).
+    pub name: String,
     /// Its start-up, or why its start-up runs failed.
     pub startup: Result<Startup, StartupFailed>,
     /// Which version of it ran, in words.
@@ -141,11 +145,48 @@ impl Timings {
         self.measurements(algorithm).filter(move |&(p, _, _)| p == position).map(|(_, depth, m)| (depth, m))
     }
 
+    /// What the tables, the legends and the terminal call `algorithm`'s
+    /// series: a program by its command (see [`names::of_command`]), a
+    /// search run here by its algorithm.
+    #[must_use]
+    pub fn name(&self, algorithm: Algorithm) -> &str {
+        self.program(algorithm).map_or(algorithm.name(), |program| program.name.as_str())
+    }
+
+    /// `algorithm`'s series in a sentence, named so that the sentence still
+    /// says whose figures they are when pasted elsewhere: the player's
+    /// program by its name in backticks, this program's own search by what
+    /// it is and its revision ([`names::own_search`]).
+    #[must_use]
+    pub fn prose(&self, algorithm: Algorithm) -> String {
+        match algorithm {
+            Algorithm::Player => format!("`{}`", self.name(algorithm)),
+            Algorithm::Program => names::own_search(),
+            _ => algorithm.prose().to_owned(),
+        }
+    }
+
+    /// [`Timings::prose`] at the start of a sentence: a program's name is
+    /// not capitalized, "the engine" is.
+    #[must_use]
+    pub fn subject(&self, algorithm: Algorithm) -> String {
+        let prose = self.prose(algorithm);
+        if algorithm.is_program() {
+            return prose;
+        }
+        let mut chars = prose.chars();
+        chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+    }
+
+    /// How `algorithm`'s program was run, when it is a program.
+    fn program(&self, algorithm: Algorithm) -> Option<&ProgramRun> {
+        self.runs.as_ref()?.programs.iter().find(|program| program.algorithm == algorithm)
+    }
+
     /// The start-up of `algorithm`'s program, where it was measured.
     #[must_use]
     pub fn startup(&self, algorithm: Algorithm) -> Option<&Startup> {
-        let program = self.runs.as_ref()?.programs.iter().find(|program| program.algorithm == algorithm)?;
-        program.startup.as_ref().ok()
+        self.program(algorithm)?.startup.as_ref().ok()
     }
 
     /// The nodes of `algorithm` on one position by depth, shallowest first,

@@ -39,10 +39,10 @@ pub(super) fn facts(text: &mut String, context: &Context, more: &[(String, Strin
         ("CPU", machine.cpu.clone()),
         ("cores", machine.cores.clone()),
         ("platform", machine.platform.clone()),
-        ("compiler that built this program", machine.rustc.clone()),
+        ("compiler that built maxconnect4", machine.rustc.clone()),
         ("build", machine.profile.to_owned()),
         ("maxconnect4 version", version::own()),
-        ("git revision this program was built from", machine.revision.clone()),
+        ("git revision maxconnect4 was built from", machine.revision.clone()),
         ("the whole run took", format!("{} (wall clock)", seconds(context.elapsed))),
     ];
     text.push_str("| | |\n| --- | --- |\n");
@@ -54,12 +54,6 @@ pub(super) fn facts(text: &mut String, context: &Context, more: &[(String, Strin
         let _ = writeln!(text, "| {name} | {value} |");
     }
     text.push('\n');
-}
-
-/// `text` with its first letter in capitals, to start a sentence.
-pub(super) fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// `a`, `a and b`, `a, b and c`.
