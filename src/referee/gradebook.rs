@@ -7,10 +7,16 @@
 
 use std::fmt::Write as _;
 
+use serde::{Deserialize, Serialize};
+
+use super::figures::Figures;
+use super::ratings::Rating;
+use super::standings::Standing;
 use crate::printable::csv_field;
 
 /// How a student's program did in the check before the games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Check {
     /// It started and played a legal move.
     Passed,
@@ -62,6 +68,54 @@ pub struct Row {
     pub reason: String,
     /// Its games, where a tournament played them.
     pub earned: Option<Earned>,
+}
+
+/// What a tournament knows of an entrant that its games do not say: kept
+/// in its manifest, so that `results` writes the same gradebook from the
+/// logs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub name: String,
+    /// What was found and how it was built, for a class's student; empty
+    /// for a player given by its command.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub program: String,
+    pub check: Check,
+    /// Why it failed the check or was dropped; empty when it passed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+}
+
+/// The gradebook of a tournament: a row for each player of `standings`
+/// (best first, dropped players among them, last), with its `figures` and
+/// `ratings` (both in the standings' order) and what `entries` say of it.
+#[must_use]
+pub fn of_tournament(standings: &[Standing], figures: &[Figures], ratings: &[Rating], entries: &[Entry]) -> Vec<Row> {
+    standings
+        .iter()
+        .enumerate()
+        .map(|(index, standing)| {
+            let entry = entries.iter().find(|entry| entry.name == standing.name);
+            let figures = figures.iter().find(|figures| figures.name == standing.name);
+            let rating = ratings.iter().find(|rating| rating.name == standing.name).filter(|_| standing.games > 0);
+            Row {
+                student: standing.name.clone(),
+                program: entry.map(|entry| entry.program.clone()).unwrap_or_default(),
+                check: entry.map_or(Check::NotChecked, |entry| entry.check),
+                reason: entry.map(|entry| entry.reason.clone()).unwrap_or_default(),
+                earned: Some(Earned {
+                    rank: index + 1,
+                    games: standing.games,
+                    wins: standing.wins,
+                    draws: standing.draws,
+                    losses: standing.losses,
+                    points: standing.points,
+                    forfeits: figures.map(Figures::forfeits_text).unwrap_or_default(),
+                    rating: rating.map(|rating| (rating.elo, rating.margin.is_finite().then_some(rating.margin))),
+                }),
+            }
+        })
+        .collect()
 }
 
 /// The gradebook's columns.
