@@ -569,6 +569,12 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
         found = format!("{found}, built with `{build}`");
         let words = ["-c".into(), build.into()];
         let ran = containment.run(Path::new("/bin/sh"), &words, &built, BUILD_TIME, CAPTURE_LIMIT);
+        if let Some(passed) = ran.passed {
+            // Stopped at a limit (a build that fills its folder, sparse
+            // files counted whole): the limit is the reason.
+            let limit = crate::protocol::verdict::Forfeit::Limit(passed, containment.limit_of(passed));
+            return failed(&found, &run, format!("the build was stopped: {limit}"));
+        }
         if ran.ending != Ending::Exited(0) {
             let said = program::last_line(&ran.stderr.tail)
                 .or_else(|| program::last_line(&ran.stdout.tail))

@@ -49,6 +49,7 @@ mod referee;
 #[cfg(target_os = "linux")]
 mod replay;
 mod report;
+mod report_startup;
 #[cfg(target_os = "linux")]
 mod results_page;
 #[cfg(unix)]
