@@ -411,6 +411,7 @@ impl TournamentArgs {
             anchor: self.anchor.or_else(|| self.gauntlet.first().cloned()),
             gauntlet: self.gauntlet,
             shard: self.shard,
+            programs: Vec::new(),
             preflight: if self.no_check {
                 tournament::Preflight::Skip
             } else if self.drop_failing {

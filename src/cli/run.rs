@@ -233,7 +233,10 @@ impl TournamentArgs {
         // Kept until the tournament ends: it holds the built programs.
         let prepared = class.map(|class| referee::class::prepare(&class, options.isolation.clone())).transpose()?;
         let entrants = prepared.iter().flat_map(|prepared| &prepared.entrants);
-        options.players.extend(entrants.map(|entrant| (entrant.name.clone(), entrant.spec.clone())));
+        for entrant in entrants {
+            options.players.push((entrant.name.clone(), entrant.spec.clone()));
+            options.programs.push((entrant.name.clone(), entrant.found.clone()));
+        }
         tournament::run(&options, out)?;
         Ok(ExitCode::SUCCESS)
     }

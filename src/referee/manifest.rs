@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::fixtures::{game_list, meets, Fixture};
+use super::gradebook::{Check, Entry};
 use super::log::{GameRecord, Side};
 use super::settings::Settings;
 use super::Error;
@@ -52,6 +53,10 @@ pub struct Manifest {
     pub gauntlet: Vec<String>,
     /// The player rated 0.
     pub anchor: String,
+    /// What the games do not say of each entrant, the dropped ones too:
+    /// what was found and built, and how the pre-flight check went.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<Entry>,
 }
 
 impl Manifest {
@@ -74,6 +79,7 @@ impl Manifest {
             timeout: settings.timeout.as_secs_f64(),
             clock: settings.clock.map(|clock| clock.as_secs_f64()),
             anchor,
+            entries: Vec::new(),
         }
     }
 
@@ -87,6 +93,15 @@ impl Manifest {
     #[must_use]
     pub fn names(&self) -> Vec<String> {
         self.players.iter().map(|side| side.name.clone()).collect()
+    }
+
+    /// The players who play, then those the pre-flight check dropped: who
+    /// the results rank (the dropped last, with no game), so that no
+    /// entrant vanishes from them.
+    #[must_use]
+    pub fn entrants(&self) -> Vec<String> {
+        let dropped = self.entries.iter().filter(|entry| entry.check == Check::Dropped);
+        self.names().into_iter().chain(dropped.map(|entry| entry.name.clone())).collect()
     }
 
     /// Writes the manifest at `path`, whole or not at all.

@@ -101,7 +101,8 @@ pub fn merge(logs: &[PathBuf]) -> Result<Merged, Error> {
     let names = match &manifest {
         Some(manifest) => {
             games.retain(|record| manifest.includes(record));
-            manifest.names()
+            // The dropped entrants too: nobody vanishes from the results.
+            manifest.entrants()
         }
         None => first_appearance(&games),
     };
@@ -175,7 +176,8 @@ pub fn results(given: &[PathBuf], directory: &Path, anchor: Option<&str>, out: &
         _ => String::new(),
     };
     let players = merged.names.len();
-    let results = Results::new(merged.names, anchor, merged.games);
+    let entries = merged.manifest.map(|manifest| manifest.entries).unwrap_or_default();
+    let results = Results::new(merged.names, anchor, merged.games).with_entries(entries);
     // The files first: a reader of the report that stops early (`| head`)
     // must not cost them.
     results.write(directory)?;

@@ -254,6 +254,9 @@ pub fn render(contents: &Contents) -> String {
         ratings: contents
             .ratings
             .iter()
+            // A player with no games (dropped) has no rating to draw; the
+            // standings show it, last.
+            .filter(|rating| !rating.elo.is_nan())
             .map(|rating| {
                 let bounded = rating.margin.is_finite();
                 RatingData {

@@ -29,7 +29,8 @@ const MAX_ITERATIONS: usize = 10_000;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rating {
     pub name: String,
-    /// Elo points above the anchor.
+    /// Elo points above the anchor; NaN for a player with no games (one
+    /// the pre-flight check dropped), whom nothing rates.
     pub elo: f64,
     /// Half the width of the 95% interval, in Elo points; 0 for the anchor,
     /// and infinite for a player with no game linking it to the anchor.
@@ -79,6 +80,10 @@ pub fn ratings_table(ratings: &[Rating], anchor: &str) -> String {
     let anchor = printable(anchor, NAME);
     let mut text = format!("Ratings (Elo scale, {anchor} at 0, with 95% intervals):\n");
     for (rating, name) in ratings.iter().zip(&names) {
+        if rating.elo.is_nan() {
+            text.push_str(&format!("{}  {:>5}  (no games)\n", padded(name, width), "-"));
+            continue;
+        }
         let margin = if rating.margin == 0.0 {
             String::new()
         } else if rating.margin.is_finite() {
@@ -92,11 +97,16 @@ pub fn ratings_table(ratings: &[Rating], anchor: &str) -> String {
 }
 
 /// `ratings` as CSV: the name, the rating and the interval's ends, each to
-/// a tenth of a point (an empty end where the interval is unbounded).
+/// a tenth of a point (an empty end where the interval is unbounded, every
+/// cell empty for a player with no games).
 #[must_use]
 pub fn ratings_csv(ratings: &[Rating]) -> String {
     let mut text = String::from("player,elo,low,high\n");
     for Rating { name, elo, margin } in ratings {
+        if elo.is_nan() {
+            text.push_str(&format!("{},,,\n", csv_field(name)));
+            continue;
+        }
         let (low, high) = if margin.is_finite() {
             (format!("{:.1}", elo - margin), format!("{:.1}", elo + margin))
         } else {

@@ -16,6 +16,7 @@ use std::path::Path;
 use super::chart;
 use super::crosstable::{crosstable, Crosstable};
 use super::figures::{self, figures, figures_table, Figures};
+use super::gradebook::{self, Entry};
 use super::log::GameRecord;
 use super::page;
 use super::ratings::{ratings, ratings_csv, ratings_table, Rating};
@@ -35,6 +36,9 @@ pub struct Results {
     ratings: Vec<Rating>,
     /// In the standings' order.
     figures: Vec<Figures>,
+    /// What the games do not say of the entrants (what was found and
+    /// built, the check), for the gradebook.
+    entries: Vec<Entry>,
 }
 
 impl Results {
@@ -52,15 +56,38 @@ impl Results {
         let crosstable = crosstable(&standings, &counted);
         let anchor =
             if names.iter().any(|name| name == anchor) { anchor } else { names.first().map_or("", String::as_str) };
-        // The ratings in the standings' order, measured from the anchor.
-        let ranked: Vec<String> = standings.iter().map(|standing| standing.name.clone()).collect();
-        let ratings = if ranked.is_empty() {
+        // The ratings in the standings' order, measured from the anchor;
+        // a player with no games (dropped) is not rated, and comes last as
+        // in the standings, rather than at the prior's guess.
+        let ranked: Vec<String> =
+            standings.iter().filter(|standing| standing.games > 0).map(|standing| standing.name.clone()).collect();
+        let mut ratings = if ranked.is_empty() {
             Vec::new()
         } else {
             ratings(&ranked, &counted, ranked.iter().position(|name| name == anchor).unwrap_or(0))
         };
+        let unrated = standings.iter().filter(|standing| standing.games == 0);
+        ratings.extend(unrated.map(|standing| Rating {
+            name: standing.name.clone(),
+            elo: f64::NAN,
+            margin: f64::INFINITY,
+        }));
         let figures = figures(&standings, &counted);
-        Results { anchor: anchor.to_owned(), standings, crosstable, ratings, figures, records }
+        Results { anchor: anchor.to_owned(), standings, crosstable, ratings, figures, records, entries: Vec::new() }
+    }
+
+    /// These results, with what the tournament's manifest says of its
+    /// entrants that the games do not ([`Entry`]), for the gradebook.
+    #[must_use]
+    pub fn with_entries(mut self, entries: Vec<Entry>) -> Results {
+        self.entries = entries;
+        self
+    }
+
+    /// The gradebook: a row per player, in the standings' order.
+    #[must_use]
+    pub fn gradebook(&self) -> Vec<gradebook::Row> {
+        gradebook::of_tournament(&self.standings, &self.figures, &self.ratings, &self.entries)
     }
 
     /// The standings, best first.
@@ -110,6 +137,7 @@ impl Results {
             ("standings.svg", svg.into_bytes()),
             ("crosstable.csv", self.crosstable.csv().into_bytes()),
             ("ratings.csv", ratings_csv(&self.ratings).into_bytes()),
+            ("gradebook.csv", gradebook::csv(&self.gradebook()).into_bytes()),
             ("results.html", self.page(directory).into_bytes()),
         ];
         let staged = files
@@ -145,7 +173,7 @@ impl Results {
         let counted: Vec<&GameRecord> = self.records.iter().collect();
         write!(
             out,
-            "\n{}\nCommands:\n{}\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\nThe results page, to publish or open from disk: {}\n",
+            "\n{}\nCommands:\n{}\n{}{}\n{}\n{}\nStandings written to {}.csv, .png and .svg, the crosstable and ratings to {} and {}.\nThe gradebook, a row per student: {}\nThe results page, to publish or open from disk: {}\n",
             standings_table(&self.standings),
             commands_table(&self.commands()),
             figures_table(&self.figures),
@@ -155,6 +183,7 @@ impl Results {
             directory.join("standings").display(),
             directory.join("crosstable.csv").display(),
             directory.join("ratings.csv").display(),
+            directory.join("gradebook.csv").display(),
             directory.join("results.html").display()
         )
         .map_err(Error::terminal)
@@ -225,8 +254,15 @@ mod tests {
         let mut written: Vec<String> =
             std::fs::read_dir(&out).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
         written.sort();
-        let expected =
-            ["crosstable.csv", "ratings.csv", "results.html", "standings.csv", "standings.png", "standings.svg"];
+        let expected = [
+            "crosstable.csv",
+            "gradebook.csv",
+            "ratings.csv",
+            "results.html",
+            "standings.csv",
+            "standings.png",
+            "standings.svg",
+        ];
         assert_eq!(written, expected, "no temporary file is left behind");
         let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
         assert!(standings.lines().nth(1).unwrap().starts_with("1,a,3,2,0,1,0,4,+0,"), "{standings}");
@@ -259,7 +295,8 @@ mod tests {
             "\nCrosstable (",
             "\nRatings (Elo scale, b at 0, with 95% intervals):\n",
             "\nStandings written to t/standings.csv, .png and .svg, the crosstable and ratings to t/crosstable.csv and \
-             t/ratings.csv.\nThe results page, to publish or open from disk: t/results.html\n",
+             t/ratings.csv.\nThe gradebook, a row per student: t/gradebook.csv\nThe results page, to publish or open from disk: \
+             t/results.html\n",
         ];
         let mut from = 0;
         for part in order {

@@ -33,6 +33,7 @@ use std::sync::{mpsc, Mutex};
 use super::error::{NameError, TournamentError};
 use super::fixtures::{check_gauntlet, game_id, game_list, in_shard, Fixture};
 use super::game::Game;
+use super::gradebook::{Check, Entry};
 use super::log::{self, Colour, GameRecord, Log, Side};
 use super::manifest::{Manifest, MANIFEST_FILE};
 use super::player::PlayerSpec;
@@ -108,6 +109,9 @@ pub struct TournamentOptions {
     pub gauntlet: Vec<String>,
     /// The part of the games to play (`--shard I/N`); none for all of them.
     pub shard: Option<Shard>,
+    /// What was found and how it was built, by entrant, for a class's
+    /// students (the gradebook's `program`).
+    pub programs: Vec<(String, String)>,
 }
 
 /// The pre-flight check of a tournament's entrants ([`check`](super::check)).
@@ -215,9 +219,10 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     if let Some(warning) = warning {
         reporter.warning(&warning);
     }
-    let seats = preflight(seats, options, &containment, out)?;
+    let (seats, entries) = preflight(seats, options, &containment, out)?;
     check_gauntlet_left(&seats, &options.gauntlet)?;
-    let manifest = manifest(&seats, &openings, options);
+    let mut manifest = manifest(&seats, &openings, options);
+    manifest.entries = entries;
     manifest.write(&options.directory.join(MANIFEST_FILE))?;
 
     let schedule = Schedule::new(options, &seats, &records);
@@ -228,7 +233,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     records.extend(new);
 
     let of_this = of_this_tournament(records, &schedule.games);
-    let results = Results::new(manifest.names(), &manifest.anchor, of_this);
+    let results = Results::new(manifest.entrants(), &manifest.anchor, of_this).with_entries(manifest.entries.clone());
     results.write(&options.directory)?;
     results.report(out, &options.directory)?;
     Ok(results.standings().to_vec())
@@ -489,26 +494,52 @@ fn of_this_tournament(records: Vec<GameRecord>, games: &[Fixture]) -> Vec<GameRe
     records.into_iter().filter(|record| Fixture::named(&record.id).is_some_and(|game| planned.remove(&game))).collect()
 }
 
-/// Runs the pre-flight check on `seats` as `options.preflight` asks, and
-/// returns the entrants that play.
+/// Checks the entrants of `seats` as `options` says, and returns those who
+/// play, with what the check said of each entrant, the dropped ones too
+/// (for the manifest, and so the gradebook), each with what its program is
+/// (`options.programs`).
 ///
 /// # Errors
-/// When an entrant fails and the check refuses it, fewer than two are left,
-/// or the referee cannot run the check.
+/// When an entrant fails and the tournament refuses it, or too few are
+/// left, or the check cannot be run.
 fn preflight(
     seats: Vec<Seat>,
     options: &TournamentOptions,
     containment: &Containment,
     out: &mut dyn Write,
-) -> Result<Vec<Seat>, Error> {
+) -> Result<(Vec<Seat>, Vec<Entry>), Error> {
+    let program = |name: &str| {
+        options
+            .programs
+            .iter()
+            .find(|(entrant, _)| entrant == name)
+            .map(|(_, program)| program.clone())
+            .unwrap_or_default()
+    };
+    let entry = |name: &str, check: Check, reason: String| Entry {
+        name: name.to_owned(),
+        program: program(name),
+        check,
+        reason,
+    };
     if options.preflight == Preflight::Skip {
-        return Ok(seats);
+        let entries = seats.iter().map(|seat| entry(&seat.name, Check::NotChecked, String::new())).collect();
+        return Ok((seats, entries));
     }
     let output = options.directory.join(PREFLIGHT_OUTPUT);
     let checked = super::check::check(&seats, options.settings, Some(containment), &output, true)?;
     let failed: Vec<&super::check::Checked> = checked.iter().filter(|checked| checked.result.is_err()).collect();
+    let entries = |dropped: Check| -> Vec<Entry> {
+        checked
+            .iter()
+            .map(|checked| match &checked.result {
+                Ok(_) => entry(&checked.name, Check::Passed, String::new()),
+                Err(forfeit) => entry(&checked.name, dropped, forfeit.to_string()),
+            })
+            .collect()
+    };
     if failed.is_empty() {
-        return Ok(seats);
+        return Ok((seats, entries(Check::Failed)));
     }
     let io = |source| Error::Io { action: "write to", path: "standard output".into(), source };
     writeln!(out, "Pre-flight check (one move on the empty board, as in a game):").map_err(io)?;
@@ -525,8 +556,9 @@ fn preflight(
         let names = names.iter().map(|name| (*name).to_owned()).collect();
         return Err(TournamentError::PreflightLeavesTooFew(names).into());
     }
-    writeln!(out, "Dropped: {}.", names.join(", ")).map_err(io)?;
-    Ok(kept)
+    writeln!(out, "Dropped: {}; they rank last, with why, in the results and the gradebook.", names.join(", "))
+        .map_err(io)?;
+    Ok((kept, entries(Check::Dropped)))
 }
 
 #[cfg(test)]

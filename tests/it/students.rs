@@ -384,6 +384,22 @@ fn a_class_tournament_plays_the_students_commands() {
     let alice = format!("alice  cd {}/alice && {PYTHON_COMMAND}", class.path().display());
     assert!(text.lines().any(|line| line == alice), "the standings show each player's command:\n{text}");
     assert_eq!(snapshot(class.path()), before);
+
+    // eve, dropped, does not vanish: last in the standings with no game,
+    // and in the gradebook with why; `results` writes the same from the log.
+    let standings = std::fs::read_to_string(parent.path().join("tournament/standings.csv")).unwrap();
+    let last = standings.lines().last().unwrap();
+    assert!(last.starts_with(&format!("{},eve,0,0,0,0,0,0,+0,", students + 2)), "{standings}");
+    let gradebook = std::fs::read_to_string(parent.path().join("tournament/gradebook.csv")).unwrap();
+    let row = |name: &str| gradebook.lines().find(|row| row.starts_with(&format!("{name},"))).unwrap_or_default();
+    assert!(row("alice").starts_with("alice,Python 3,passed,,"), "{gradebook}");
+    assert!(row("me").starts_with("me,,passed,,1,"), "{gradebook}");
+    assert!(row("eve").starts_with("eve,nothing,dropped,\"failed to start: no program found"), "{gradebook}");
+    assert!(row("eve").ends_with(&format!(",{},0,0,0,0,0,,,", students + 2)), "{gradebook}");
+    std::fs::remove_file(parent.path().join("tournament/gradebook.csv")).unwrap();
+    let (text, code) = ran(maxconnect4(parent.path()).args(["results", "tournament"]));
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(std::fs::read_to_string(parent.path().join("tournament/gradebook.csv")).unwrap(), gradebook);
 }
 
 #[test]
