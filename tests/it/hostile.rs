@@ -91,15 +91,16 @@ fn a_linked_python_version_leaks_nothing_to_the_class_or_its_results() {
     );
     assert!(line_of(&text, "oscar").starts_with("ok"), "{text}");
 
-    // A tournament's published results hold nothing of it either.
+    // A tournament's published results hold nothing of it either: mallory
+    // alone against this program, its games forfeited with the reason.
+    let mallory_only = temp.path().join("mallory-only");
+    linked_version(&mallory_only.join("mallory"), &secret);
     let (text, code) = ran(referee().args([
         "tournament",
         "--class",
-        "../class",
+        "../mallory-only",
         "--player",
         "me=self",
-        "--gauntlet",
-        "me",
         // Played, so that the reason mallory cannot start is recorded.
         "--no-check",
         "--openings",
@@ -292,8 +293,18 @@ fn a_classmates_original_folder_is_hidden_from_a_match_of_copies() {
     let work = tempfile::tempdir().unwrap();
     let command =
         |folder: &Path| format!("cd {} && python3 maxconnect4.py one-move {{in}} {{out}} {{depth}}", folder.display());
-    let (text, code) =
-        ran(maxconnect4(work.path()).args(["match", "--quiet", "--depth", "1", &command(&alice), &command(&bob)]));
+    // From a nearly full board: each plays a few turns, each turn a spy.
+    let start = super::util::shipped("nearly_full.txt").display().to_string();
+    let (text, code) = ran(maxconnect4(work.path()).args([
+        "match",
+        "--quiet",
+        "--depth",
+        "1",
+        "--start",
+        &start,
+        &command(&alice),
+        &command(&bob),
+    ]));
     assert_eq!(code, 0, "{text}");
     let game = records(&work.path().join("games.jsonl")).remove(0);
     assert!(game.forfeit.is_none(), "{:?}", game.forfeit);

@@ -228,7 +228,7 @@ fn class_of(class: &Path, students: &[&str]) {
 /// the page, which is published, shows each command from the folder that
 /// holds the tournament's (the class beside it), while the terminal keeps
 /// the path given; and a student whose program never runs has one line of
-/// forfeits for its four, as on the terminal, with its games.
+/// forfeits for its two, as on the terminal, with its games.
 #[test]
 fn a_published_page_shows_no_path_of_the_machine_and_counts_forfeits() {
     let dir = tempfile::tempdir().unwrap();
@@ -240,7 +240,7 @@ fn a_published_page_shows_no_path_of_the_machine_and_counts_forfeits() {
         .arg("tournament")
         .arg("--class")
         .arg(&class)
-        .args(["--player", "me=self", "--gauntlet", "me", "--openings", "2", "--depth", "1", "--timeout", "60"])
+        .args(["--player", "me=self", "--gauntlet", "me", "--openings", "1", "--depth", "1", "--timeout", "60"])
         .args(["--no-check", "--out"])
         .arg(&out)
         .assert()
@@ -249,7 +249,7 @@ fn a_published_page_shows_no_path_of_the_machine_and_counts_forfeits() {
     let alice = "python3 maxconnect4.py one-move {in} {out} {depth}";
     let given = format!("cd {} && {alice}", class.join("alice").display());
     assert!(stdout.contains(&given), "the terminal shows the command as given: {stdout}");
-    assert!(stdout.contains("dave forfeited 4 games:\n  4 × failed-to-start, for example: "), "{stdout}");
+    assert!(stdout.contains("dave forfeited 2 games:\n  2 × failed-to-start, for example: "), "{stdout}");
 
     let page = read(&out.join("results.html"));
     let root = root.to_str().unwrap();
@@ -264,14 +264,14 @@ fn a_published_page_shows_no_path_of_the_machine_and_counts_forfeits() {
     assert_eq!(command("me"), "self");
     let logged = records(&out.join("games.jsonl"));
     let forfeited: Vec<&GameRecord> = logged.iter().filter(|record| record.forfeit.is_some()).collect();
-    assert_eq!(forfeited.len(), 4, "dave forfeits each of his games");
+    assert_eq!(forfeited.len(), 2, "dave forfeits each of his games");
     let ids: Vec<&str> = forfeited.iter().map(|record| record.id.as_str()).collect();
     assert_eq!(
         data["forfeits"],
         serde_json::json!([{
             "player": "dave",
             "verdict": "failed-to-start",
-            "count": 4,
+            "count": 2,
             "reason": forfeited[0].forfeit.as_ref().unwrap().reason.replace(&format!("{root}/"), ""),
             "games": ids,
         }])
