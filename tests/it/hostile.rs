@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use super::students::{put, pyenv_of_our_own, python_student, ran};
-use super::util::{maxconnect4, records};
+use super::util::{maxconnect4, paths_under, records};
 
 /// What a submission must never learn: in a file only the referee's user
 /// may read.
@@ -30,16 +30,8 @@ fn secret_file(dir: &Path) -> PathBuf {
 
 /// Everything under `folder` read as text, to look for a secret in.
 fn all_text(folder: &Path) -> String {
-    let mut text = String::new();
-    for entry in std::fs::read_dir(folder).unwrap().flatten() {
-        let path = entry.path();
-        if entry.file_type().unwrap().is_dir() {
-            text.push_str(&all_text(&path));
-        } else if entry.file_type().unwrap().is_file() {
-            text.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
-        }
-    }
-    text
+    let files = paths_under(folder).into_iter().filter(|path| std::fs::symlink_metadata(path).unwrap().is_file());
+    files.map(|path| String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned()).collect()
 }
 
 /// A student who plays with `python3.7` (a shim, as pyenv gives), with

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use maxconnect4::printable::printable;
 
-use super::util::{maxconnect4, read, records};
+use super::util::{maxconnect4, paths_under, read, records};
 
 /// A tournament of `players` (`self` at depth 1, one opening) in `dir/t`.
 fn tournament(dir: &Path, players: &[&str]) -> assert_cmd::assert::Assert {
@@ -24,22 +24,6 @@ fn tournament(dir: &Path, players: &[&str]) -> assert_cmd::assert::Assert {
 fn outputs(assert: &assert_cmd::assert::Assert) -> (String, String) {
     let output = assert.get_output();
     (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
-}
-
-/// Every path under `dir` (`dir` itself left out).
-fn paths_under(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut paths = Vec::new();
-    let mut folders = vec![dir.to_owned()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path.clone());
-            }
-            paths.push(path);
-        }
-    }
-    paths
 }
 
 #[test]

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::util::{maxconnect4, merge_refused, read};
+use super::util::{maxconnect4, merge_refused, paths_under, read};
 
 /// The tournament's command line: two players, `self` at depth 1, two
 /// openings (four games), into `out`.
@@ -22,20 +22,10 @@ fn tournament_words(out: &str) -> Vec<String> {
 
 /// Every file under `folder`, by its path there, with its contents.
 fn files(folder: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut folders = vec![folder.to_path_buf()];
-    while let Some(next) = folders.pop() {
-        for entry in std::fs::read_dir(&next).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else {
-                let name = path.strip_prefix(folder).unwrap().display().to_string();
-                files.insert(name, std::fs::read(&path).unwrap());
-            }
-        }
-    }
+    let files = paths_under(folder).into_iter().filter(|path| !path.is_dir());
     files
+        .map(|path| (path.strip_prefix(folder).unwrap().display().to_string(), std::fs::read(&path).unwrap()))
+        .collect()
 }
 
 /// A command that must fail with exit code 1 and one line on stderr,

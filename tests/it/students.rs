@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::bots::tool_available;
-use super::util::{maxconnect4, python, records};
+use super::util::{maxconnect4, paths_under, python, records};
 
 /// A student's one-move program in Python, importing the module
 /// [`MODULE`] from beside it, writing `computer.txt` in its folder, and
@@ -60,18 +60,14 @@ pub(super) fn python_student(folder: &Path, spy: &[String]) {
 
 /// Every file under `folder` with its contents, to see it unchanged.
 pub(super) fn snapshot(folder: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut queue = vec![folder.to_owned()];
-    while let Some(next) = queue.pop() {
-        for entry in std::fs::read_dir(&next).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                queue.push(path);
-            } else {
-                files.push((path.clone(), std::fs::read(&path).unwrap()));
-            }
-        }
-    }
+    let mut files: Vec<(PathBuf, Vec<u8>)> = paths_under(folder)
+        .into_iter()
+        .filter(|path| !path.is_dir())
+        .map(|path| {
+            let contents = std::fs::read(&path).unwrap();
+            (path, contents)
+        })
+        .collect();
     files.sort();
     files
 }

@@ -257,3 +257,20 @@ pub fn merge_refused(dir: &Path, words: &[&str], inputs: &[&str], out: &str) -> 
     assert!(!dir.join(out).exists(), "nothing written");
     stderr
 }
+
+/// Every path under `dir` (`dir` itself left out), each folder's before
+/// what it holds.
+pub fn paths_under(dir: &Path) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    let mut folders = vec![dir.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path.clone());
+            }
+            paths.push(path);
+        }
+    }
+    paths
+}
