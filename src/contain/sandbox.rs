@@ -52,7 +52,9 @@ impl Isolation {
     /// This isolation, with `folder` hidden from every player too.
     #[must_use]
     pub fn hiding(mut self, folder: &Path) -> Isolation {
-        self.hidden.push(folder.to_owned());
+        if !self.hidden.iter().any(|hidden| hidden == folder) {
+            self.hidden.push(folder.to_owned());
+        }
         self
     }
 }

@@ -529,17 +529,16 @@ fn preflight(
     let output = options.directory.join(PREFLIGHT_OUTPUT);
     let checked = super::check::check(&seats, options.settings, Some(containment), &output, true)?;
     let failed: Vec<&super::check::Checked> = checked.iter().filter(|checked| checked.result.is_err()).collect();
-    let entries = |dropped: Check| -> Vec<Entry> {
-        checked
-            .iter()
-            .map(|checked| match &checked.result {
-                Ok(_) => entry(&checked.name, Check::Passed, String::new()),
-                Err(forfeit) => entry(&checked.name, dropped, forfeit.to_string()),
-            })
-            .collect()
-    };
+    // An entrant that failed is dropped: refused, the tournament stops.
+    let entries: Vec<Entry> = checked
+        .iter()
+        .map(|checked| match &checked.result {
+            Ok(_) => entry(&checked.name, Check::Passed, String::new()),
+            Err(forfeit) => entry(&checked.name, Check::Dropped, forfeit.to_string()),
+        })
+        .collect();
     if failed.is_empty() {
-        return Ok((seats, entries(Check::Failed)));
+        return Ok((seats, entries));
     }
     let io = |source| Error::Io { action: "write to", path: "standard output".into(), source };
     writeln!(out, "Pre-flight check (one move on the empty board, as in a game):").map_err(io)?;
@@ -558,7 +557,7 @@ fn preflight(
     }
     writeln!(out, "Dropped: {}; they rank last, with why, in the results and the gradebook.", names.join(", "))
         .map_err(io)?;
-    Ok((kept, entries(Check::Dropped)))
+    Ok((kept, entries))
 }
 
 #[cfg(test)]
