@@ -144,6 +144,16 @@ fn size(bytes: u64) -> String {
 mod tests {
     use super::*;
 
+    /// Makes the named pipe `path`: `mkfifo(3)`, which every Unix has
+    /// (rustix's `mkfifoat` is missing on macOS).
+    #[cfg(unix)]
+    fn make_fifo(path: &Path) {
+        use std::os::unix::ffi::OsStrExt as _;
+        let path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: `path` is a NUL-terminated string that outlives the call.
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    }
+
     #[test]
     fn only_regular_files_within_the_limit_are_read() {
         let dir = tempfile::tempdir().unwrap();
@@ -159,8 +169,7 @@ mod tests {
                 "it is a device, not a regular file"
             );
             let fifo = dir.path().join("fifo");
-            let (fifo_type, mode) = (rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o600));
-            rustix::fs::mknodat(rustix::fs::CWD, &fifo, fifo_type, mode, 0).unwrap();
+            make_fifo(&fifo);
             assert_eq!(read(&fifo, 5, "x").unwrap_err().to_string(), "it is a named pipe, not a regular file");
         }
     }

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use super::tree::{kill_trees, processes, referee};
+use super::children::{kill_group, registered};
+use super::os;
 
 /// The referee's folder, for the interrupt handler to remove.
 static ROOT: Mutex<Option<PathBuf>> = Mutex::new(None);
@@ -27,14 +28,15 @@ pub fn remember_root(path: &Path) {
 }
 
 /// What a stop does in the referee: no program starts or is judged from
-/// then on, every process the referee started (registered or not) is
-/// killed, and its folder removed.
+/// then on, every process the referee started is killed (its process
+/// group, and on Linux every child and its tree, registered or not), and
+/// its folder removed.
 pub fn stop_players() {
     INTERRUPTED.store(true, Ordering::SeqCst);
-    let referee = referee();
-    let children: Vec<libc::pid_t> =
-        processes().into_iter().filter(|&(_, parent, _)| parent == referee).map(|(pid, _, _)| pid).collect();
-    kill_trees(&children);
+    for &leader in registered().iter() {
+        kill_group(leader);
+    }
+    os::kill_children();
     if let Some(root) = ROOT.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
         let _ = std::fs::remove_dir_all(root);
     }

@@ -119,9 +119,13 @@ impl Groups {
         .collect();
         let warning = (!missing.is_empty()).then(|| {
             format!(
-                "warning: the limits of players' {} cannot be kept here (no control group this referee may make); \
-                 their /tmp and folder sizes still are",
-                missing.join(", ")
+                "warning: the limits of players' {} cannot be kept here ({}); their /tmp and folder sizes still are",
+                missing.join(", "),
+                if cfg!(target_os = "linux") {
+                    "no control group this referee may make"
+                } else {
+                    "control groups are Linux's"
+                }
             )
         });
         (groups, warning)

@@ -3,21 +3,15 @@
 //! and the [`scratch`] folders, gives each program a copy of its [`home`]
 //! and its user's [`interpreter`], runs the command of a [`template`], one
 //! one-move [`turn`] at a time or for a whole game, and keeps what it
-//! printed in [`captures`]; `spawn` starts and watches a program,
-//! `tree` kills what it leaves, `interrupt` stops all on Ctrl-C.
+//! printed in [`captures`]; `runner` starts and watches a program,
+//! `os` adds what Linux can do, `interrupt` stops all on Ctrl-C.
 //!
-//! Programs are started in a sandbox of their own when
-//! the system allows it ([`sandbox`]), watched with a
-//! process file descriptor, and, when they end or their time is up, killed
-//! together with every process they started, before the referee goes on.
-//!
-//! The layer serves any kind of player: [`Containment::spawn`] starts a
-//! program with pipes and gives back a [`Contained`] process, alive as long
-//! as its owner wants (a whole game for a program that talks on its standard
-//! input and output); [`Containment::run`] is one turn of a one-move program
-//! built on it.
-//!
-//! Nothing a player starts outlives it, whatever it does:
+//! Programs are started in a sandbox of their own when the system allows
+//! it ([`sandbox`]: Linux's namespaces, through bubblewrap), and always in
+//! a process group of their own by the `runner`, which is the same on
+//! every Unix: output read with `poll(2)`, the end seen with `waitid`, a
+//! stop that kills the group and waits for the program. What only Linux
+//! can do is layered on it (`os`):
 //! - the referee is a child subreaper (`PR_SET_CHILD_SUBREAPER`), so a
 //!   process orphaned by a player, even after `setsid`, becomes the
 //!   referee's child instead of escaping to `init`;
@@ -25,21 +19,27 @@
 //!   `/proc`, each through a process file descriptor (so a reused process id
 //!   is never hit), waits until each has ended, reaps it, and then kills and
 //!   reaps every orphan adopted meanwhile. In a sandbox the program's PID
-//!   namespace ends with it, taking along whatever hid there;
+//!   namespace ends with it, taking along whatever hid there, and its end
+//!   is seen through a process file descriptor;
 //! - every program gets `PR_SET_PDEATHSIG`, and bwrap `--die-with-parent`,
 //!   so players die with the referee even when it is killed with `kill -9`
 //!   (the signal comes when the thread that started the program ends: start
-//!   a long-lived program from a thread that outlives it).
+//!   a long-lived program from a thread that outlives it);
+//! - control groups keep players' memory, processes and CPU time ([`limits`]).
+//!
+//! `--no-sandbox` on Linux runs the portable runner with these extras, so
+//! that the runner macOS and the BSDs use is tested here; there a process
+//! that leaves its player's group (`setsid`) outlives it, and a referee
+//! killed with `kill -9` leaves its players running.
 //!
 //! No thread is started per program: output is read with `poll(2)` on the
-//! pipes and the process file descriptor in the caller's thread, and once
-//! every process is gone what is left in the pipes is read without waiting,
-//! so a pipe held open by anyone never delays a turn.
+//! pipes in the caller's thread, and once every process is gone what is
+//! left in the pipes is read without waiting, so a pipe held open by anyone
+//! never delays a turn.
 //!
 //! If the referee is interrupted, [`stop_players_on_interrupt`] kills every
 //! process it started, removes its folder and exits; no turn cut short is
-//! judged. This is Linux only: elsewhere [`SUPPORTED`] is false and command
-//! players are refused.
+//! judged.
 
 use std::ffi::OsString;
 use std::os::fd::AsRawFd as _;
@@ -50,11 +50,15 @@ use std::time::{Duration, Instant};
 use rustix::process::{Resource, Rlimit};
 
 pub mod captures;
+mod children;
 pub mod home;
 pub mod interpreter;
+mod interrupt;
 pub mod limits;
+mod os;
 pub mod outcome;
 mod plan;
+mod runner;
 pub mod sandbox;
 pub mod scratch;
 pub mod template;
@@ -67,8 +71,9 @@ use limits::{Allowance, Group, Groups, Passed};
 use sandbox::{Isolation, Sandbox};
 use scratch::{Root, ScratchDir};
 
-/// Whether this system can run command players.
-pub const SUPPORTED: bool = cfg!(target_os = "linux");
+/// Whether this system can run command players: every Unix can; only
+/// Linux can sandbox them.
+pub const SUPPORTED: bool = cfg!(unix);
 
 /// Why one program could not be started: the player's failure to start,
 /// said in words by its `Display`.
@@ -91,7 +96,7 @@ pub enum StartError {
 /// What stops the referee from running players at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ContainError {
-    #[error("command players need Linux (process file descriptors, /proc)")]
+    #[error("command players need a Unix system (process groups, poll)")]
     Unsupported,
     #[error("cannot make the referee's folder in {}", path.display())]
     Folder { path: PathBuf, source: std::io::Error },
@@ -183,25 +188,26 @@ impl Containment {
         if !SUPPORTED {
             return Err(ContainError::Unsupported);
         }
-        linux::become_subreaper();
+        os::become_subreaper();
         let private: Vec<&Path> =
             private.iter().copied().chain(isolation.hidden.iter().map(PathBuf::as_path)).collect();
         let private = private.as_slice();
         let root = Root::new().map_err(|source| ContainError::Folder { path: std::env::temp_dir(), source })?;
-        linux::remember_root(root.path());
+        interrupt::remember_root(root.path());
         let own_executable =
             if with_self { Some(root.own_executable().map_err(ContainError::OwnExecutable)?) } else { None };
         let (groups, limits_warning) = Groups::find();
         let (sandbox, warning) = if isolation.sandbox {
             match Sandbox::find(isolation.network, root.path(), private, isolation.limits.tmp) {
                 Ok(sandbox) => (Some(sandbox), None),
-                Err(reason) => (
-                    None,
-                    Some(format!(
-                        "warning: players run without isolation: {reason}; \
-                         install bubblewrap, or pass --no-sandbox to run them so knowingly"
-                    )),
-                ),
+                Err(reason) => {
+                    let install =
+                        if matches!(reason, sandbox::Unavailable::NotLinux) { "" } else { "install bubblewrap, or " };
+                    let warning = format!(
+                        "warning: players run without isolation: {reason}; {install}pass --no-sandbox to run them so knowingly"
+                    );
+                    (None, Some(warning))
+                }
             }
         } else {
             (None, None)
@@ -409,9 +415,8 @@ impl Containment {
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
                 // No descriptor the referee inherited or opened passes to
-                // the player (Linux 5.11 and later; an older kernel's refusal
-                // is ignored): only those kept open below, and the pipes.
-                libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, libc::CLOSE_RANGE_CLOEXEC);
+                // the player: only those kept open below, and the pipes.
+                os::close_inherited();
                 for fd in &keep_open {
                     rustix::io::fcntl_setfd(fd, rustix::io::FdFlags::empty())?;
                 }
@@ -420,7 +425,7 @@ impl Containment {
                 Ok(rustix::process::setrlimit(Resource::Fsize, limit)?)
             });
         }
-        let (inner, stdin) = linux::spawn(command, stdin, status).map_err(cannot)?;
+        let (inner, stdin) = runner::spawn(command, stdin, status).map_err(cannot)?;
         Ok(Contained { inner, stdin, group, folder: Some((dir.path().to_owned(), self.limits.disk)) })
     }
 
@@ -540,7 +545,7 @@ fn bwrap_failed(stderr: &Captured) -> bool {
 
 /// A program started by [`Containment::spawn`]. Dropping it stops it.
 pub struct Contained {
-    inner: linux::Process,
+    inner: runner::Process,
     /// Its standard input, when it was asked for.
     pub stdin: Option<std::process::ChildStdin>,
     /// Its control groups, which limit it.
@@ -599,7 +604,7 @@ impl Contained {
 /// # Errors
 /// When it cannot be started or waited for.
 pub fn run_aside(command: &mut std::process::Command) -> std::io::Result<std::process::Output> {
-    linux::run_aside(command)
+    runner::run_aside(command)
 }
 
 /// Makes SIGINT, SIGTERM and SIGHUP kill every process the referee started,
@@ -609,27 +614,5 @@ pub fn run_aside(command: &mut std::process::Command) -> std::io::Result<std::pr
 /// their own), so without this they would be killed only by their
 /// parent-death signal. Call it before starting any player.
 pub fn stop_players_on_interrupt() {
-    #[cfg(target_os = "linux")]
-    crate::signals::exit_on_stop(linux::stop_players);
+    crate::signals::exit_on_stop(interrupt::stop_players);
 }
-
-/// The system's side of containment, Linux's: [`spawn`] starts and watches
-/// a program, [`tree`] finds and kills what it left, [`interrupt`] stops
-/// everything on Ctrl-C.
-#[cfg(target_os = "linux")]
-mod linux {
-    pub use super::interrupt::{remember_root, stop_players};
-    pub use super::spawn::{spawn, Process};
-    pub use super::tree::{become_subreaper, run_aside};
-}
-#[cfg(target_os = "linux")]
-mod interrupt;
-#[cfg(target_os = "linux")]
-mod spawn;
-#[cfg(target_os = "linux")]
-mod tree;
-
-/// Stand-ins elsewhere.
-#[cfg(not(target_os = "linux"))]
-#[path = "unsupported.rs"]
-mod linux;

@@ -83,6 +83,8 @@ pub struct Sandbox {
 /// Why players cannot be sandboxed here.
 #[derive(Debug, thiserror::Error)]
 pub enum Unavailable {
+    #[error("a sandbox needs Linux's namespaces (bubblewrap)")]
+    NotLinux,
     #[error("bubblewrap (bwrap) is not installed")]
     NoBwrap,
     #[error("setpriv (util-linux), which takes root's powers from players, is not installed")]
@@ -103,6 +105,9 @@ impl Sandbox {
     /// # Errors
     /// The reason the sandbox is unavailable.
     pub fn find(network: bool, root: &Path, private: &[&Path], tmp_size: u64) -> Result<Sandbox, Unavailable> {
+        if !cfg!(target_os = "linux") {
+            return Err(Unavailable::NotLinux);
+        }
         let bwrap = find_program(Path::new("bwrap")).map_err(|_| Unavailable::NoBwrap)?;
         let privileges = if rustix::process::geteuid().is_root() {
             let setpriv = find_program(Path::new("setpriv")).map_err(|_| Unavailable::NoSetpriv)?;

@@ -109,7 +109,7 @@ impl Root {
     /// When it cannot be made or opened.
     pub fn player_dir(&self, prefix: &str) -> io::Result<ScratchDir> {
         let path = tempfile::Builder::new().prefix(prefix).tempdir_in(&self.path)?.keep();
-        let handle = open_at(None, &path, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW, 0)?;
+        let handle = open_at(None, &path, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW, Mode::empty())?;
         Ok(ScratchDir { path, handle, home: Home::None, confined: false })
     }
 }
@@ -135,7 +135,9 @@ fn remove_stale(temp: &Path) {
         if !metadata.is_dir() || metadata.uid() != me {
             continue;
         }
-        let Ok(handle) = open_at(None, &path.join(LOCK), OFlags::RDONLY | OFlags::NOFOLLOW, 0) else { continue };
+        let Ok(handle) = open_at(None, &path.join(LOCK), OFlags::RDONLY | OFlags::NOFOLLOW, Mode::empty()) else {
+            continue;
+        };
         // Its referee holds it until it ends.
         if File::from(handle).try_lock().is_ok() {
             remove_all(&path);
@@ -221,9 +223,14 @@ impl ScratchDir {
     pub fn create(&self, prefix: &str, contents: &[u8]) -> io::Result<String> {
         let mut last = io::Error::from(io::ErrorKind::AlreadyExists);
         for _ in 0..16 {
-            let name = fresh_name(prefix)?;
+            let name = fresh_name(prefix);
             let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW;
-            match open_at(Some(&self.handle), Path::new(&name), flags, 0o644) {
+            match open_at(
+                Some(&self.handle),
+                Path::new(&name),
+                flags,
+                Mode::RUSR | Mode::WUSR | Mode::RGRP | Mode::ROTH,
+            ) {
                 Ok(handle) => {
                     File::from(handle).write_all(contents)?;
                     return Ok(name);
@@ -241,10 +248,10 @@ impl ScratchDir {
     /// When the folder cannot be looked at.
     pub fn unused_name(&self, prefix: &str) -> io::Result<String> {
         loop {
-            let name = fresh_name(prefix)?;
-            match open_at(Some(&self.handle), Path::new(&name), OFlags::PATH | OFlags::NOFOLLOW, 0) {
-                Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(name),
-                Err(error) => return Err(error),
+            let name = fresh_name(prefix);
+            match rustix::fs::statat(&self.handle, name.as_str(), rustix::fs::AtFlags::SYMLINK_NOFOLLOW) {
+                Err(rustix::io::Errno::NOENT) => return Ok(name),
+                Err(error) => return Err(error.into()),
                 Ok(_) => {}
             }
         }
@@ -258,7 +265,7 @@ impl ScratchDir {
     /// When it is not a regular file or cannot be read.
     pub fn read(&self, name: &str, limit: u64) -> io::Result<Option<Vec<u8>>> {
         let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK;
-        let file = match open_at(Some(&self.handle), Path::new(name), flags, 0) {
+        let file = match open_at(Some(&self.handle), Path::new(name), flags, Mode::empty()) {
             Ok(handle) => File::from(handle),
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(error) if error.raw_os_error() == Some(libc::ELOOP) => {
@@ -286,21 +293,23 @@ impl Drop for ScratchDir {
     }
 }
 
-/// `PREFIX-` and twelve random hexadecimal digits, then `.txt`.
-fn fresh_name(prefix: &str) -> io::Result<String> {
-    let mut bytes = [0u8; 6];
-    if rustix::rand::getrandom(&mut bytes, rustix::rand::GetRandomFlags::empty())? != bytes.len() {
-        return Err(io::Error::other("too few random bytes"));
-    }
-    let digits: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
-    Ok(format!("{prefix}-{digits}.txt"))
+/// `PREFIX-` and twelve hexadecimal digits a player cannot foresee, then
+/// `.txt`: a count hashed with std's hash keys, which the system's random
+/// source seeds (every Unix has one; `getrandom(2)` is not everywhere).
+fn fresh_name(prefix: &str) -> String {
+    use std::hash::{BuildHasher as _, Hasher as _};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::hash::RandomState::new().build_hasher();
+    hasher.write_u64(COUNT.fetch_add(1, Ordering::Relaxed));
+    format!("{prefix}-{:012x}.txt", hasher.finish() >> 16)
 }
 
 /// `openat(2)`: `path` relative to the folder `directory`, or as given,
 /// with the permissions `mode` if it is made.
-fn open_at(directory: Option<&OwnedFd>, path: &Path, flags: OFlags, mode: u32) -> io::Result<OwnedFd> {
+fn open_at(directory: Option<&OwnedFd>, path: &Path, flags: OFlags, mode: Mode) -> io::Result<OwnedFd> {
     let directory = directory.map_or(rustix::fs::CWD, |directory| directory.as_fd());
-    Ok(rustix::fs::openat(directory, path, flags | OFlags::CLOEXEC, Mode::from_raw_mode(mode))?)
+    Ok(rustix::fs::openat(directory, path, flags | OFlags::CLOEXEC, mode)?)
 }
 
 #[cfg(test)]
@@ -335,7 +344,7 @@ mod tests {
     #[test]
     fn turn_files_ignore_what_the_player_left() {
         let root = tempfile::tempdir().unwrap();
-        let handle = open_at(None, root.path(), OFlags::RDONLY | OFlags::DIRECTORY, 0).unwrap();
+        let handle = open_at(None, root.path(), OFlags::RDONLY | OFlags::DIRECTORY, Mode::empty()).unwrap();
         let dir = ScratchDir { path: root.path().join("gone-on-drop"), handle, home: Home::None, confined: false };
         let name = dir.create("in-01", b"board").unwrap();
         assert!(name.starts_with("in-01-") && name.ends_with(".txt"), "{name}");

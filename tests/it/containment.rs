@@ -18,11 +18,16 @@ const EMPTY: &str = "0000000\n0000000\n0000000\n0000000\n0000000\n0000000\n1\n";
 /// A match of `red` against `green` from `start` in `dir`, with the
 /// players' folders in `dir/tmp`, as a command not yet run.
 fn referee(dir: &Path, red: &str, green: &str, start: &str) -> Command {
+    referee_timed(dir, red, green, start, "60")
+}
+
+/// [`referee`], with `timeout` seconds a move.
+fn referee_timed(dir: &Path, red: &str, green: &str, start: &str, timeout: &str) -> Command {
     write(dir, "start.txt", start);
     std::fs::create_dir_all(dir.join("tmp")).unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_maxconnect4"));
     command
-        .args(["match", red, green, "--start", "start.txt", "--depth", "1", "--timeout", "60", "--quiet"])
+        .args(["match", red, green, "--start", "start.txt", "--depth", "1", "--timeout", timeout, "--quiet"])
         .current_dir(dir)
         .env("TMPDIR", dir.join("tmp"))
         .env("NO_COLOR", "1")
@@ -93,6 +98,42 @@ fn without_the_sandbox_escapes_still_die_with_their_turn() {
     assert_gone(&tag);
     let record = &records(&dir.path().join("games.jsonl"))[0];
     assert_eq!((record.forfeit.as_ref(), record.moves.len()), (None, 4));
+}
+
+/// `--no-sandbox` runs the runner every Unix has (a process group, `poll`,
+/// `waitid`, a kill of the group, `wait4`), with Linux's sweep of escapes
+/// on top: each way a turn ends is judged as in the sandbox, and nothing
+/// the player started is left.
+#[test]
+fn without_the_sandbox_every_ending_is_judged_and_nothing_is_left() {
+    for (behaviour, verdict, moves) in [
+        // A child in the player's group keeps the pipes open after the
+        // answer: the turn ends with the program, the child is killed.
+        ("fork", None, 4),
+        // Out of time (a second a move), with a descendant in a session
+        // of its own.
+        ("escape-hang", Some("timeout"), 0),
+        ("crash", Some("no-output"), 0),
+        ("exit1", None, 4),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let tag = dir.path().join("tag");
+        let nearly_full = read(&shipped("nearly_full.txt"));
+        let timeout = if behaviour == "escape-hang" { "1" } else { "60" };
+        let mut command = referee_timed(dir.path(), &bot(behaviour, Some(&tag)), "self", &nearly_full, timeout);
+        let output = command.arg("--no-sandbox").output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success() && stderr.is_empty(), "{behaviour}: {stderr}");
+        assert_gone(&tag);
+        let record = &records(&dir.path().join("games.jsonl"))[0];
+        let forfeit = record.forfeit.as_ref().map(|forfeit| (forfeit.player, forfeit.verdict.as_str()));
+        assert_eq!(
+            (forfeit, record.moves.len()),
+            (verdict.map(|verdict| (Colour::Red, verdict)), moves),
+            "{behaviour}"
+        );
+        assert!(left_in(&dir.path().join("tmp")).is_empty(), "{behaviour}");
+    }
 }
 
 #[test]

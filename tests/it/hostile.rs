@@ -198,7 +198,11 @@ fn sparse_files_are_refused_before_a_byte_of_them_is_written() {
         )],
     );
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_maxconnect4"));
+    // A temporary directory of its own: what other tests' referees leave
+    // in the shared one is not this referee's to measure.
+    std::fs::create_dir(temp.path().join("tmp")).unwrap();
     command.args(["check", "--class", "class"]).current_dir(temp.path()).env_remove("RUST_BACKTRACE");
+    command.env("TMPDIR", temp.path().join("tmp"));
     let (text, written, resident) = measured(&mut command);
     assert!(line_of(&text, "alice").starts_with("ok"), "{text}");
     for name in ["mallory", "pyzed", "javazed", "czed"] {

@@ -4,7 +4,7 @@ use maxconnect4::format;
 use maxconnect4::player::Player;
 use predicates::prelude::*;
 
-use super::util::{assert_text, dir_with_input2, maxconnect4, names_in, read, shipped, write, INPUT2};
+use super::util::{assert_text, dir_with_input2, make_fifo, maxconnect4, names_in, read, shipped, write, INPUT2};
 
 /// Parses a file the program wrote.
 fn parse(text: &str) -> maxconnect4::board::Board {
@@ -188,8 +188,7 @@ fn only_a_regular_file_is_replaced() {
     );
     assert!(std::fs::symlink_metadata(dir.path().join("link.txt")).unwrap().file_type().is_symlink());
     assert_eq!(read(&target), "the file the link points to\n");
-    let (fifo, mode) = (rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o644));
-    rustix::fs::mknodat(rustix::fs::CWD, dir.path().join("fifo"), fifo, mode, 0).unwrap();
+    make_fifo(&dir.path().join("fifo"));
     one_move_to(dir.path(), "fifo")
         .code(1)
         .stderr("error: cannot write fifo: it is a named pipe, not a regular file\n");

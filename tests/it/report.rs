@@ -488,6 +488,26 @@ fn a_students_program_is_timed_with_the_nodes_it_prints() {
     assert!(read(&out.join("player_output.txt")).contains("Searched 8 nodes to depth 1."));
 }
 
+/// A student on macOS times their program without the sandbox, through
+/// the runner every Unix has; `--no-sandbox` runs that runner here.
+#[test]
+fn without_the_sandbox_a_students_program_is_timed_alike() {
+    let (dir, _, stderr, rows) = student_report_err(&[], 2, &["--no-sandbox"]);
+    assert_eq!(stderr, "", "nothing to warn of");
+    assert_eq!(rows.len(), 4, "one row per position and depth");
+    for row in &rows {
+        let board = read_board_file(&shipped(&row["position"])).unwrap().board;
+        let depth = row["depth"].parse().unwrap();
+        assert_eq!(
+            (row["status"].as_str(), row["nodes"].clone()),
+            ("measured", minimax_nodes(&board, depth).to_string())
+        );
+        assert!(row["cpu_seconds"].parse::<f64>().unwrap() > 0.0, "{row:?}");
+    }
+    let report = read(&dir.path().join("out/REPORT.md"));
+    assert!(report.contains("in a folder of its own, without a sandbox (`--no-sandbox`"), "{report}");
+}
+
 #[test]
 fn compare_adds_maxconnect4s_own_search_at_every_depth_with_no_book() {
     let dir = tempfile::tempdir().unwrap();

@@ -274,3 +274,12 @@ pub fn paths_under(dir: &Path) -> Vec<PathBuf> {
     }
     paths
 }
+
+/// Makes the named pipe `path`: `mkfifo(3)`, which every Unix has
+/// (rustix's `mkfifoat` is missing on macOS).
+pub fn make_fifo(path: &Path) {
+    use std::os::unix::ffi::OsStrExt as _;
+    let path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: `path` is a NUL-terminated string that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o644) }, 0, "{}", std::io::Error::last_os_error());
+}

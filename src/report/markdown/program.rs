@@ -230,7 +230,8 @@ pub(super) fn method(text: &mut String, timings: &Timings, runs: &Runs, context:
     let sandbox = if runs.sandboxed {
         "in the referee's sandbox (bubblewrap), with its limits on memory, processes and disk"
     } else {
-        "without a sandbox (`--no-sandbox`, or none available), with the referee's limits"
+        "without a sandbox (`--no-sandbox`, or none available, as on macOS), with the referee's limits where \
+         the system keeps them"
     };
     let _ = write!(
         text,

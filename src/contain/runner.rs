@@ -1,21 +1,39 @@
-//! Starting a program contained (its death signal, its own process group,
-//! no descriptor of the referee's, bwrap's report of the sandbox's first
-//! process) and watching it: its output read with `poll(2)` on the pipes and
-//! a process file descriptor, and its stop, which kills its whole tree.
+//! Starting and watching one program, on every Unix: its own process group,
+//! its output read with `poll(2)` on non-blocking pipes, its end seen with
+//! `waitid(WNOWAIT)`, its stop a `SIGKILL` to the group and a `wait4` for
+//! its exit status and CPU time. This is the whole runner where the system
+//! offers nothing more (macOS, the BSDs), and what `--no-sandbox` uses on
+//! Linux too, so that it is tested here.
+//!
+//! What only Linux can do is layered on by `os`: a sandboxed
+//! program (bwrap) is watched through a process file descriptor, and a stop
+//! there also kills the program's whole tree found through `/proc`, `setsid`
+//! or not, and sweeps the orphans the referee adopted as a subreaper.
+//! Without it, a process that left the program's group (`setsid`) outlives
+//! the program: what the sandbox is for.
 
 use std::io::{self, BufRead as _, PipeReader, PipeWriter};
 use std::os::fd::OwnedFd;
 use std::os::unix::process::CommandExt as _;
 use std::process::Stdio;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::io::{Errno, FdFlags};
-use rustix::process::{getpid, getppid, Signal};
+use rustix::process::{getpid, getppid, Pid, Signal, WaitIdOptions};
 
+use super::children::{kill_group, reap, registered};
 use super::interrupt::stop_if_interrupted;
+use super::os;
 use super::outcome::{Ending, Polled, Stopped, Stream};
-use super::tree::{kill_trees, pidfd_open, reap, registered, sweep};
+
+/// How long a program without a process file descriptor waits at first
+/// between looks at whether it has ended, when nothing it writes wakes the
+/// referee: doubled at each look, up to [`LOOK_LONGEST`]. A program's end
+/// usually closes its pipes, which wakes the referee at once.
+const LOOK_FIRST: Duration = Duration::from_millis(1);
+/// At most 50 looks a second at a program that holds its pipes open.
+const LOOK_LONGEST: Duration = Duration::from_millis(20);
 
 /// A started program: our child (the program itself, or bwrap), the
 /// sandbox's first process if any, and the pipes.
@@ -23,8 +41,9 @@ pub struct Process {
     child: libc::pid_t,
     /// The sandbox's init, our grandchild, adopted by us when bwrap ends.
     init: Option<libc::pid_t>,
-    /// Becomes readable when the child ends.
-    pidfd: OwnedFd,
+    /// Becomes readable when the child ends: a sandboxed program's, on
+    /// Linux. Without it the child is looked at ([`exited`]).
+    pidfd: Option<OwnedFd>,
     /// bwrap's status pipe, kept open so that its last report never
     /// meets a closed pipe.
     _status: Option<PipeReader>,
@@ -36,8 +55,9 @@ pub struct Process {
     stopped: bool,
 }
 
-/// Starts `command`; `status` is the pipe bwrap was told to report the
-/// sandbox's first process on, for a sandboxed program.
+/// Starts `command` in a process group of its own; `status` is the pipe
+/// bwrap was told to report the sandbox's first process on, for a
+/// sandboxed program (Linux only).
 pub fn spawn(
     mut command: std::process::Command,
     stdin: bool,
@@ -57,8 +77,8 @@ pub fn spawn(
             if let Some(report) = &report {
                 rustix::io::fcntl_setfd(report, FdFlags::empty())?;
             }
-            let _ = rustix::process::set_parent_process_death_signal(Some(Signal::KILL));
-            // The referee may have died before the signal was asked for.
+            os::die_with_parent();
+            // The referee may have died before that was asked for.
             if getppid() != Some(referee) {
                 rustix::process::kill_process(getpid(), Signal::KILL)?;
             }
@@ -78,17 +98,21 @@ pub fn spawn(
     drop(command);
     let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
     registered.push(pid);
-    let pidfd = match pidfd_open(pid) {
-        Ok(pidfd) => pidfd,
-        Err(error) => {
-            // A kernel before 5.3: the program cannot be watched.
-            drop(registered);
-            let _ = child.kill();
-            kill_trees(&[pid]);
-            reap(pid);
-            self::registered().retain(|&id| id != pid);
-            return Err(error);
+    let pidfd = if sandboxed {
+        match os::pidfd_open(pid) {
+            Ok(pidfd) => Some(pidfd),
+            Err(error) => {
+                // A kernel before 5.3: the sandbox cannot be watched.
+                drop(registered);
+                kill_group(pid);
+                os::kill_trees(&[pid]);
+                reap(pid);
+                self::registered().retain(|&id| id != pid);
+                return Err(error);
+            }
         }
+    } else {
+        None
     };
     let (status, init) = match status {
         Some(read) => {
@@ -127,33 +151,49 @@ pub fn spawn(
 
 impl Process {
     pub fn poll(&mut self, deadline: Option<Instant>, sink: &mut dyn FnMut(Stream, &[u8])) -> Polled {
+        let mut look = LOOK_FIRST;
         loop {
+            if self.ended.is_none() && self.pidfd.is_none() && exited(self.child) {
+                self.ended = Some(Instant::now());
+            }
             if self.ended.is_some() {
                 return Polled::Ended;
             }
-            let timeout = match deadline {
+            let left = match deadline {
                 None => None,
                 Some(deadline) => {
                     let left = deadline.saturating_duration_since(Instant::now());
                     if left.is_zero() {
                         return Polled::Deadline;
                     }
-                    // Past what a timespec holds: as good as no deadline.
-                    Timespec::try_from(left).ok()
+                    Some(left)
                 }
             };
+            // Without a process file descriptor, no event says the child
+            // ended while a pipe is held open: look again soon.
+            let left = match (&self.pidfd, left) {
+                (Some(_), left) => left,
+                (None, left) => {
+                    let wait = left.map_or(look, |left| left.min(look));
+                    look = (look * 2).min(LOOK_LONGEST);
+                    Some(wait)
+                }
+            };
+            // Past what a timespec holds: as good as no deadline.
+            let timeout = left.and_then(|left| Timespec::try_from(left).ok());
             let open = [(Stream::Stdout, &self.stdout), (Stream::Stderr, &self.stderr)];
             let open: Vec<(Stream, &OwnedFd)> =
                 open.into_iter().filter_map(|(stream, fd)| Some((stream, fd.as_ref()?))).collect();
-            let mut fds = vec![PollFd::new(&self.pidfd, PollFlags::IN)];
+            let mut fds: Vec<PollFd> = self.pidfd.iter().map(|pidfd| PollFd::new(pidfd, PollFlags::IN)).collect();
+            let watched = fds.len();
             fds.extend(open.iter().map(|(_, fd)| PollFd::new(*fd, PollFlags::IN)));
             if poll(&mut fds, timeout.as_ref()).is_err() {
                 continue; // EINTR
             }
-            let ended = !fds[0].revents().is_empty();
+            let ended = fds[..watched].iter().any(|fd| !fd.revents().is_empty());
             let ready: Vec<Stream> = open
                 .iter()
-                .zip(&fds[1..])
+                .zip(&fds[watched..])
                 .filter(|(_, fd)| !fd.revents().is_empty())
                 .map(|((stream, _), _)| *stream)
                 .collect();
@@ -209,14 +249,16 @@ impl Process {
 
     pub fn stop(&mut self, sink: &mut dyn FnMut(Stream, &[u8])) -> Stopped {
         let roots: Vec<libc::pid_t> = std::iter::once(self.child).chain(self.init).collect();
-        kill_trees(&roots);
+        // Not reaped yet, the child holds its id and so its group's.
+        kill_group(self.child);
+        os::kill_trees(&roots);
         stop_if_interrupted();
         let (status, mut cpu) = reap(self.child);
         if let Some(init) = self.init {
             cpu += reap(init).1;
         }
         registered().retain(|pid| !roots.contains(pid));
-        sweep();
+        os::sweep();
         self.stopped = true;
         for stream in [Stream::Stdout, Stream::Stderr] {
             self.read_available(stream, sink);
@@ -246,4 +288,44 @@ impl Drop for Process {
             self.stop(&mut |_, _| {});
         }
     }
+}
+
+/// Whether our child `pid` has ended, leaving it to be reaped.
+fn exited(pid: libc::pid_t) -> bool {
+    let Some(pid) = Pid::from_raw(pid) else { return true };
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    loop {
+        match rustix::process::waitid(rustix::process::WaitId::Pid(pid), options) {
+            Ok(status) => return status.is_some(),
+            Err(Errno::INTR) => {}
+            // Not ours to wait for any more: as good as ended.
+            Err(_) => return true,
+        }
+    }
+}
+
+/// Runs a helper of the referee's own, uncontained, to its end, in a
+/// process group of its own, for at most ten seconds.
+pub fn run_aside(command: &mut std::process::Command) -> io::Result<std::process::Output> {
+    /// The longest a helper may take: a version manager answers in a
+    /// fraction of a second, unless something it reads hangs it.
+    const LIMIT: Duration = Duration::from_secs(10);
+    let child = {
+        let mut registered = registered();
+        let child =
+            command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0).spawn()?;
+        registered.push(libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t"));
+        child
+    };
+    let pid = libc::pid_t::try_from(child.id()).expect("process ids fit in pid_t");
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || send.send(child.wait_with_output()));
+    let output = receive.recv_timeout(LIMIT).unwrap_or_else(|_| {
+        // Its whole group, so that no process of it keeps the pipes open.
+        kill_group(pid);
+        let _ = receive.recv();
+        Err(io::Error::other(format!("it took more than {} s and was stopped", LIMIT.as_secs())))
+    });
+    registered().retain(|&id| id != pid);
+    output
 }
