@@ -52,6 +52,10 @@ fn a_gauntlet_plays_every_student_against_each_reference_only() {
     let args = [&players[..], &["--gauntlet", "weak,strong", "--rules", "classic"]].concat();
     let args =
         [&args[..], &["--openings", "1", "--depth", "2", "--timeout", "60", "--jobs", "2", "--out", "g"]].concat();
+    // Scheduling and records are the subject: players run without the
+    // sandbox, through the runner every Unix has (containment.rs and
+    // hostile.rs test the sandbox), at half the cost of a turn.
+    let args = [&args[..], &["--no-sandbox"]].concat();
 
     let list = listed(dir.path(), &args);
     assert!(!dir.path().join("g").exists(), "--list-games writes nothing");
@@ -132,6 +136,10 @@ fn each_shard_plays_its_own_games_into_its_own_log() {
     let dir = tempfile::tempdir().unwrap();
     let args = ["--player", "a=self", "--player", "b=self", "--rules", "classic"];
     let args = [&args[..], &["--openings", "1", "--depth", "1", "--timeout", "60"]].concat();
+    // Scheduling and records are the subject: players run without the
+    // sandbox, through the runner every Unix has (containment.rs and
+    // hostile.rs test the sandbox), at half the cost of a turn.
+    let args = [&args[..], &["--no-sandbox"]].concat();
     let mut played = Vec::new();
     for index in 0..2 {
         let shard = format!("{index}/2");
@@ -221,6 +229,10 @@ fn adjudicated_games_end_with_the_solvers_result() {
     let players = ["--player", "a=self", "--player", &format!("b={}", classic(2)), "--rules", "classic"];
     let args = [&players[..], &["--depth", "1", "--timeout", "60", "--jobs", "2"]].concat();
     let args = [&args[..], &["--openings", "2"]].concat();
+    // Scheduling and records are the subject: players run without the
+    // sandbox, through the runner every Unix has (containment.rs and
+    // hostile.rs test the sandbox), at half the cost of a turn.
+    let args = [&args[..], &["--no-sandbox"]].concat();
     let adjudicated = [&args[..], &["--adjudicate", "--out", "adjudicated"]].concat();
     tournament(dir.path(), &adjudicated);
     let log = dir.path().join("adjudicated").join("games.jsonl");
