@@ -41,6 +41,10 @@ pub struct Process {
     child: libc::pid_t,
     /// The sandbox's init, our grandchild, adopted by us when bwrap ends.
     init: Option<libc::pid_t>,
+    /// A process file descriptor for the sandbox's init: it ends only once
+    /// every process of its PID namespace has, so a stop that waits for it
+    /// needs no look through `/proc` for what the program started.
+    init_pidfd: Option<OwnedFd>,
     /// Becomes readable when the child ends: a sandboxed program's, on
     /// Linux. Without it the child is looked at ([`exited`]).
     pidfd: Option<OwnedFd>,
@@ -129,6 +133,7 @@ pub fn spawn(
         None => (None, None),
     };
     drop(registered);
+    let init_pidfd = init.and_then(|init| os::watch_init(init, pid));
     let take = |stream: Option<OwnedFd>| {
         stream.inspect(|fd| {
             let _ = rustix::fs::fcntl_setfl(fd, rustix::fs::OFlags::NONBLOCK);
@@ -137,6 +142,7 @@ pub fn spawn(
     let process = Process {
         child: pid,
         init,
+        init_pidfd,
         pidfd,
         _status: status,
         stdout: take(child.stdout.take().map(OwnedFd::from)),
@@ -251,14 +257,21 @@ impl Process {
         let roots: Vec<libc::pid_t> = std::iter::once(self.child).chain(self.init).collect();
         // Not reaped yet, the child holds its id and so its group's.
         kill_group(self.child);
-        os::kill_trees(&roots);
+        let sandbox = self.pidfd.as_ref().zip(self.init_pidfd.as_ref());
+        match sandbox {
+            // Nothing of a sandbox lives outside its PID namespace.
+            Some((bwrap, init)) => os::kill_and_wait(&[bwrap, init]),
+            None => os::kill_trees(&roots),
+        }
         stop_if_interrupted();
         let (status, mut cpu) = reap(self.child);
         if let Some(init) = self.init {
             cpu += reap(init).1;
         }
         registered().retain(|pid| !roots.contains(pid));
-        os::sweep();
+        if sandbox.is_none() {
+            os::sweep();
+        }
         self.stopped = true;
         for stream in [Stream::Stdout, Stream::Stderr] {
             self.read_available(stream, sink);

@@ -32,6 +32,12 @@ pub fn pidfd_open(_: libc::pid_t) -> io::Result<OwnedFd> {
     Err(io::Error::from(io::ErrorKind::Unsupported))
 }
 
+pub fn watch_init(_: libc::pid_t, _: libc::pid_t) -> Option<OwnedFd> {
+    None
+}
+
+pub fn kill_and_wait(_: &[&OwnedFd]) {}
+
 pub fn kill_trees(_: &[libc::pid_t]) {}
 
 pub fn sweep() {}

@@ -69,6 +69,25 @@ fn stat(pid: libc::pid_t) -> Option<(libc::pid_t, u64)> {
     Some((fields.get(1)?.parse().ok()?, fields.get(19)?.parse().ok()?))
 }
 
+/// A process file descriptor for the sandbox's first process `init`, if it
+/// is still the child of `bwrap` (so not a later process given its id).
+pub fn watch_init(init: libc::pid_t, bwrap: libc::pid_t) -> Option<OwnedFd> {
+    let pidfd = pidfd_open(init).ok()?;
+    stat(init).is_some_and(|(parent, _)| parent == bwrap).then_some(pidfd)
+}
+
+/// Kills the processes of `pidfds` with SIGKILL and waits until each has
+/// ended.
+pub fn kill_and_wait(pidfds: &[&OwnedFd]) {
+    for pidfd in pidfds {
+        let _ = rustix::process::pidfd_send_signal(pidfd, Signal::KILL);
+    }
+    for pidfd in pidfds {
+        // Readable once the process has ended.
+        while poll(&mut [PollFd::new(*pidfd, PollFlags::IN)], None).is_err() {}
+    }
+}
+
 /// Kills `roots` and all their descendants with SIGKILL and waits until
 /// each has ended. A process started after the descendants were listed
 /// is adopted by the referee when its parent ends, for [`sweep`].
