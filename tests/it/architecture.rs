@@ -9,12 +9,33 @@
 //! with them only if it defines nothing they use. Test modules
 //! (`#[cfg(test)] mod tests`) may use anything and are left out, as are
 //! comments and string literals.
+//!
+//! The workspace's crates are read as one: each crate's modules under the
+//! name the front end re-exports it by (`maxconnect4_search::engine` is
+//! `search::engine`), so that the layers read as before, while the
+//! compiler keeps crates from naming the crates above them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// A module path below the crate root: `["search", "engine"]`.
 type Module = Vec<String>;
+
+/// The workspace's crates: each one's name in paths, its sources, and the
+/// module its root stands for in the whole.
+const CRATES: [(&str, &str, &[&str]); 6] = [
+    ("maxconnect4_game", "crates/game/src", &[]),
+    ("maxconnect4_io", "crates/io/src", &[]),
+    ("maxconnect4_search", "crates/search/src", &["search"]),
+    ("maxconnect4_contain", "crates/contain/src", &["contain"]),
+    ("maxconnect4_referee", "crates/referee/src", &[]),
+    ("maxconnect4", "src", &[]),
+];
+
+/// The module `prefix` stands for, as a [`Module`].
+fn module_of(prefix: &[&str]) -> Module {
+    prefix.iter().map(|part| (*part).to_owned()).collect()
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Token {
@@ -190,12 +211,16 @@ fn use_paths(tree: &[Token], prefix: &[String], out: &mut Vec<(Vec<String>, Stri
 
 struct Crate {
     modules: BTreeMap<Module, Vec<Token>>,
+    /// For each module, the module its crate's root stands for: what
+    /// `crate::` names there.
+    roots: BTreeMap<Module, Module>,
     /// For each module, the names it re-exports and their paths.
     reexports: BTreeMap<Module, BTreeMap<String, Vec<String>>>,
 }
 
 impl Crate {
-    fn read(src: &Path) -> Crate {
+    /// The modules of one crate's sources in `src`, its own names.
+    fn modules_in(src: &Path) -> BTreeMap<Module, Vec<Token>> {
         let mut modules = BTreeMap::new();
         read_dir(src, src, &mut modules);
         // Files beside lib.rs that it does not declare are the binary's.
@@ -208,7 +233,27 @@ impl Crate {
             })
             .collect();
         modules.retain(|module, _| module.first().is_none_or(|top| declared.contains(top)));
-        Crate::new(modules)
+        modules
+    }
+
+    /// Every crate of the workspace, as one: the roots of crates that stand
+    /// for the same module (the game's, the referee's, the front end's) are
+    /// read as one module.
+    fn workspace() -> Crate {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut modules: BTreeMap<Module, Vec<Token>> = BTreeMap::new();
+        let mut roots = BTreeMap::new();
+        for (_, src, prefix) in CRATES {
+            let prefix = module_of(prefix);
+            for (module, tokens) in Crate::modules_in(&root.join(src)) {
+                let whole: Module = prefix.iter().cloned().chain(module).collect();
+                roots.insert(whole.clone(), prefix.clone());
+                modules.entry(whole).or_default().extend(tokens);
+            }
+        }
+        let mut library = Crate::new(modules);
+        library.roots = roots;
+        library
     }
 
     fn new(modules: BTreeMap<Module, Vec<Token>>) -> Crate {
@@ -224,14 +269,18 @@ impl Crate {
                 }
             }
         }
-        Crate { modules, reexports }
+        Crate { modules, roots: BTreeMap::new(), reexports }
     }
 
     /// The module defining what `path` names, seen from `from`; `None` for
     /// a path outside the crate.
     fn resolve(&self, from: &Module, path: &[String], depth: usize) -> Option<Module> {
         let (mut module, rest): (Module, &[String]) = match path.first().map(String::as_str) {
-            Some("crate" | "maxconnect4") => (Vec::new(), &path[1..]),
+            Some("crate") => (self.roots.get(from).cloned().unwrap_or_default(), &path[1..]),
+            Some(first) if CRATES.iter().any(|(name, _, _)| *name == first) => {
+                let (_, _, prefix) = CRATES.iter().find(|(name, _, _)| *name == first).expect("found");
+                (module_of(prefix), &path[1..])
+            }
             Some("self") => (from.clone(), &path[1..]),
             Some("super") => {
                 let supers = path.iter().take_while(|segment| *segment == "super").count();
@@ -460,7 +509,7 @@ fn describe(circle: &[Module], edges: &BTreeMap<Module, BTreeSet<Module>>) -> St
 
 #[test]
 fn the_library_has_no_module_circles() {
-    let library = Crate::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let library = Crate::workspace();
     let edges = library.edges();
     let found: Vec<String> = circles(&edges).iter().map(|circle| describe(circle, &edges)).collect();
     assert!(found.is_empty(), "modules that depend on each other:\n{}", found.join("\n"));
@@ -505,7 +554,7 @@ fn rust_files(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
 fn no_source_file_is_over_900_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for dir in ["src", "tests", "examples"] {
+    for dir in ["src", "crates", "tests", "examples"] {
         rust_files(&root.join(dir), &mut files);
     }
     assert!(files.len() > 50, "the sources are found: {files:?}");
@@ -523,7 +572,7 @@ fn no_source_file_is_over_900_lines() {
 /// under one of `to`, as `a::b -> c::d`; fails unless some module under
 /// `from` is read at all.
 fn names_between(from: &[&str], to: &[&str]) -> Vec<String> {
-    let library = Crate::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let library = Crate::workspace();
     let is = |module: &Module, names: &[&str]| module.first().is_some_and(|top| names.contains(&top.as_str()));
     let edges = library.edges();
     assert!(edges.keys().any(|module| is(module, from)), "the modules of {from:?} are read");
@@ -552,25 +601,18 @@ fn containment_names_no_front_end() {
 /// the command line (`main.rs` and `cli/`, the binary's own).
 #[test]
 fn the_library_returns_errors_as_kinds() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let library = files.iter().filter(|file| {
-        let relative = file.strip_prefix(&src).unwrap();
-        relative != Path::new("main.rs") && !relative.starts_with("cli")
-    });
+    let code = library_code();
+    let library = code.iter().filter(|(name, _)| name != "main.rs" && !name.starts_with("cli/"));
     let mut wrong = Vec::new();
-    for file in library {
-        let code = without_tests(tokens(&std::fs::read_to_string(file).unwrap()));
-        let name = file.strip_prefix(&src).unwrap().display().to_string();
+    for (name, code) in library {
         if code.contains(&Token::Ident("anyhow".to_owned())) {
             wrong.push(format!("{name} names anyhow"));
         }
-        if results_of_strings(&code) > 0 {
+        if results_of_strings(code) > 0 {
             wrong.push(format!("{name} has a Result whose error is a String"));
         }
     }
-    assert!(files.len() > 50, "the sources are found: {files:?}");
+    assert!(code.len() > 50, "the sources are found");
     assert!(wrong.is_empty(), "errors in words only: {wrong:?}");
 }
 
@@ -619,19 +661,24 @@ fn the_report_names_nothing_of_the_referee() {
     assert!(wrong.is_empty(), "the report names the referee: {wrong:?}");
 }
 
-/// The Rust files under `src/` with their code tokens, tests left out, each
-/// named by its path from `src/`.
+/// The Rust files of every crate with their code tokens, tests left out,
+/// each named by its path in the whole (`contain/home.rs` for the file
+/// `home.rs` of `crates/contain/src`).
 fn library_code() -> Vec<(String, Vec<Token>)> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files
-        .iter()
-        .map(|file| {
-            let name = file.strip_prefix(&src).unwrap().display().to_string();
-            (name, without_tests(tokens(&std::fs::read_to_string(file).unwrap())))
-        })
-        .collect()
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut code = Vec::new();
+    for (_, src, prefix) in CRATES {
+        let src = root.join(src);
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for file in files {
+            let relative = file.strip_prefix(&src).unwrap();
+            let name = prefix.iter().map(Path::new).fold(std::path::PathBuf::new(), |path, part| path.join(part));
+            let name = name.join(relative).display().to_string();
+            code.push((name, without_tests(tokens(&std::fs::read_to_string(&file).unwrap()))));
+        }
+    }
+    code
 }
 
 /// Whether `code` holds the path `words` (`["fs", "read"]` for `fs::read`).
