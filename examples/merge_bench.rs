@@ -122,7 +122,7 @@ fn main() {
     let out = folder.path().join("merged");
     let mut report = Vec::new();
     let started = Instant::now();
-    merge::results(&logs, &out, None, &mut report).unwrap_or_else(|error| panic!("{error}"));
+    merge::results(&logs, &out, None, &mut report, &mut std::io::stderr()).unwrap_or_else(|error| panic!("{error}"));
     let elapsed = started.elapsed();
     let first_line = String::from_utf8_lossy(&report).lines().next().unwrap_or_default().to_owned();
     println!("{first_line}");

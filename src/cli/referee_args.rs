@@ -189,9 +189,10 @@ pub(crate) struct LoggedGame {
 }
 
 impl LoggedGame {
-    /// Game `number` (from 1; the last if none), read and played again.
+    /// Game `number` (from 1; the last if none), read and played again; the
+    /// log's lines that are not records are said on stderr.
     pub(crate) fn load(&self, number: Option<u32>) -> Result<referee::replay::Loaded, referee::Error> {
-        referee::replay::load(&self.log, number.map(|n| n as usize), self.rules)
+        referee::replay::load(&self.log, number.map(|n| n as usize), self.rules, &mut std::io::stderr())
     }
 }
 

@@ -150,7 +150,7 @@ impl ReportArgs {
         let program =
             self.player.map(|player| report::program::ProgramOptions { player, nodes, compare, timeout, isolation });
         if program.is_some() {
-            contain::stop_players_on_interrupt();
+            contain::stop_players_on_interrupt(say_players_killed);
         }
         let options = report::Options {
             positions: self.positions,
@@ -167,9 +167,9 @@ impl ReportArgs {
 
 impl MatchArgs {
     pub(crate) fn run(self, out: &mut Out) -> anyhow::Result<ExitCode> {
-        contain::stop_players_on_interrupt();
+        contain::stop_players_on_interrupt(say_players_killed);
         let options = self.options()?;
-        referee::play_match(&options, &mut io::stdin().lock(), out)?;
+        referee::play_match(&options, &mut io::stdin().lock(), out, &mut io::stderr())?;
         Ok(ExitCode::SUCCESS)
     }
 }
@@ -195,14 +195,26 @@ impl AnnotateArgs {
 
 impl CheckArgs {
     pub(crate) fn run(self, out: &mut Out) -> anyhow::Result<ExitCode> {
-        contain::stop_players_on_interrupt();
+        contain::stop_players_on_interrupt(say_players_killed);
         let settings = self.settings.settings();
         let isolation = self.isolation.isolation();
         let (failed, total) = match &self.class {
             Some(class) => {
-                referee::check::check_class(class, &self.players, settings, isolation, self.gradebook.as_deref(), out)?
+                let gradebook = self.gradebook.as_deref();
+                referee::check::check_class(
+                    class,
+                    &self.players,
+                    settings,
+                    isolation,
+                    gradebook,
+                    out,
+                    &mut io::stderr(),
+                )?
             }
-            None => (referee::check_players(&self.players, settings, isolation, out)?, self.players.len()),
+            None => (
+                referee::check_players(&self.players, settings, isolation, out, &mut io::stderr())?,
+                self.players.len(),
+            ),
         };
         if failed > 0 {
             anyhow::bail!("{failed} of {total} players failed the check");
@@ -224,27 +236,30 @@ impl TournamentArgs {
             tournament::list_games(&options, out)?;
             return Ok(ExitCode::SUCCESS);
         }
-        contain::stop_players_on_interrupt();
+        contain::stop_players_on_interrupt(say_players_killed);
         if let Some(class) = &class {
             // No player sees the class's folder: each has its own
             // submission's copy.
             options.isolation = options.isolation.clone().hiding(class);
         }
         // Kept until the tournament ends: it holds the built programs.
-        let prepared = class.map(|class| referee::class::prepare(&class, options.isolation.clone())).transpose()?;
+        let mut errors = io::stderr();
+        let isolation = options.isolation.clone();
+        let prepared = class.map(|class| referee::class::prepare(&class, isolation, &mut errors)).transpose()?;
         let entrants = prepared.iter().flat_map(|prepared| &prepared.entrants);
         for entrant in entrants {
             options.players.push((entrant.name.clone(), entrant.spec.clone()));
             options.programs.push((entrant.name.clone(), entrant.found.clone()));
         }
-        tournament::run(&options, out)?;
+        let terminal = io::IsTerminal::is_terminal(&errors);
+        tournament::run(&options, out, &mut referee::reporter::Reporter::new(&mut errors, terminal))?;
         Ok(ExitCode::SUCCESS)
     }
 }
 
 impl ResultsArgs {
     pub(crate) fn run(self, out: &mut Out) -> anyhow::Result<ExitCode> {
-        merge::results(&self.logs, &self.directory(), self.anchor.as_deref(), out)?;
+        merge::results(&self.logs, &self.directory(), self.anchor.as_deref(), out, &mut io::stderr())?;
         Ok(ExitCode::SUCCESS)
     }
 }
@@ -307,4 +322,9 @@ const fn bot_play(perfect: bool) -> bot::Play {
 pub(crate) fn format(out: &mut Out) -> anyhow::Result<ExitCode> {
     writeln!(out, "{}", maxconnect4::format::DESCRIPTION)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What Ctrl-C ends with, once every player's processes are gone.
+fn say_players_killed() {
+    eprintln!("\ninterrupted: the players' processes were killed");
 }

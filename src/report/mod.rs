@@ -119,7 +119,7 @@ fn measure_and_write(
     let (timings, output) = match &options.program {
         Some(program) => {
             let (max_depth, budget) = (options.max_depth, options.budget);
-            let measured = program::measure(&positions, max_depth, budget, program, &options.out, &progress);
+            let measured = program::measure(&positions, max_depth, budget, program, &options.out, &progress, err);
             progress.finish_and_clear();
             let measured = measured.map_err(Error::Run)?;
             let (series, cells, runs) = (measured.series, measured.cells, Some(measured.runs));

@@ -160,9 +160,10 @@ pub fn own_search_command() -> String {
 /// names the file there that will keep what the program printed.
 ///
 /// # Errors
-/// When programs cannot be run here (no Linux, its folders, no copy of
+/// When programs cannot be run here (no Unix, its folders, no copy of
 /// this program for `self`, `self` failing to start), or what one printed
-/// cannot be kept.
+/// cannot be kept. The sandbox's warning, where it is missing, goes to
+/// `err`.
 pub fn measure(
     positions: &[LabelledBoard],
     max_depth: u32,
@@ -170,6 +171,7 @@ pub fn measure(
     options: &ProgramOptions,
     out: &Path,
     progress: &ProgressBar,
+    err: &mut dyn std::io::Write,
 ) -> Result<Measured, RunError> {
     let mut series = vec![(Algorithm::Player, &options.player.program, &options.nodes)];
     let (own, default_pattern) = (Timed::Own, NodesPattern::default());
@@ -181,7 +183,8 @@ pub fn measure(
     let with_self = series.iter().any(|(_, program, _)| matches!(program, Timed::Own));
     let (containment, warning) = Containment::start(options.isolation.clone(), with_self, &[captured.path(), out])?;
     if let Some(warning) = warning {
-        eprintln!("{warning}");
+        // Above the bar, not through it.
+        let _ = progress.suspend(|| writeln!(err, "{warning}"));
     }
     let base = std::env::current_dir().map_err(|source| RunError::Io { action: "find", path: ".".into(), source })?;
     let (mut cells, mut output, mut programs) = (Vec::new(), Vec::new(), Vec::new());

@@ -739,3 +739,34 @@ fn a_submissions_files_are_never_read_whole() {
     }
     assert!(holds_path(&tokens("let x = std::fs::read(path);"), &["fs", "read"]), "the checker sees a read");
 }
+
+/// The library crates print nothing: what they have to say (a warning, a
+/// game's progress) goes to a writer their caller gives, so that a test or
+/// another front end keeps it. Only the front end, `src/`, names standard
+/// output or error.
+#[test]
+fn the_library_crates_print_nothing() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let prints = |code: &[Token]| {
+        let macros = ["println", "eprintln", "print", "eprint", "dbg"];
+        let macro_call = code
+            .windows(2)
+            .any(|pair| matches!(pair, [Token::Ident(name), Token::Punct('!')] if macros.contains(&name.as_str())));
+        macro_call || holds_path(code, &["io", "stdout"]) || holds_path(code, &["io", "stderr"])
+    };
+    let mut printing = Vec::new();
+    let mut read = 0;
+    for (name, src, _) in CRATES.iter().filter(|(name, _, _)| *name != "maxconnect4") {
+        let mut files = Vec::new();
+        rust_files(&root.join(src), &mut files);
+        for file in files {
+            read += 1;
+            if prints(&without_tests(tokens(&std::fs::read_to_string(&file).unwrap()))) {
+                printing.push(format!("{name}: {}", file.strip_prefix(root).unwrap().display()));
+            }
+        }
+    }
+    assert!(read > 50, "the library crates are read");
+    assert!(prints(&tokens("fn f() { eprintln!(\"x\"); }")) && prints(&tokens("let e = std::io::stderr();")));
+    assert!(printing.is_empty(), "library files that print: {printing:?}");
+}

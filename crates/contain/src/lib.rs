@@ -608,11 +608,13 @@ pub fn run_aside(command: &mut std::process::Command) -> std::io::Result<std::pr
 }
 
 /// Makes SIGINT, SIGTERM and SIGHUP kill every process the referee started,
-/// remove its folder, say so on stderr and exit with 128 plus the signal
-/// number ([`signals`](maxconnect4_io::signals)). Players do not receive the
+/// remove its folder, call `say` (the front end's word that it did) and
+/// exit with 128 plus the signal number
+/// ([`signals`](maxconnect4_io::signals)). Players do not receive the
 /// terminal's Ctrl-C themselves (they run in process groups or sessions of
 /// their own), so without this they would be killed only by their
 /// parent-death signal. Call it before starting any player.
-pub fn stop_players_on_interrupt() {
+pub fn stop_players_on_interrupt(say: fn()) {
+    interrupt::say_when_stopped(say);
     maxconnect4_io::signals::exit_on_stop(interrupt::stop_players);
 }

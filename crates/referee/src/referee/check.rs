@@ -108,6 +108,7 @@ pub fn check_class(
     isolation: Isolation,
     gradebook: Option<&Path>,
     out: &mut dyn Write,
+    warnings: &mut dyn Write,
 ) -> Result<(usize, usize), Error> {
     // Refused before a program is built, not after.
     if let Some(gradebook) = gradebook {
@@ -115,12 +116,12 @@ pub fn check_class(
     }
     // No player sees the class's folder: each has its own submission's copy.
     let isolation = isolation.hiding(class);
-    let prepared = super::class::prepare(class, isolation.clone())?;
+    let prepared = super::class::prepare(class, isolation.clone(), warnings)?;
     let mut seats: Vec<Seat> =
         prepared.entrants.iter().map(|entrant| Seat::new(&entrant.name, entrant.spec.clone())).collect();
     seats.extend(players.iter().enumerate().map(|(index, spec)| Seat::new(&(index + 1).to_string(), spec.clone())));
     let output = tempfile::tempdir().map_err(|source| Error::Io { action: "make", path: "a folder".into(), source })?;
-    let containment = seat::containment(&seats, isolation, &[output.path()])?;
+    let containment = seat::containment(&seats, isolation, &[output.path()], warnings)?;
     let mut checked = check(&seats, settings, containment.as_ref(), output.path(), false)?;
     for (checked, entrant) in checked.iter_mut().zip(&prepared.entrants) {
         checked.name = format!("{} [{}]", entrant.name, entrant.found);
@@ -158,11 +159,12 @@ pub fn check_players(
     settings: Settings,
     isolation: Isolation,
     out: &mut dyn Write,
+    warnings: &mut dyn Write,
 ) -> Result<usize, Error> {
     let seats: Vec<Seat> =
         players.iter().enumerate().map(|(index, spec)| Seat::new(&(index + 1).to_string(), spec.clone())).collect();
     let output = tempfile::tempdir().map_err(|source| Error::Io { action: "make", path: "a folder".into(), source })?;
-    let containment = seat::containment(&seats, isolation, &[output.path()])?;
+    let containment = seat::containment(&seats, isolation, &[output.path()], warnings)?;
     let checked = check(&seats, settings, containment.as_ref(), output.path(), false)?;
     for checked in &checked {
         writeln!(out, "{}", checked.line()).map_err(|source| Error::Io {

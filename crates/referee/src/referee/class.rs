@@ -484,16 +484,17 @@ pub struct Class {
 
 /// The players of the class in `class`, one per folder, in the order of
 /// their names, each found and built in a copy, contained as `isolation`
-/// says (the sandbox's warning is printed where it is unavailable).
+/// says (the sandbox's warning written to `warnings` where it is
+/// unavailable).
 ///
 /// # Errors
 /// When `class` cannot be read or holds no folder, or nothing can be
 /// contained here.
-pub fn prepare(class: &Path, isolation: Isolation) -> Result<Class, Error> {
+pub fn prepare(class: &Path, isolation: Isolation, warnings: &mut dyn std::io::Write) -> Result<Class, Error> {
     let folders = folders(class)?;
     let (containment, warning) = Containment::start(isolation.hiding(class), false, &[])?;
     if let Some(warning) = warning {
-        eprintln!("{warning}");
+        super::error::warn(warnings, &warning);
     }
     let entrants = folders.iter().map(|folder| entrant(folder, &containment)).collect();
     Ok(Class { entrants, _containment: containment })

@@ -8,6 +8,15 @@ use super::chart::ChartError;
 use super::log::LogError;
 use maxconnect4_contain::ContainError;
 
+/// Writes `warning` on a line of its own to `warnings`: what the person
+/// running the referee is told beside its results (standard error, from
+/// the command line). The library prints nothing itself, so that a caller
+/// (a test, another front end) keeps what it is told. A warning that cannot
+/// be written stops nothing.
+pub fn warn(warnings: &mut dyn io::Write, warning: &dyn std::fmt::Display) {
+    let _ = writeln!(warnings, "{warning}");
+}
+
 /// What stops the referee itself (a player's failure is a forfeit, not an error).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

@@ -42,7 +42,9 @@ pub struct MatchOptions {
 }
 
 /// Plays one game, showing it on `output` (and asking people on `input`),
-/// appends it to the log and prints the result.
+/// appends it to the log and prints the result; what the person running it
+/// is warned of (a log's lines that are not records, no sandbox) goes to
+/// `warnings`.
 ///
 /// # Errors
 /// When a player cannot play from the start, the start file or the log
@@ -52,6 +54,7 @@ pub fn play_match(
     options: &MatchOptions,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
+    warnings: &mut dyn Write,
 ) -> Result<GameResult, Error> {
     let seats =
         [Seat::new(options.red.given(), options.red.clone()), Seat::new(options.green.given(), options.green.clone())];
@@ -85,11 +88,11 @@ pub fn play_match(
     let mut log = Log::open(&options.log)?;
     let records = log.records()?;
     for warning in records.warnings(&options.log) {
-        eprintln!("{warning}");
+        super::error::warn(warnings, &warning);
     }
     let id = next_id(&records, &output_root);
     let private = [options.log.as_path(), &log::moves_file(&options.log), &output_root];
-    let containment = seat::containment(&seats, options.isolation.clone(), &private)?;
+    let containment = seat::containment(&seats, options.isolation.clone(), &private, warnings)?;
     let output_directory = output_root.join(&id);
     let opening = history.clone().filter(|moves| !moves.is_empty());
     let game = Game {

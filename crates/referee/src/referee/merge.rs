@@ -154,12 +154,18 @@ pub fn logs(given: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
 /// # Errors
 /// As [`logs`] and [`merge`], and when `anchor` is no player of these logs
 /// or a file cannot be written.
-pub fn results(given: &[PathBuf], directory: &Path, anchor: Option<&str>, out: &mut dyn Write) -> Result<(), Error> {
+pub fn results(
+    given: &[PathBuf],
+    directory: &Path,
+    anchor: Option<&str>,
+    out: &mut dyn Write,
+    warnings: &mut dyn Write,
+) -> Result<(), Error> {
     let logs = logs(given)?;
     let logs = logs.as_slice();
     let merged = merge(logs)?;
     for warning in &merged.warnings {
-        eprintln!("{warning}");
+        super::error::warn(warnings, &warning);
     }
     if let Some(anchor) = anchor.filter(|anchor| !merged.names.iter().any(|name| name == anchor)) {
         return Err(MergeError::NoAnchor(anchor.to_owned()).into());

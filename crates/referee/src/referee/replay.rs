@@ -57,16 +57,21 @@ pub struct Loaded {
 ///
 /// # Errors
 /// When the log cannot be read, has no such game, or the game's moves are
-/// not legal. Lines that are not game records are reported on stderr and
+/// not legal. Lines that are not game records are reported to `warnings` and
 /// skipped; games are counted without them.
 ///
 /// `rules`, when given, overrides the rules the log records (a log written
 /// before games had rules reads as Max-Connect4).
-pub fn load(path: &Path, number: Option<usize>, rules: Option<Rules>) -> Result<Loaded, Error> {
+pub fn load(
+    path: &Path,
+    number: Option<usize>,
+    rules: Option<Rules>,
+    warnings: &mut dyn std::io::Write,
+) -> Result<Loaded, Error> {
     std::fs::metadata(path).map_err(|source| Error::io("read", path, source))?;
     let logged = log::read(path)?;
     for warning in logged.warnings(path) {
-        eprintln!("{warning}");
+        super::error::warn(warnings, &warning);
     }
     let records = logged.games;
     let count = records.len();

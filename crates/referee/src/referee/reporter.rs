@@ -1,36 +1,46 @@
-//! What a tournament tells the person who runs it while it plays, on
-//! standard error: warnings, and a line for each game as it ends, under a
-//! bar of the games played when it is a terminal. Elsewhere (a batch job,
-//! `nohup`, CI) each line says how many games of how many are done, as
-//! cutechess's do, so that a class tournament of a quarter of an hour is
-//! never silent. The results go to the tournament's writer, not here.
+//! What a tournament tells the person who runs it while it plays, on the
+//! writer its caller gives (standard error, from the command line):
+//! warnings, and a line for each game as it ends, under a bar of the games
+//! played when that is a terminal. Elsewhere (a batch job, `nohup`, CI)
+//! each line says how many games of how many are done, as cutechess's do,
+//! so that a class tournament of a quarter of an hour is never silent. The
+//! results go to the tournament's writer, not here.
 
-use std::io::IsTerminal as _;
+use std::io::Write;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::log::{Colour, GameRecord};
 use maxconnect4_game::printable::{printable, NAME};
 
-/// The tournament's reporter on standard error.
-#[derive(Default)]
-pub struct Reporter {
+/// The tournament's reporter.
+pub struct Reporter<'a> {
+    /// Where its lines go.
+    errors: &'a mut dyn Write,
+    /// Whether `errors` is a terminal, where the bar is drawn (on standard
+    /// error, as the bar draws itself).
+    terminal: bool,
     /// Shown from the first game on, on a terminal.
     bar: Option<ProgressBar>,
     /// Elsewhere, the games done and in all, from the first game on.
     count: Option<(usize, usize)>,
 }
 
-impl Reporter {
-    /// A warning, on a line of its own, shown whether standard error is a
-    /// terminal or not.
+impl<'a> Reporter<'a> {
+    /// A reporter writing to `errors`, which is a terminal if `terminal`.
+    pub fn new(errors: &'a mut dyn Write, terminal: bool) -> Reporter<'a> {
+        Reporter { errors, terminal, bar: None, count: None }
+    }
+
+    /// A warning, on a line of its own, shown whether it goes to a terminal
+    /// or not.
     pub fn warning(&mut self, warning: &dyn std::fmt::Display) {
-        eprintln!("{warning}");
+        super::error::warn(self.errors, warning);
     }
 
     /// The games begin: `played` of `total` were played before.
     pub fn start(&mut self, total: usize, played: usize) {
-        if !std::io::stderr().is_terminal() {
+        if !self.terminal {
             self.count = Some((played, total));
             return;
         }
@@ -50,7 +60,7 @@ impl Reporter {
             bar.println(describe(record));
         } else if let Some((done, total)) = &mut self.count {
             *done += 1;
-            eprintln!("Finished game {done} of {total}: {}", describe(record));
+            let _ = writeln!(self.errors, "Finished game {done} of {total}: {}", describe(record));
         }
     }
 

@@ -49,19 +49,24 @@ impl Seat {
 }
 
 /// The means to run the programs among `seats`, none if there are none,
-/// with the sandbox's warning printed when it is unavailable. Players never
-/// see the `private` files.
+/// with the sandbox's warning written to `warnings` when it is unavailable.
+/// Players never see the `private` files.
 ///
 /// # Errors
 /// When the programs cannot be contained here.
-pub fn containment(seats: &[Seat], isolation: Isolation, private: &[&Path]) -> Result<Option<Containment>, Error> {
+pub fn containment(
+    seats: &[Seat],
+    isolation: Isolation,
+    private: &[&Path],
+    warnings: &mut dyn std::io::Write,
+) -> Result<Option<Containment>, Error> {
     if !seats.iter().any(|seat| seat.spec.runs_here()) {
         return Ok(None);
     }
     let with_self = seats.iter().any(|seat| matches!(seat.spec.kind(), PlayerKind::Engine(_)));
     let (containment, warning) = Containment::start(isolation, with_self, private)?;
     if let Some(warning) = warning {
-        eprintln!("{warning}");
+        super::error::warn(warnings, &warning);
     }
     Ok(Some(containment))
 }

@@ -200,19 +200,18 @@ struct Pairing {
 }
 
 /// Plays every game of the tournament not yet in its log, then writes the
-/// standings (`standings.csv`) and returns them, best first. Progress goes
-/// to a bar on stderr when it is a terminal; the rest to `out`.
+/// standings (`standings.csv`) and returns them, best first. Warnings and
+/// progress go to `reporter`; the rest to `out`.
 ///
 /// # Errors
 /// When a player is invalid, the log holds games played under other
 /// settings, or the referee cannot read or write its files.
-pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Standing>, Error> {
-    let mut reporter = Reporter::default();
+pub fn run(options: &TournamentOptions, out: &mut dyn Write, reporter: &mut Reporter) -> Result<Vec<Standing>, Error> {
     let seats = seats(&options.players)?;
     options.check()?;
     let openings = chosen_openings(options.openings);
     check_openings(&seats, &openings)?;
-    let (mut log, mut records) = open_log(options, &mut reporter)?;
+    let (mut log, mut records) = open_log(options, reporter)?;
     check_settings(&records, &seats, options.settings)?;
     let (containment, warning) =
         Containment::start(options.isolation.clone(), true, &[&options.directory, &options.log()])?;
@@ -228,7 +227,7 @@ pub fn run(options: &TournamentOptions, out: &mut dyn Write) -> Result<Vec<Stand
     let schedule = Schedule::new(options, &seats, &records);
     schedule.announce(options, &seats, openings.len(), out)?;
     reporter.start(schedule.games.len(), schedule.games.len() - schedule.to_play.len());
-    let new = play_all(options, &seats, schedule.to_play, &containment, &mut log, &mut reporter)?;
+    let new = play_all(options, &seats, schedule.to_play, &containment, &mut log, reporter)?;
     reporter.finish();
     records.extend(new);
 
