@@ -79,17 +79,42 @@ pub struct ColumnFull(pub Column);
 /// Why a set of pieces is not a position any game reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum InvalidPosition {
+    /// Both players have a piece in the same cell.
     #[error("both players have a piece in column {column}, row {row}")]
-    Overlap { column: usize, row: usize },
-    /// `row` counts from 1 at the bottom, `column` from 1 at the left.
+    Overlap {
+        /// The cell's column, from 1 at the left.
+        column: usize,
+        /// The cell's row, from 1 at the bottom.
+        row: usize,
+    },
+    /// A piece with an empty cell below it.
     #[error("the piece in column {column}, row {row} floats above an empty cell")]
-    Floating { column: usize, row: usize },
+    Floating {
+        /// The piece's column, from 1 at the left.
+        column: usize,
+        /// The piece's row, from 1 at the bottom.
+        row: usize,
+    },
+    /// The player to move has neither as many pieces as the other player
+    /// nor one fewer.
     #[error("{to_move} is to move with {mover} pieces against {other}; the player to move must have as many pieces as the other player, or one fewer")]
-    PieceCounts { to_move: Player, mover: u32, other: u32 },
+    PieceCounts {
+        /// The player the position says is to move.
+        to_move: Player,
+        /// Pieces of the player to move.
+        mover: u32,
+        /// Pieces of the other player.
+        other: u32,
+    },
     /// The player who moved last has no piece on top of any column, so no
     /// move of theirs can have been the last.
     #[error("{last} moved last, but no column has {last}'s piece on top; no game reaches this position")]
-    NoLastMove { last: Player },
+    NoLastMove {
+        /// The player who moved last: the one not to move.
+        last: Player,
+    },
+    /// Taking the pieces off again, the players' turns alternating, always
+    /// leaves a piece that is not on top of its column.
     #[error(
         "no order of moves, the players taking turns and each piece resting on the one below, reaches this position"
     )]
@@ -97,6 +122,29 @@ pub enum InvalidPosition {
 }
 
 /// A Max-Connect4 position.
+///
+/// ```
+/// use maxconnect4_game::board::{Board, Column, ColumnFull};
+/// use maxconnect4_game::player::Player;
+///
+/// let mut board = Board::empty();
+/// // Player 1 fills the bottom row's first four cells, player 2 the three above.
+/// for number in [1, 1, 2, 2, 3, 3, 4] {
+///     board.play(Column::from_number(number).unwrap());
+/// }
+/// assert_eq!(board.score(Player::One), 1);
+/// assert_eq!(board.score(Player::Two), 0);
+/// assert_eq!(board.to_move(), Player::Two);
+/// assert_eq!(board.score_difference(), -1, "seen from the player to move");
+///
+/// let column = Column::from_number(1).unwrap();
+/// for _ in 0..4 {
+///     board.try_play(column).unwrap();
+/// }
+/// assert_eq!(board.height(column), 6);
+/// assert_eq!(board.try_play(column), Err(ColumnFull(column)));
+/// assert_eq!(board.empty_cells(), 42 - 11);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     /// Each player's pieces, indexed by [`Player::index`].

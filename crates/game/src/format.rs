@@ -15,6 +15,23 @@
 //! 1100222
 //! 1
 //! ```
+//!
+//! ```
+//! use maxconnect4_game::format::{self, LineEnding, ParseErrorKind};
+//! use maxconnect4_game::player::Player;
+//!
+//! let text = "0000000\r\n0000000\r\n0200000\r\n0100002\r\n0200111\r\n1100222\r\n1\r\n";
+//! let file = format::parse(text.as_bytes()).unwrap();
+//! assert_eq!(file.board.pieces_played(), 12);
+//! assert_eq!(file.board.to_move(), Player::One);
+//! assert_eq!(file.line_ending, LineEnding::CrLf);
+//! assert_eq!(format::write(&file.board, file.line_ending), text);
+//!
+//! let error = format::parse(text.replace("0200000", "0230000").as_bytes()).unwrap_err();
+//! assert_eq!(error.line, 3);
+//! assert!(matches!(error.kind, ParseErrorKind::BadCell { column: 3, .. }));
+//! assert_eq!(error.to_string(), "line 3: column 3: expected 0, 1 or 2, found '3'");
+//! ```
 
 use std::fmt::Write as _;
 
@@ -49,8 +66,10 @@ or when it holds more than 64 KiB.";
 /// How lines end in a board file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LineEnding {
+    /// `\n`, as Unix and macOS write lines; what a new file gets.
     #[default]
     Lf,
+    /// `\r\n`, as Windows programs write lines.
     CrLf,
 }
 
@@ -66,7 +85,9 @@ impl LineEnding {
 /// A parsed board file: the position and the line-ending style to write back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardFile {
+    /// The position the file holds, checked to be one a game reaches.
     pub board: Board,
+    /// How the file's lines end, so that a board written back keeps it.
     pub line_ending: LineEnding,
 }
 
@@ -74,27 +95,46 @@ pub struct BoardFile {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {kind}")]
 pub struct ParseError {
+    /// The line at fault, counting from 1; the turn line for a fault of
+    /// the whole position, such as its piece counts.
     pub line: usize,
+    /// What is wrong with it.
     pub kind: ParseErrorKind,
 }
 
 /// What is wrong with a board file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseErrorKind {
+    /// The text ends before the turn line; the lines it has are given.
     #[error("the file ends before the six board rows and the turn line (expected 7 lines, found {0})")]
     TooFewLines(usize),
+    /// A board row without seven digits; its length is given.
     #[error("expected {WIDTH} digits in a board row, found {0}")]
     RowLength(usize),
+    /// A character in a board row other than `0`, `1` or `2`.
     #[error("column {column}: expected 0, 1 or 2, found {found}")]
-    BadCell { column: usize, found: String },
+    BadCell {
+        /// Where the character is in the row, from 1 at the left.
+        column: usize,
+        /// The character, quoted and escaped for the message.
+        found: String,
+    },
+    /// A turn line other than `1` or `2`; the line is given, quoted.
     #[error("expected the player to move, 1 or 2, found {0}")]
     BadTurn(String),
+    /// Text on a line after the turn line; the line is given, quoted.
     #[error("unexpected text after the turn line: {0}")]
     TrailingText(String),
+    /// A piece above an empty cell, on the error's line.
     #[error("column {column}: the piece floats above an empty cell")]
-    Floating { column: usize },
+    Floating {
+        /// The piece's column, from 1 at the left.
+        column: usize,
+    },
+    /// The cells and turn are well formed but no game reaches them.
     #[error("{0}")]
     Position(InvalidPosition),
+    /// The text is UTF-16 or UTF-32, whose name is given, not plain text.
     #[error("the file is in {0}; save it as plain text (ASCII or UTF-8)")]
     Encoding(&'static str),
 }
@@ -107,7 +147,9 @@ pub enum ParseErrorKind {
 pub struct Grid {
     /// Each player's cells (see [`crate::bitboard`]), indexed by [`Player::index`].
     pub pieces: [u64; 2],
+    /// The player the turn line names.
     pub to_move: Player,
+    /// How the file's lines end.
     pub line_ending: LineEnding,
 }
 

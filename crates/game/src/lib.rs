@@ -17,6 +17,8 @@
 //! [`features`], [`lines`], [`board`], [`rules`], [`score`], [`moves`],
 //! [`format`], [`display`], [`printable`], [`random`], [`shard`].
 
+#![warn(missing_docs)]
+
 pub mod bitboard;
 pub mod board;
 pub mod display;

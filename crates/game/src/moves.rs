@@ -18,15 +18,52 @@ use crate::rules::{Outcome, Rules};
 /// such as `4453`) is not a game. Moves count from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveStringError {
+    /// A character that is not a digit `1` to `7`.
     #[error("move {index} is '{}', not a column 1-7", found.escape_debug())]
-    NotAColumn { index: usize, found: char },
+    NotAColumn {
+        /// Which move, from 1.
+        index: usize,
+        /// The character written for it.
+        found: char,
+    },
+    /// A move into a column that has no room left.
     #[error("move {index} plays column {column}, which is full")]
-    ColumnFull { index: usize, column: Column },
+    ColumnFull {
+        /// Which move, from 1.
+        index: usize,
+        /// The full column.
+        column: Column,
+    },
+    /// Under classic rules, a move after a four-in-a-row ended the game.
     #[error("move {index} plays column {column} after the game ended: {winner} has four in a row")]
-    AfterTheEnd { index: usize, column: Column, winner: Player },
+    AfterTheEnd {
+        /// Which move, from 1.
+        index: usize,
+        /// The column it plays.
+        column: Column,
+        /// The player whose four ended the game.
+        winner: Player,
+    },
 }
 
 /// A sequence of columns played from the empty board.
+///
+/// ```
+/// use maxconnect4_game::moves::{MoveStringError, Moves};
+/// use maxconnect4_game::player::Player;
+/// use maxconnect4_game::rules::Rules;
+///
+/// let moves: Moves = "4453".parse().unwrap();
+/// assert_eq!(moves.len(), 4);
+/// assert_eq!(moves.to_string(), "4453");
+/// let board = moves.play(Rules::Max).unwrap();
+/// assert_eq!(board.to_move(), Player::One);
+///
+/// // Player 1's four in column 1 ends a classic game but not a Max-Connect4 one.
+/// assert!(Moves::board(Rules::Max, "12121212").is_ok());
+/// let error = Moves::board(Rules::Classic, "12121212").unwrap_err();
+/// assert!(matches!(error, MoveStringError::AfterTheEnd { index: 8, winner: Player::One, .. }));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Moves(Vec<Column>);
 

@@ -14,7 +14,9 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u64)]
 pub enum Player {
+    /// The player who moves first on the empty board: red, `1`.
     One,
+    /// The player who moves second: green, `2`.
     Two,
 }
 

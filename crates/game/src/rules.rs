@@ -13,6 +13,21 @@ use crate::board::Board;
 use crate::player::Player;
 
 /// The rules a game is played by.
+///
+/// ```
+/// use maxconnect4_game::moves::Moves;
+/// use maxconnect4_game::player::Player;
+/// use maxconnect4_game::rules::{Outcome, Rules};
+///
+/// let rules: Rules = "classic".parse().unwrap();
+/// assert_eq!(rules, Rules::Classic);
+///
+/// // Player 1 has four in column 1.
+/// let board = Moves::board(Rules::Max, "1212121").unwrap();
+/// assert_eq!(Rules::Classic.outcome(&board), Some(Outcome::Win(Player::One)));
+/// assert_eq!(Rules::Max.outcome(&board), None, "played until the board is full");
+/// assert!(!Rules::Max.is_over(&board));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Rules {
@@ -29,7 +44,10 @@ pub enum Rules {
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// This player won: the higher score (Max-Connect4) or the first
+    /// four-in-a-row (classic).
     Win(Player),
+    /// Equal scores (Max-Connect4), or a full board without a four (classic).
     Draw,
 }
 

@@ -51,10 +51,13 @@ impl Shard {
 /// Why a text is not a shard `I/N`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShardError {
+    /// No `/` between the index and the count.
     #[error("expected I/N, such as 3/100")]
     NoSlash,
+    /// The index or the count, given, is not a whole number.
     #[error("expected I/N, such as 3/100: '{0}' is not a whole number")]
     NotANumber(String),
+    /// The count is 0.
     #[error("there must be at least one shard (N is 1 or more)")]
     NoShards,
     /// I is not below N; N is given.

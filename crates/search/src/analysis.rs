@@ -61,6 +61,7 @@ pub struct ColumnValue {
     pub value: Value,
     /// One point or one score in `value`'s units ([`Analysis::unit`]).
     pub unit: Value,
+    /// Whether the value is exact, or how deep the search that found it looked.
     pub reach: Reach,
 }
 
@@ -128,6 +129,7 @@ pub enum Judgement {
 /// The value of every column of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Analysis {
+    /// The rules the position was analysed under, which set the values' units.
     pub rules: Rules,
     /// By column index; `None` for a full column, and for every column of
     /// a finished game.

@@ -38,6 +38,42 @@ use maxconnect4_game::value::Value;
 
 /// A search engine for one set of rules, with its tables, which carry over
 /// from one search to the next.
+///
+/// ```
+/// use maxconnect4_game::board::{Board, Column};
+/// use maxconnect4_game::moves::Moves;
+/// use maxconnect4_game::rules::Rules;
+/// use maxconnect4_game::value::POINT;
+/// use maxconnect4_search::{alpha_beta, Engine, Limits, Strength};
+///
+/// let mut engine = Engine::new(1 << 20);
+///
+/// // A move chosen six plies deep: the one plain alpha-beta chooses.
+/// let board = Moves::board(Rules::Max, "4453").unwrap();
+/// let result = engine.search(&board, &Limits::depth(6)).unwrap();
+/// let plain = alpha_beta(&board, 6).unwrap();
+/// assert_eq!((result.column, result.value, result.depth), (plain.column, plain.value, 6));
+///
+/// // Twelve empty cells, solved: the player to move wins by a point, playing
+/// // column 1, 2 or 7.
+/// let late = Moves::board(Rules::Max, "444433743364525255227553213111").unwrap();
+/// let solution = engine.solve(&late, Strength::Strong, None).unwrap();
+/// assert_eq!(solution.value, 1);
+/// let best: Vec<usize> = solution.best.iter().map(|column| column.number()).collect();
+/// assert_eq!(best, [1, 2, 7]);
+/// let values = engine.move_values(&late, Strength::Strong, None).unwrap().values;
+/// assert_eq!(values, [Some(1), Some(1), None, None, None, Some(0), Some(1)]);
+/// // A search to the end of the game finds the value too, in POINTths of a point.
+/// let searched = engine.search(&late, &Limits::depth(Limits::TO_THE_END)).unwrap();
+/// assert_eq!((searched.value, searched.depth), (POINT, 12));
+///
+/// // Under classic rules the shipped opening book answers the empty board
+/// // at once: the first player wins, playing the centre.
+/// let mut classic = Engine::for_rules(Rules::Classic, 1 << 20).unwrap();
+/// let solution = classic.solve(&Board::empty(), Strength::Weak, None).unwrap();
+/// assert_eq!((solution.value, solution.nodes), (1, 0));
+/// assert_eq!(solution.best, [Column::from_number(4).unwrap()]);
+/// ```
 pub struct Engine {
     kind: Kind,
     /// The opening book the solves answer from, where it holds the position.

@@ -29,6 +29,8 @@
 //!
 //! [`evaluate`]: maxconnect4_game::score::evaluate
 
+#![warn(missing_docs)]
+
 mod alpha_beta;
 mod analysis;
 pub mod book;

@@ -79,6 +79,7 @@ impl ValueBound {
 /// A position's value bounded, and the search's cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bounded {
+    /// The side of the bound the value lies on, as tight as the search proved.
     pub bound: ValueBound,
     /// Positions visited, by all threads.
     pub nodes: u64,
@@ -88,12 +89,14 @@ pub struct Bounded {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the time limit ran out after {nodes} positions")]
 pub struct OutOfTime {
+    /// Positions visited before the time ran out, by all threads.
     pub nodes: u64,
 }
 
 /// Why a solve gave no answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
+    /// The time limit ran out first.
     #[error(transparent)]
     OutOfTime(#[from] OutOfTime),
     /// A result proven within a budget of nodes asked of the Max-Connect4

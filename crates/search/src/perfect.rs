@@ -41,6 +41,7 @@ pub struct PerfectMove {
     /// exact (in the units of [`Engine::search`]'s values) and its depth
     /// reaches the end of the game.
     pub result: SearchResult,
+    /// Whether the book, a solve or the depth-limited search chose it.
     pub chosen: Chosen,
 }
 

@@ -116,6 +116,7 @@ fn unscrambled(scrambled: u64) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot allocate {} MB for the transposition table", bytes >> 20)]
 pub struct TableTooLarge {
+    /// The memory asked for, in bytes.
     pub bytes: usize,
 }
 

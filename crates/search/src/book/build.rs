@@ -57,10 +57,22 @@ pub fn parse_progress_header(line: &str) -> Option<(BookSpec, Option<Shard>)> {
 /// header being line 1.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProgressLineError {
+    /// Not `KEY VALUE MOVE` or `KEY VALUE`, or a value beyond the scores.
     #[error("line {line}: expected 'KEY VALUE MOVE' (or 'KEY VALUE'), found '{}'", .text.escape_debug())]
-    Malformed { line: usize, text: String },
+    Malformed {
+        /// The line's number in the file.
+        line: usize,
+        /// The line as read.
+        text: String,
+    },
+    /// A key an earlier line gave another value.
     #[error("line {line}: the position {key} again, with another value")]
-    Again { line: usize, key: u64 },
+    Again {
+        /// The line's number in the file.
+        line: usize,
+        /// The position's key, as the line writes it.
+        key: u64,
+    },
 }
 
 /// Whether a build under `rules` records a best move with each value.

@@ -50,34 +50,85 @@ const HASH: usize = 8;
 /// Why bytes are not a book.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BookError {
+    /// The bytes do not start with the magic bytes.
     #[error("not an opening book (it does not start with the book's magic bytes)")]
     NotABook,
+    /// A format version this program does not read; the version is given.
     #[error("a book of format version {0}; this program reads versions {VERSION_WITHOUT_MOVES} and {VERSION}")]
     Version(u8),
+    /// A rules byte that names neither rules; the byte is given.
     #[error("a book for unknown rules (rules byte {0}); books are for classic (1) or Max-Connect4 (2) rules")]
     Rules(u8),
+    /// Fewer or more bytes than the header calls for.
     #[error("truncated or padded: {found} bytes where the header promises {expected}")]
-    Length { expected: usize, found: usize },
+    Length {
+        /// The bytes the header calls for.
+        expected: usize,
+        /// The bytes there are.
+        found: usize,
+    },
+    /// The hash at the end is not the contents'.
     #[error("corrupt: the hash at the end does not match the contents")]
     Hash,
+    /// The root, given, is not a move string of a game still going on.
     #[error("its root '{0}' is not a game that goes on under its rules")]
     Root(String),
+    /// A record whose key is not above the one before; its place is given.
     #[error("corrupt: position {0} is not after the one before it in key order")]
     Order(usize),
+    /// A record whose value is larger than any under the book's rules.
     #[error("corrupt: position {index} has the value {value}, beyond any score")]
-    Value { index: usize, value: i8 },
+    Value {
+        /// The record's place, from 0.
+        index: usize,
+        /// The value it holds.
+        value: i8,
+    },
+    /// A record with reserved bits set, or a best move in a book of the
+    /// version without them.
     #[error("corrupt: position {index} has bits set that no version {version} book has")]
-    Bits { index: usize, version: u8 },
+    Bits {
+        /// The record's place, from 0.
+        index: usize,
+        /// The book's format version.
+        version: u8,
+    },
+    /// A best move stored for a position short of the book's depth.
     #[error("corrupt: a position {moves} moves from its root has a best move, which only the deepest have")]
-    BestAbove { moves: u32 },
+    BestAbove {
+        /// The position's moves from the root.
+        moves: u32,
+    },
+    /// A stored best move that plays a full column.
     #[error("corrupt: a position {moves} moves from its root has a best move in a full column")]
-    BestFull { moves: u32 },
+    BestFull {
+        /// The position's moves from the root.
+        moves: u32,
+    },
+    /// A position the book must hold, or a child of one, is not in it.
     #[error("corrupt: a position {moves} moves from its root is missing, or a child of it is")]
-    Missing { moves: u32 },
+    Missing {
+        /// The position's moves from the root.
+        moves: u32,
+    },
+    /// A position whose value is not that of its best move.
     #[error("corrupt: a position {moves} moves from its root has the value {value}, but its best move's is {best}")]
-    Inconsistent { moves: u32, value: i32, best: i32 },
+    Inconsistent {
+        /// The position's moves from the root.
+        moves: u32,
+        /// The value the book holds for it.
+        value: i32,
+        /// The value of its best move, read from its children.
+        best: i32,
+    },
+    /// More or fewer records than the positions of its root and depth.
     #[error("corrupt: it holds {found} positions where its root and depth have {expected}")]
-    Count { expected: usize, found: usize },
+    Count {
+        /// The positions its root and depth reach.
+        expected: usize,
+        /// The records it holds.
+        found: usize,
+    },
 }
 
 /// The rules byte of a book for `rules`.

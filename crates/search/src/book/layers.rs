@@ -13,10 +13,13 @@ use maxconnect4_game::moves::Moves;
 /// Why a book cannot have this root and depth.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RootError {
+    /// The root, given, is not a game's move string under the rules.
     #[error("bad move string '{0}'")]
     Moves(String),
+    /// The root's game is over, so there is nothing to solve.
     #[error("the root is a finished game")]
     Finished,
+    /// The depth is more than the root's empty cells, which are given.
     #[error("the book would reach past the full board: at most {0} moves from this root")]
     TooDeep(u32),
 }

@@ -109,7 +109,10 @@ fn child_value(rules: Rules, child: &Position, value_of: impl Fn(&Position) -> O
 /// `KEY VALUE` of an earlier build).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Known {
+    /// The exact value for the player to move: the field's score (classic)
+    /// or the final score difference (Max-Connect4).
     pub value: i32,
+    /// One best move, if the build recorded it.
     pub best: Option<Column>,
 }
 
@@ -118,6 +121,7 @@ pub struct Known {
 /// progress files say it, and only files of one build are merged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookSpec {
+    /// The rules its values are under.
     pub rules: Rules,
     /// The root's move string.
     pub root: String,
