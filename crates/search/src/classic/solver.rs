@@ -45,8 +45,9 @@ use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::random::XorShift;
 
 /// The table grows to one slot per this many nodes searched: a table at its
-/// full size from the start saved 4% of the nodes and no time (the figures
-/// of these constants: `reports/solving.md`, "The classic solver's constants").
+/// full size from the start saved few nodes and no time. See
+/// reports/tuning.md (and for the figures of these constants
+/// `reports/solving.md`, "The classic solver's constants").
 const NODES_PER_SLOT: usize = 1;
 
 /// The end of a move's forced line is looked up in the table (an enhanced
@@ -177,12 +178,9 @@ impl Solver {
         let (mut min, mut max) = if weak { (-1, 1) } else { (-win_now(moves + 1), win_now(moves + 2)) };
         // Halve the interval, but try the scores nearer a draw first: they
         // are the likelier, and a search near the value is the cheapest.
-        // (Measured against searching outwards from a draw, first whether
-        // the position is won, then in steps that double: that found the
-        // empty board's value in two searches instead of five, 1.1 times
-        // faster on the first 10 Begin-Hard positions, but took 10 times as
-        // long on Begin-Easy and twice as long on Middle-Easy, whose values
-        // are far from a draw.) A costly solve steps from a draw instead
+        // (Searching outwards from a draw in steps that double was far
+        // slower on positions whose values are far from a draw: see
+        // reports/tuning.md.) A costly solve steps from a draw instead
         // (see [`STEP_AFTER_NODES`]).
         while min < max {
             let guess = if self.work.all_nodes() > STEP_AFTER_NODES {
@@ -449,8 +447,8 @@ impl Solver {
     /// After the deadline the result is meaningless and `stopped` is set.
     /// `busy` holds the positions the threads of a search on several are
     /// in. (A reference, not a shared pointer each node clones: a clone
-    /// writes the count the threads share, and one at every node cost two
-    /// threads 13% of their speed on the first 10 Begin-Hard positions.)
+    /// writes the count the threads share, which slows the threads down.
+    /// See reports/tuning.md.)
     fn negamax(&mut self, position: &Position, mut alpha: i32, mut beta: i32, busy: Option<&Busy>) -> i32 {
         debug_assert!(alpha < beta && !position.can_win_next());
         if self.work.visit() {
@@ -483,8 +481,7 @@ impl Solver {
             }
         }
         // The position's entry is looked up after the moves' forced lines:
-        // its slot can come from memory meanwhile (1.14 times faster on the
-        // first 10 Begin-Hard positions, one thread, measured side by side).
+        // its slot can come from memory meanwhile (see reports/tuning.md).
         let (table_key, mirrored) = table_key_of(position);
         self.work.table.prefetch(table_key);
         let mut lines = [None; WIDTH];
@@ -668,9 +665,8 @@ impl Solver {
     /// [`CUTOFF_PROBE_MOVES`]. Claimeven (at most 0, or a loss of up to
     /// [`CLAIMEVEN_LOSS`]) is only tried where it can settle the move within
     /// `(alpha, beta)`: telling losses before the last stone, and trying it
-    /// down to that greatest loss, cut 2.5% of the nodes on the first 10
-    /// Begin-Hard positions and 1.7% on the first 100 Begin-Medium (5.37 M
-    /// against 5.50 M, 353,724 against 359,760), in the same time.
+    /// down to that greatest loss, cut nodes in the same time. See
+    /// reports/tuning.md.
     #[inline]
     fn bound_line_end(&self, line: &mut Line, alpha: i32, beta: i32) {
         let moves = line.end.moves();

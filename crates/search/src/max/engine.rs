@@ -45,20 +45,15 @@ use maxconnect4_game::value::POINT;
 
 /// The table is grown to one slot per this many nodes searched so far. A
 /// table larger than the search needs spreads its entries over memory the
-/// cache does not hold, and probes wait for memory: 8 slots per node took 1.3
-/// times as long on `bench` and 1.2 times on `solve` at 24 and 26 empty cells
-/// (with 16-byte entries; with the 8-byte ones, 8 to 32 nodes per slot are
-/// within the noise).
+/// cache does not hold, and probes wait for memory: fewer nodes per slot
+/// measured slower. See reports/tuning.md.
 const NODES_PER_SLOT: usize = 16;
 
 /// A solve's table grows to one slot per this many nodes: more than the
 /// depth-limited search's. Since the first player answers on top in a
 /// solve (see `negamax.rs`), their proofs reach the same positions many
-/// ways, and a larger table keeps more of them: 4 nodes per slot took 0.84
-/// times the nodes and 0.95 times the time of 16 on five of the issue's
-/// 4-move positions (full solves, two threads, 4 GB at most, two rounds:
-/// 138.6 s against 145.6 s), for twice the memory; 2 and 1, fewer nodes
-/// still but no less time on one thread (reports/solving.md).
+/// ways, and a larger table keeps more of them: 4 saved time over 16, for
+/// twice the memory, where 2 and 1 saved only nodes. See reports/tuning.md.
 const SOLVE_NODES_PER_SLOT: usize = 4;
 
 /// Helper threads join a search only once it has visited this many nodes:
@@ -67,9 +62,9 @@ const SOLVE_NODES_PER_SLOT: usize = 4;
 const HELPERS_MIN_NODES: u64 = 50_000;
 
 /// Helper threads join every search to the end of the game from this many
-/// empty cells, the first included: from 24, one takes about 100,000 nodes
-/// (20 empty cells about 10,000, on `bench`), and the first search of a
-/// solve is often most of its work.
+/// empty cells, the first included: from 24, one is large enough to pay for
+/// starting them, and the first search of a solve is often most of its
+/// work. See reports/tuning.md.
 const HELPERS_MIN_EMPTY: u32 = 24;
 
 /// The Max-Connect4 engine with its transposition table, which carries
@@ -304,11 +299,10 @@ impl MaxEngine {
         // Each move in turn, the likeliest best first. The first move's
         // value is found exactly; every later move is only tested against the
         // best value so far, which most fail at once (one refutation), and
-        // only a move that beats it has its value found. Measured on the 15
-        // `input_files/solve` positions against narrowing the root's value
-        // first and then testing every move: 1.2 times as fast in all, up to
-        // 1.8 times on some, and up to 1.25 times slower on positions whose
-        // first move is not a best one.
+        // only a move that beats it has its value found: faster in all than
+        // narrowing the root's value first and then testing every move,
+        // though slower where the first move is not a best one. See
+        // reports/tuning.md.
         let first = self.table.probe(board.key()).and_then(|entry| entry.best);
         let most = strength.of(bounds(board).1);
         let mut value = 0;
@@ -512,10 +506,7 @@ impl MaxEngine {
     /// A solve's search lets the table grow as it goes, to one slot per
     /// [`SOLVE_NODES_PER_SLOT`] nodes of the solve: a single search is often most
     /// of a solve, and at the size the nodes before it called for, the
-    /// table lost most of what it learnt. On `37644` (37 empty cells, one
-    /// null window, one thread, up to 1 GiB): 683 M nodes and 50.4 s of CPU
-    /// at the starting size of 1 MiB, against 135 M nodes with the whole
-    /// table from the start.
+    /// table lost most of what it learnt. See reports/tuning.md.
     fn parallel<T>(
         &self,
         stop: Stop,

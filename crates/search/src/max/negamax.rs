@@ -33,43 +33,30 @@ const ENDGAME_EMPTY: u32 = 6;
 /// Where the search reaches the end of the game, enhanced transposition
 /// cutoffs are tried only this many empty cells or more from it: nearer,
 /// the probes of the children's slots wait for memory longer than the
-/// searches they save take. On `input2.txt`, from 12 took 0.86 times as
-/// long as from 8 (and 3% more nodes), from 10 0.88 times. With the
-/// first player's moves ordered by threats and the cheaper follow-up
-/// bound, from 10 took 1.1% fewer instructions than from 12 and 4.4%
-/// fewer nodes, from 9 more instructions than from 10 (six positions of
-/// 30 empty cells, values alone; instructions do not show waiting for
-/// memory, but the children's slots are prefetched already). See
-/// reports/solving.md.
+/// searches they save take. From 10 cost fewer instructions than from 9 or
+/// 12. See reports/tuning.md.
 const ETC_MIN_EMPTY: u32 = 10;
 
 /// Positions with fewer empty cells than this, but more than
-/// [`ENDGAME_EMPTY`], are not cut on the follow-up strategy's bounds: on
-/// `input2.txt` they cut under 2% of the positions with 7 to 10 empty
-/// cells, and cost more than the searches they saved. From 11 took 0.93
-/// times as long as from 7 (2.5% more nodes); from 9 and from 13 were
-/// within the noise of 11. Once the bound cost half as many instructions,
-/// from 9 took 0.8% fewer instructions than from 11 (4% fewer nodes), from
-/// 7 and 10 more than from 9 (six positions of 30 empty cells, values
-/// alone, with the cutoffs from 10 and [`ENDGAME_FOLLOW_UP_EMPTY`]).
+/// [`ENDGAME_EMPTY`], are not cut on the follow-up strategy's bounds: there
+/// they cut few positions, and cost more than the searches they saved.
+/// From 9 cost fewer instructions than from 7, 10 or 11. See
+/// reports/tuning.md.
 const FOLLOW_UP_MIN_EMPTY: u32 = 9;
 
 /// In [`Searcher::endgame`], the follow-up bounds are tried only at
 /// positions with this many empty cells (where it starts): below, the few
-/// cuts they make save less than they cost. On six positions of 30 empty
-/// cells (values alone), trying them at every endgame position took 4.0%
-/// more instructions than at 6 only, though 4.5% fewer nodes; from 5,
-/// 0.8% more; never, 4.3% more (and 21% more nodes).
+/// cuts they make save less than they cost, and never trying them costs
+/// more still. See reports/tuning.md.
 const ENDGAME_FOLLOW_UP_EMPTY: u32 = 6;
 
 /// Where the search reaches the end of the game, a position with this many
 /// empty cells or more shares its table entry with its mirror image: from a
 /// symmetric position (the empty board, `4444`) every position below comes
-/// with its mirror image, whose subtree is then found in the table. On the
-/// symmetric `444433553355` (30 empty cells) the solve took 1.9 times fewer
-/// nodes from 20 empty cells up, 1.8 times from 24, 1.7 times from 28; on
-/// asymmetric positions the nodes are the same, and the mirrored key costs
-/// each position above the threshold a little time. See reports/solving.md.
+/// with its mirror image, whose subtree is then found in the table. On
+/// asymmetric positions it saves nothing, and the mirrored key costs each
+/// position above the threshold a little time; from 24, symmetric ones keep
+/// most of the saving. See reports/tuning.md.
 const MIRROR_MIN_EMPTY: u32 = 24;
 
 /// The clock, and whether the search was stopped or the split being searched
