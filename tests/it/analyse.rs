@@ -4,15 +4,7 @@
 
 use serde_json::Value;
 
-use super::util::{maxconnect4, shipped, write};
-
-/// Runs `args` in a fresh directory; returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let output = maxconnect4(dir.path()).args(args).output().unwrap();
-    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-    (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
-}
+use super::util::{run, shipped, write};
 
 /// What `args` print on stdout, which must succeed.
 fn stdout(args: &[&str]) -> String {

@@ -8,29 +8,11 @@ use std::path::{Path, PathBuf};
 use maxconnect4::board::Board;
 use maxconnect4::rules::Rules;
 
-use super::util::{maxconnect4, read, write};
+use super::util::{check_error_in, maxconnect4, read, run_in, write};
 
 /// A Middle-Easy benchmark position (23 stones, value 8): a book two moves
 /// deep from it builds in a moment.
 const LATE_ROOT: &str = "52753311433677442422121";
-
-/// Runs `args` in `dir`; returns (exit code, stdout, stderr).
-fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = maxconnect4(dir).args(args).output().unwrap();
-    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-    (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
-}
-
-/// `args` fail with exit `code` and exactly one line on stderr containing `message`.
-#[track_caller]
-fn check_error(dir: &Path, args: &[&str], code: i32, message: &str) {
-    let (status, _, stderr) = run_in(dir, args);
-    assert_eq!(status, code, "{args:?}: {stderr}");
-    assert!(stderr.contains(message), "{args:?}: expected '{message}' in\n{stderr}");
-    if code == 1 {
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: one line expected:\n{stderr}");
-    }
-}
 
 /// The move strings of every position up to `depth` moves after `root`
 /// where the game goes on.
@@ -132,9 +114,9 @@ fn an_interrupted_build_resumes_from_its_progress_file() {
     assert_ne!(resumed, whole, "the value in the progress file was used");
     // A progress file of another build is refused, and left alone.
     write(dir.path(), "late.book.progress", "maxconnect4 book progress: rules classic, root '4', depth 2\n");
-    check_error(dir.path(), &args, 1, "late.book.progress is the progress of another build");
+    check_error_in(dir.path(), &args, 1, "late.book.progress is the progress of another build");
     write(dir.path(), "late.book.progress", &format!("{header}\n12 x\n"));
-    check_error(
+    check_error_in(
         dir.path(),
         &args,
         1,
@@ -232,8 +214,8 @@ fn damaged_or_foreign_books_are_refused_with_one_line() {
         ("folder.book", "cannot read the book folder.book: "),
     ];
     for (file, message) in cases {
-        check_error(dir.path(), &["solve", "--rules", "classic", "--moves", "44", "--book", file], 1, message);
-        check_error(
+        check_error_in(dir.path(), &["solve", "--rules", "classic", "--moves", "44", "--book", file], 1, message);
+        check_error_in(
             dir.path(),
             &["one-move", "--rules", "classic", "--moves", "44", "out.txt", "4", "--book", file],
             1,
@@ -274,7 +256,7 @@ fn bad_book_options_are_usage_errors() {
         (&["book", "--depth", "1", "--rules", "max", "--moves", "8"], "invalid value '8' for '--moves <MOVES>'"),
     ];
     for (args, message) in cases {
-        check_error(dir.path(), args, 2, message);
+        check_error_in(dir.path(), args, 2, message);
     }
     assert!(!dir.path().join("classic.book").exists());
 }

@@ -9,22 +9,10 @@ use maxconnect4::referee::replay;
 use maxconnect4::rules::{Outcome, Rules};
 use maxconnect4::search::{Engine, Limits};
 
-use super::util::{bot, maxconnect4, read, records, write, Rng};
+use super::util::{bot, check_error_in, maxconnect4, read, records, run, run_in, write, Rng};
 
 /// Player 1 has four in column 1 (moves 1212121); player 2 to move.
 const PLAYER_ONE_WON: &str = "0000000\n0000000\n1000000\n1200000\n1200000\n1200000\n2\n";
-
-/// Runs `args` in a fresh directory; returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let dir = tempfile::tempdir().unwrap();
-    run_in(dir.path(), args)
-}
-
-fn run_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let output = maxconnect4(dir).args(args).output().unwrap();
-    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-    (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
-}
 
 /// `args` succeed and print exactly `expected` on stdout.
 fn check(args: &[&str], expected: &str) {
@@ -32,11 +20,10 @@ fn check(args: &[&str], expected: &str) {
     assert_eq!((code, stdout.as_str()), (0, expected), "{args:?}: {stderr}");
 }
 
-/// `args` fail with exit `code` and `message` in stderr.
+/// `args` fail in a fresh directory with exit `code` and `message` on stderr.
+#[track_caller]
 fn check_error(args: &[&str], code: i32, message: &str) {
-    let (status, _, stderr) = run(args);
-    assert_eq!(status, code, "{args:?}: {stderr}");
-    assert!(stderr.contains(message), "{args:?}: expected '{message}' in\n{stderr}");
+    check_error_in(tempfile::tempdir().unwrap().path(), args, code, message);
 }
 
 #[test]

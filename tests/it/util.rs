@@ -283,3 +283,30 @@ pub fn make_fifo(path: &Path) {
     // SAFETY: `path` is a NUL-terminated string that outlives the call.
     assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o644) }, 0, "{}", std::io::Error::last_os_error());
 }
+
+/// Runs `maxconnect4 ARGS` in `dir`: its exit code (-1 if a signal ended
+/// it), standard output and standard error.
+pub fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = maxconnect4(dir).args(args).output().unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
+}
+
+/// [`run_in`] a fresh directory.
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    run_in(dir.path(), args)
+}
+
+/// `args` fail in `dir` with exit `code` and `message` on stderr: on one
+/// line when the exit is 1 (a usage error, 2, comes with clap's usage).
+#[track_caller]
+pub fn check_error_in(dir: &Path, args: &[&str], code: i32, message: &str) {
+    let (status, _, stderr) = run_in(dir, args);
+    assert_eq!(status, code, "{args:?}: {stderr}");
+    assert!(stderr.contains(message), "{args:?}: expected '{message}' in\n{stderr}");
+    if code == 1 {
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: one line expected:\n{stderr}");
+    }
+}
+
