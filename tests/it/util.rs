@@ -309,4 +309,3 @@ pub fn check_error_in(dir: &Path, args: &[&str], code: i32, message: &str) {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: one line expected:\n{stderr}");
     }
 }
-
