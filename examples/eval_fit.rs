@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 
 use maxconnect4::bitboard::{column_cells, completing_cells, ALL_CELLS, CELLS};
 use maxconnect4::board::Board;
-use maxconnect4::features::{self, Class, Weights, CLASSES, HAND_SET};
+use maxconnect4::features::{self, WindowClass, Weights, CLASSES, HAND_SET};
 use maxconnect4::player::Player;
 use maxconnect4::rules::Rules;
 use maxconnect4::value::{Value, POINT};
@@ -244,34 +244,34 @@ fn designs() -> Vec<(&'static str, Design)> {
     ]
 }
 
-/// Open windows per player and [`Class`].
+/// Open windows per player and [`WindowClass`].
 fn counts(board: &Board) -> [[f64; CLASSES]; 2] {
     maxconnect4::score::count(board).map(|classes| classes.map(f64::from))
 }
 
 /// The counts of `classes` added up, for each player.
-fn sum(c: &[[f64; CLASSES]; 2], classes: &[Class]) -> [f64; 2] {
+fn sum(c: &[[f64; CLASSES]; 2], classes: &[WindowClass]) -> [f64; 2] {
     [0, 1].map(|player| classes.iter().map(|class| c[player][class.index()]).sum())
 }
 
-const TWOS: [Class; 3] = [Class::TwoOnOddRows, Class::TwoOnEvenRows, Class::TwoOnMixedRows];
-const THREES: [Class; 2] = [Class::ThreeOnOddRow, Class::ThreeOnEvenRow];
+const TWOS: [WindowClass; 3] = [WindowClass::TwoOnOddRows, WindowClass::TwoOnEvenRows, WindowClass::TwoOnMixedRows];
+const THREES: [WindowClass; 2] = [WindowClass::ThreeOnOddRow, WindowClass::ThreeOnEvenRow];
 
 fn by_pieces(board: &Board) -> Vec<f64> {
     let c = counts(board);
-    let (one, two, three) = (sum(&c, &[Class::One]), sum(&c, &TWOS), sum(&c, &THREES));
+    let (one, two, three) = (sum(&c, &[WindowClass::One]), sum(&c, &TWOS), sum(&c, &THREES));
     vec![one[0] - one[1], two[0] - two[1], three[0] - three[1]]
 }
 
 fn by_owner(board: &Board) -> Vec<f64> {
     let c = counts(board);
-    let (one, two, three) = (sum(&c, &[Class::One]), sum(&c, &TWOS), sum(&c, &THREES));
+    let (one, two, three) = (sum(&c, &[WindowClass::One]), sum(&c, &TWOS), sum(&c, &THREES));
     vec![one[0], two[0], three[0], -one[1], -two[1], -three[1]]
 }
 
 fn by_threat_parity(board: &Board) -> Vec<f64> {
     let c = counts(board);
-    let (one, two) = (sum(&c, &[Class::One]), sum(&c, &TWOS));
+    let (one, two) = (sum(&c, &[WindowClass::One]), sum(&c, &TWOS));
     let [odd, even] = THREES.map(|class| [c[0][class.index()], c[1][class.index()]]);
     vec![one[0], two[0], odd[0], even[0], -one[1], -two[1], -odd[1], -even[1]]
 }
@@ -330,7 +330,7 @@ fn to_constant(weights: &[f64]) -> Weights {
     let mut constant = Weights { windows: [[[0; CLASSES]; 2]; 2], playable: [[0; 2]; 2] };
     for mover in 0..2 {
         for owner in 0..2 {
-            for class in Class::ALL {
+            for class in WindowClass::ALL {
                 let weight = weights[mover * 2 * CLASSES + owner * CLASSES + class.index()];
                 constant.windows[mover][owner][class.index()] = in_32nds(weight).clamp(0, POINT);
             }
@@ -338,7 +338,7 @@ fn to_constant(weights: &[f64]) -> Weights {
     }
     for mover in Player::BOTH {
         // The threats on the rows parity gives the opponent.
-        let class = if mover == Player::One { Class::ThreeOnEvenRow } else { Class::ThreeOnOddRow };
+        let class = if mover == Player::One { WindowClass::ThreeOnEvenRow } else { WindowClass::ThreeOnOddRow };
         let windows = constant.windows[mover.index()];
         let [take, block] = [0, 1].map(|i| in_32nds(weights[4 * CLASSES + 2 * mover.index() + i]));
         constant.playable[mover.index()] = [

@@ -36,7 +36,7 @@ pub fn one_move(
     atomic::check(output)?;
     let mut board = file.board;
     let mut engine = settings.engine(rules)?;
-    let mut out = Console { out, failure: None };
+    let mut out = FallibleOut { out, failure: None };
     let _ = write!(out, "{}", display::board_and_score(&board));
     if rules.is_over(&board) {
         let _ = writeln!(out, "The game is over: {}", display::result_sentence(rules, &board));
@@ -57,12 +57,12 @@ pub fn one_move(
 
 /// Standard output that may fail (a full disk, a reader gone) without
 /// stopping the move: the first failure is kept and reported at the end.
-struct Console<'a> {
+struct FallibleOut<'a> {
     out: &'a mut dyn Write,
     failure: Option<io::Error>,
 }
 
-impl Write for Console<'_> {
+impl Write for FallibleOut<'_> {
     fn write(&mut self, text: &[u8]) -> io::Result<usize> {
         if self.failure.is_none() {
             self.failure = self.out.write_all(text).err();
@@ -78,7 +78,7 @@ impl Write for Console<'_> {
     }
 }
 
-impl Console<'_> {
+impl FallibleOut<'_> {
     /// Flushes, then gives the first failure.
     fn finish(mut self) -> Option<io::Error> {
         let _ = self.flush();

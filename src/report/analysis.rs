@@ -3,7 +3,7 @@
 //! The charts and the written findings both use these, so they always agree.
 
 use super::measure::{Algorithm, Measurement};
-use super::timings::{Outcome, Timings};
+use super::timings::{CellResult, Timings};
 
 /// Searches of fewer nodes than this are left out of the cost per node: their
 /// time is mostly the fixed cost of starting a search.
@@ -70,7 +70,7 @@ pub fn summarize(timings: &Timings) -> Vec<AlgorithmSummary> {
                 skipped: timings
                     .cells
                     .iter()
-                    .filter(|cell| cell.algorithm == algorithm && matches!(cell.outcome, Outcome::Skipped { .. }))
+                    .filter(|cell| cell.algorithm == algorithm && matches!(cell.outcome, CellResult::Skipped { .. }))
                     .count(),
                 seconds_per_node: fit.seconds_per_node,
                 cost_exponent: fit.exponent,

@@ -16,7 +16,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::analysis::{self, AlgorithmSummary};
 use super::machine::Machine;
 use super::measure::{Algorithm, Measurement};
-use super::timings::{Outcome, Timings};
+use super::timings::{CellResult, Timings};
 use super::{trust, units};
 use crate::plot::{self, encode_png, FONT};
 use crate::printable::{printable, LINE};
@@ -287,7 +287,7 @@ where
             let stopped = timings.cells.iter().any(|cell| {
                 cell.position == position
                     && cell.algorithm == algorithm
-                    && matches!(cell.outcome, Outcome::Skipped { .. } | Outcome::Failed { .. })
+                    && matches!(cell.outcome, CellResult::Skipped { .. } | CellResult::Failed { .. })
             });
             if let (true, Some(&last)) = (stopped, points.last()) {
                 chart.draw_series([Cross::new(last, 9, colour.stroke_width(3))])?;
@@ -453,7 +453,7 @@ mod tests {
         let cells = (1..=3)
             .map(|depth| {
                 let nodes = 8u64.pow(depth);
-                let outcome = Outcome::Measured(example(nodes, 1e-7 * nodes as f64));
+                let outcome = CellResult::Measured(example(nodes, 1e-7 * nodes as f64));
                 Cell { position: 0, algorithm: Algorithm::Minimax, depth, outcome }
             })
             .collect();

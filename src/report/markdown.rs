@@ -9,7 +9,7 @@ use super::analysis::{self, AlgorithmSummary};
 use super::chart::Chart;
 use super::measure::{self, Algorithm, Measurement};
 use super::timing_csv::CSV_FILE;
-use super::timings::{Outcome, Runs, Timings};
+use super::timings::{CellResult, Runs, Timings};
 use super::{trust, units};
 use crate::board::Board;
 use crate::display;
@@ -438,7 +438,7 @@ fn positions(text: &mut String, timings: &Timings) {
         let unknown = || "–".to_owned();
         for cell in &cells {
             let _ = match &cell.outcome {
-                Outcome::Measured(m) => writeln!(
+                CellResult::Measured(m) => writeln!(
                     text,
                     "| {} | {} | {} | {} | {} | {} | {} | {} |",
                     cell.depth,
@@ -450,10 +450,10 @@ fn positions(text: &mut String, timings: &Timings) {
                     m.column,
                     m.value.map_or_else(unknown, |value| format!("{:+.2}", f64::from(value) / f64::from(POINT))),
                 ),
-                Outcome::Failed { .. } => {
+                CellResult::Failed { .. } => {
                     writeln!(text, "| {} | {} | failed | | | | | |", cell.depth, timings.name(cell.algorithm))
                 }
-                Outcome::Skipped { .. } => Ok(()),
+                CellResult::Skipped { .. } => Ok(()),
             };
         }
         text.push('\n');
@@ -471,8 +471,8 @@ fn positions(text: &mut String, timings: &Timings) {
                 .iter()
                 .filter(|cell| cell.algorithm == algorithm)
                 .filter_map(|cell| match cell.outcome {
-                    Outcome::Skipped { predicted_seconds } => Some((cell.depth, predicted_seconds)),
-                    Outcome::Measured(_) | Outcome::Failed { .. } => None,
+                    CellResult::Skipped { predicted_seconds } => Some((cell.depth, predicted_seconds)),
+                    CellResult::Measured(_) | CellResult::Failed { .. } => None,
                 })
                 .collect();
             if let (Some(&(first, predicted)), Some(&(last, _))) = (skipped.first(), skipped.last()) {
@@ -486,7 +486,7 @@ fn positions(text: &mut String, timings: &Timings) {
                 );
             }
             for cell in cells.iter().filter(|cell| cell.algorithm == algorithm) {
-                if let Outcome::Failed { reason } = &cell.outcome {
+                if let CellResult::Failed { reason } = &cell.outcome {
                     let _ = writeln!(
                         text,
                         "- {} failed at depth {}: {reason}. No deeper depth was run.",

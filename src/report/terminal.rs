@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::analysis::{self, AlgorithmSummary};
 use super::markdown::REPORT_FILE;
 use super::measure::Algorithm;
-use super::timings::{Outcome, Timings};
+use super::timings::{CellResult, Timings};
 use super::units;
 use super::Error;
 
@@ -28,14 +28,14 @@ pub fn summary(
     elapsed: Duration,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let count = |f: fn(&Outcome) -> bool| timings.cells.iter().filter(|cell| f(&cell.outcome)).count();
-    let failed = count(|outcome| matches!(outcome, Outcome::Failed { .. }));
+    let count = |f: fn(&CellResult) -> bool| timings.cells.iter().filter(|cell| f(&cell.outcome)).count();
+    let failed = count(|outcome| matches!(outcome, CellResult::Failed { .. }));
     let failed = if failed > 0 { format!(", {failed} failed") } else { String::new() };
     writeln!(
         out,
         "Measured {} searches ({} skipped over the budget{failed}) in {:.1} s and wrote, in {}:",
-        count(|outcome| matches!(outcome, Outcome::Measured(_))),
-        count(|outcome| matches!(outcome, Outcome::Skipped { .. })),
+        count(|outcome| matches!(outcome, CellResult::Measured(_))),
+        count(|outcome| matches!(outcome, CellResult::Skipped { .. })),
         elapsed.as_secs_f64(),
         directory.display(),
     )?;
@@ -127,10 +127,10 @@ fn failures(timings: &Timings, algorithm: Algorithm) -> Vec<(&str, u32, &str)> {
         .iter()
         .filter(|cell| cell.algorithm == algorithm)
         .filter_map(|cell| match &cell.outcome {
-            Outcome::Failed { reason } => {
+            CellResult::Failed { reason } => {
                 Some((timings.positions[cell.position].label.as_str(), cell.depth, reason.as_str()))
             }
-            Outcome::Measured(_) | Outcome::Skipped { .. } => None,
+            CellResult::Measured(_) | CellResult::Skipped { .. } => None,
         })
         .collect()
 }

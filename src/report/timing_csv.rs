@@ -5,7 +5,7 @@
 //! says `failed` and why. What a program does not say (its nodes, when it
 //! prints no count, and its value) is left empty.
 
-use super::timings::{Outcome, Timings};
+use super::timings::{CellResult, Timings};
 use crate::value::POINT;
 
 /// The name of the CSV file in the output directory.
@@ -42,7 +42,7 @@ pub fn write(timings: &Timings) -> Result<Vec<u8>, csv::Error> {
         ];
         let optional = |value: Option<String>| value.unwrap_or_default();
         match &cell.outcome {
-            Outcome::Measured(measurement) => row.extend([
+            CellResult::Measured(measurement) => row.extend([
                 "measured".to_owned(),
                 optional(measurement.nodes.map(|nodes| nodes.to_string())),
                 format!("{:.9}", measurement.cpu.as_secs_f64()),
@@ -54,11 +54,11 @@ pub fn write(timings: &Timings) -> Result<Vec<u8>, csv::Error> {
                 String::new(),
                 String::new(),
             ]),
-            Outcome::Skipped { predicted_seconds } => {
+            CellResult::Skipped { predicted_seconds } => {
                 row.extend(["skipped".to_owned()].into_iter().chain(vec![String::new(); 6]));
                 row.extend([format!("{predicted_seconds:.9}"), String::new()]);
             }
-            Outcome::Failed { reason } => {
+            CellResult::Failed { reason } => {
                 row.extend(["failed".to_owned()].into_iter().chain(vec![String::new(); 7]));
                 row.push(reason.clone());
             }

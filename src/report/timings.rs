@@ -39,12 +39,12 @@ pub struct Cell {
     pub position: usize,
     pub algorithm: Algorithm,
     pub depth: u32,
-    pub outcome: Outcome,
+    pub outcome: CellResult,
 }
 
 /// Whether a cell was searched.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum CellResult {
     Measured(Measurement),
     /// Not searched: its predicted CPU seconds exceeded the budget.
     Skipped {
@@ -129,8 +129,8 @@ impl Timings {
     /// Every measured cell of `algorithm`: position index, depth, measurement.
     pub fn measurements(&self, algorithm: Algorithm) -> impl Iterator<Item = (usize, u32, Measurement)> + '_ {
         self.cells.iter().filter(move |cell| cell.algorithm == algorithm).filter_map(|cell| match cell.outcome {
-            Outcome::Measured(measurement) => Some((cell.position, cell.depth, measurement)),
-            Outcome::Skipped { .. } | Outcome::Failed { .. } => None,
+            CellResult::Measured(measurement) => Some((cell.position, cell.depth, measurement)),
+            CellResult::Skipped { .. } | CellResult::Failed { .. } => None,
         })
     }
 
@@ -235,17 +235,17 @@ pub(super) fn series_cells<E>(
         let outcome = match prediction {
             Some(prediction) if prediction.seconds > budget.as_secs_f64() => {
                 skipping = Some(prediction);
-                Outcome::Skipped { predicted_seconds: prediction.seconds }
+                CellResult::Skipped { predicted_seconds: prediction.seconds }
             }
             _ => match run(depth)? {
                 Ok(measurement) => {
                     shallower.push(measurement);
-                    Outcome::Measured(measurement)
+                    CellResult::Measured(measurement)
                 }
-                Err(forfeit) => Outcome::Failed { reason: forfeit.to_string() },
+                Err(forfeit) => CellResult::Failed { reason: forfeit.to_string() },
             },
         };
-        let failed = matches!(outcome, Outcome::Failed { .. });
+        let failed = matches!(outcome, CellResult::Failed { .. });
         cells.push(Cell { position: index, algorithm, depth, outcome });
         progress.inc(1);
         if failed {

@@ -369,11 +369,11 @@ async fn solve(
     // A finished game, and a position of the book, are answered at once,
     // without waiting for a search's place.
     if rules.is_over(&board) {
-        return Ok(Json(Solved::new(pos, &Analysis::none(rules))).into_response());
+        return Ok(Json(SolveAnswer::new(pos, &Analysis::none(rules))).into_response());
     }
     let options = &shared.options;
     if let Some(booked) = options.book(rules).and_then(|book| search::from_book(&book, rules, &board)) {
-        return Ok(Json(Solved::new(pos, &booked)).into_response());
+        return Ok(Json(SolveAnswer::new(pos, &booked)).into_response());
     }
     // The server's time for a move, or else the longest a request may have
     // (a server told to search to a depth "however long it takes" still
@@ -393,7 +393,7 @@ async fn solve(
     })
     .await
     .map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"))?;
-    Ok(Json(Solved::new(pos, &analysis)).into_response())
+    Ok(Json(SolveAnswer::new(pos, &analysis)).into_response())
 }
 
 /// The answer of `GET /solve`: as the solver sites', `score` holds exact
@@ -402,7 +402,7 @@ async fn solve(
 /// a proof; `null` makes it see, or fail, rather than play a losing move
 /// trusting a guess), and its depth-limited value in `estimate`.
 #[derive(serde::Serialize)]
-struct Solved<'a> {
+struct SolveAnswer<'a> {
     pos: &'a str,
     /// By column: its exact value for the player to move, 100 if it cannot
     /// be played, `null` if it was not solved in time.
@@ -417,15 +417,15 @@ struct Solved<'a> {
     estimate: [Option<f64>; WIDTH],
 }
 
-impl Solved<'_> {
+impl SolveAnswer<'_> {
     /// The column a solver site scores so: it cannot be played.
     const UNPLAYABLE: i32 = 100;
 
-    fn new<'a>(pos: &'a str, analysis: &Analysis) -> Solved<'a> {
-        Solved {
+    fn new<'a>(pos: &'a str, analysis: &Analysis) -> SolveAnswer<'a> {
+        SolveAnswer {
             pos,
             score: analysis.columns.map(|column| match column {
-                None => Solved::UNPLAYABLE.into(),
+                None => SolveAnswer::UNPLAYABLE.into(),
                 Some(value) if value.is_exact() => serde_json::json!(value),
                 Some(_) => serde_json::Value::Null,
             }),

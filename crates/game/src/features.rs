@@ -1,7 +1,7 @@
 //! What the evaluation weighs, and the weights, fitted to exact results.
 //!
 //! The evaluation adds up a weight for every *open* window (one that holds
-//! pieces of one player only) by its [`Class`]: how many pieces it holds, and
+//! pieces of one player only) by its [`WindowClass`]: how many pieces it holds, and
 //! for a window one piece short of complete (a *threat*), whether the cell
 //! that would complete it is on an odd or an even row, counted from 1 at the
 //! bottom. In a game played to a full board every threat's cell is filled
@@ -26,7 +26,7 @@ use crate::value::Value;
 
 /// The kinds of open window the evaluation weighs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Class {
+pub enum WindowClass {
     /// One piece and three empty cells.
     One,
     /// Two pieces, both empty cells on odd rows (1, 3 or 5).
@@ -44,34 +44,34 @@ pub enum Class {
 /// Number of classes.
 pub const CLASSES: usize = 6;
 
-impl Class {
+impl WindowClass {
     /// Every class, in the order of their indices.
-    pub const ALL: [Class; CLASSES] = [
-        Class::One,
-        Class::TwoOnOddRows,
-        Class::TwoOnEvenRows,
-        Class::TwoOnMixedRows,
-        Class::ThreeOnOddRow,
-        Class::ThreeOnEvenRow,
+    pub const ALL: [WindowClass; CLASSES] = [
+        WindowClass::One,
+        WindowClass::TwoOnOddRows,
+        WindowClass::TwoOnEvenRows,
+        WindowClass::TwoOnMixedRows,
+        WindowClass::ThreeOnOddRow,
+        WindowClass::ThreeOnEvenRow,
     ];
 
     /// The class of an open window holding `pieces` of one player and
     /// `empty_on_odd_rows` empty cells on odd rows; `None` for an empty or a
     /// complete window.
     #[must_use]
-    pub const fn of(pieces: usize, empty_on_odd_rows: usize) -> Option<Class> {
+    pub const fn of(pieces: usize, empty_on_odd_rows: usize) -> Option<WindowClass> {
         match (pieces, empty_on_odd_rows) {
-            (1, _) => Some(Class::One),
-            (2, 2) => Some(Class::TwoOnOddRows),
-            (2, 0) => Some(Class::TwoOnEvenRows),
-            (2, _) => Some(Class::TwoOnMixedRows),
-            (3, 1) => Some(Class::ThreeOnOddRow),
-            (3, _) => Some(Class::ThreeOnEvenRow),
+            (1, _) => Some(WindowClass::One),
+            (2, 2) => Some(WindowClass::TwoOnOddRows),
+            (2, 0) => Some(WindowClass::TwoOnEvenRows),
+            (2, _) => Some(WindowClass::TwoOnMixedRows),
+            (3, 1) => Some(WindowClass::ThreeOnOddRow),
+            (3, _) => Some(WindowClass::ThreeOnEvenRow),
             _ => None,
         }
     }
 
-    /// The class's index in [`Class::ALL`] and in [`Weights`].
+    /// The class's index in [`WindowClass::ALL`] and in [`Weights`].
     #[must_use]
     pub const fn index(self) -> usize {
         self as usize
@@ -167,7 +167,7 @@ mod tests {
             assert!(weights.windows.iter().flatten().flatten().all(|weight| (0..=POINT).contains(weight)));
             for mover in Player::BOTH {
                 // The threats on the rows parity gives the opponent.
-                let class = if mover == Player::One { Class::ThreeOnEvenRow } else { Class::ThreeOnOddRow };
+                let class = if mover == Player::One { WindowClass::ThreeOnEvenRow } else { WindowClass::ThreeOnOddRow };
                 let [take, block] = weights.playable[mover.index()];
                 let windows = weights.windows[mover.index()];
                 assert!(take >= 0 && windows[mover.index()][class.index()] + take <= POINT);

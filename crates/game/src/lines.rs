@@ -18,7 +18,7 @@
 //! tests hold the two equal.
 
 use crate::bitboard::{COLUMN_BITS, HEIGHT, WIDTH};
-use crate::features::{Class, WEIGHTS};
+use crate::features::{WindowClass, WEIGHTS};
 use crate::player::Player;
 use crate::value::{Value, POINT};
 
@@ -350,12 +350,12 @@ const fn table_entry(index: usize) -> Tally {
         let mut mover = 0;
         while mover < 2 {
             if two == 0 {
-                if let Some(class) = Class::of(one, empty_on_odd_rows) {
+                if let Some(class) = WindowClass::of(one, empty_on_odd_rows) {
                     evaluation[mover] += WEIGHTS.windows[mover][0][class.index()];
                 }
             }
             if one == 0 {
-                if let Some(class) = Class::of(two, empty_on_odd_rows) {
+                if let Some(class) = WindowClass::of(two, empty_on_odd_rows) {
                     evaluation[mover] -= WEIGHTS.windows[mover][1][class.index()];
                 }
             }

@@ -11,7 +11,7 @@
 
 use crate::bitboard::{cell, ALL_CELLS, HEIGHT, WIDTH};
 use crate::board::Board;
-use crate::features::{playable_threats, playable_value, Class, Weights, CLASSES, ODD_ROWS, WEIGHTS};
+use crate::features::{playable_threats, playable_value, WindowClass, Weights, CLASSES, ODD_ROWS, WEIGHTS};
 use crate::lines::Tally;
 use crate::player::Player;
 use crate::value::{Value, POINT};
@@ -102,7 +102,7 @@ pub fn count(board: &Board) -> [[u32; CLASSES]; 2] {
         let empty_on_odd_rows = (window.cells & !board.occupied() & ODD_ROWS).count_ones() as usize;
         for player in Player::BOTH {
             if window.pieces[player.other().index()] == 0 {
-                if let Some(class) = Class::of(window.pieces[player.index()], empty_on_odd_rows) {
+                if let Some(class) = WindowClass::of(window.pieces[player.index()], empty_on_odd_rows) {
                     counts[player.index()][class.index()] += 1;
                 }
             }
@@ -150,7 +150,7 @@ pub fn weigh(board: &Board, weights: &Weights) -> Value {
     let mut total = POINT * board.score(Player::One) as Value - POINT * board.score(Player::Two) as Value;
     let sign = |player: Player| if player == Player::One { 1 } else { -1 };
     for owner in Player::BOTH {
-        for class in Class::ALL {
+        for class in WindowClass::ALL {
             total += sign(owner)
                 * weights.windows[mover.index()][owner.index()][class.index()]
                 * counts[owner.index()][class.index()] as Value;
@@ -191,15 +191,15 @@ mod tests {
         // player 1's three completes on row 1 (odd), player 2's on row 2 (even).
         let board = "112233";
         let counts = count(&Moves::board(Rules::Max, board).unwrap());
-        assert_eq!(counts[0][Class::ThreeOnOddRow.index()], 1);
-        assert_eq!(counts[0][Class::ThreeOnEvenRow.index()], 0);
-        assert_eq!(counts[1][Class::ThreeOnEvenRow.index()], 1);
-        assert_eq!(counts[1][Class::ThreeOnOddRow.index()], 0);
+        assert_eq!(counts[0][WindowClass::ThreeOnOddRow.index()], 1);
+        assert_eq!(counts[0][WindowClass::ThreeOnEvenRow.index()], 0);
+        assert_eq!(counts[1][WindowClass::ThreeOnEvenRow.index()], 1);
+        assert_eq!(counts[1][WindowClass::ThreeOnOddRow.index()], 0);
         // Beside the threes, each player's twos on columns 2-3 have their
         // empty cells on columns 4-5 of the same row.
-        assert_eq!(counts[0][Class::TwoOnOddRows.index()], 1);
-        assert_eq!(counts[1][Class::TwoOnEvenRows.index()], 1);
-        assert_eq!(counts[0][Class::TwoOnEvenRows.index()] + counts[1][Class::TwoOnOddRows.index()], 0);
+        assert_eq!(counts[0][WindowClass::TwoOnOddRows.index()], 1);
+        assert_eq!(counts[1][WindowClass::TwoOnEvenRows.index()], 1);
+        assert_eq!(counts[0][WindowClass::TwoOnEvenRows.index()] + counts[1][WindowClass::TwoOnOddRows.index()], 0);
         // A vertical three completes above itself: three of player 1's in
         // column 1 (rows 1-3) complete on row 4, an even row. Player 1's
         // other windows: a two upwards (empty rows 5 and 4: mixed) and four

@@ -12,7 +12,7 @@ use crate::report::analysis::{self, AlgorithmSummary};
 use crate::report::measure::Algorithm;
 use crate::report::startup::{STARTUP_POSITION, STARTUP_RUNS};
 use crate::report::timing_csv::CSV_FILE;
-use crate::report::timings::{Outcome, Runs, Timings};
+use crate::report::timings::{CellResult, Runs, Timings};
 use crate::report::{trust, units};
 
 pub(super) fn header(text: &mut String, timings: &Timings, runs: &Runs, context: &Context) {
@@ -73,7 +73,7 @@ pub(super) fn findings(timings: &Timings, summaries: &[AlgorithmSummary]) -> Vec
         let failed: Vec<String> = timings
             .cells
             .iter()
-            .filter(|cell| cell.algorithm == algorithm && matches!(cell.outcome, Outcome::Failed { .. }))
+            .filter(|cell| cell.algorithm == algorithm && matches!(cell.outcome, CellResult::Failed { .. }))
             .map(|cell| format!("{} at depth {}", timings.positions[cell.position].label, cell.depth))
             .collect();
         if !failed.is_empty() {

@@ -33,7 +33,7 @@ pub struct Note {
 
 /// How one player's moves were judged.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Tally {
+pub struct Judged {
     pub moves: u32,
     pub blunders: u32,
     /// Max-Connect4 rules only.
@@ -205,8 +205,8 @@ pub fn annotate(positions: &[Board], engine: &mut Engine, budget: &Limits) -> Ve
 
 /// Each colour's tally of `notes`, red first.
 #[must_use]
-pub fn tallies(notes: &[Note]) -> [Tally; 2] {
-    let mut tallies = [Tally::default(); 2];
+pub fn tallies(notes: &[Note]) -> [Judged; 2] {
+    let mut tallies = [Judged::default(); 2];
     for note in notes {
         let tally = &mut tallies[note.colour.index()];
         tally.moves += 1;
@@ -225,7 +225,7 @@ pub fn tallies(notes: &[Note]) -> [Tally; 2] {
     tallies
 }
 
-impl Tally {
+impl Judged {
     /// The tally as a line for the player `who`: `red (me): 1 blunder, 2
     /// inaccuracies, 5 points lost; 3 of 20 moves judged at a depth.`
     #[must_use]

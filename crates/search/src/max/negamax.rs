@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::follow_up;
-use super::ordering::{answer_first, by_threats, ordered_moves, Moves, Tallies};
+use super::ordering::{answer_first, by_threats, ordered_moves, ColumnOrder, Tallies};
 use super::split::{self, Pool, Split};
 use crate::table::{Bound, Entry, Pause, Table};
 use crate::Progress;
@@ -295,7 +295,7 @@ impl<'a> Searcher<'a> {
         depth: u32,
         window: (Value, Value),
         best: (Value, Option<Column>),
-        moves: Moves,
+        moves: ColumnOrder,
     ) -> (Value, Option<Column>) {
         let split = Arc::new(Split::new(*board, depth, window, best, moves, self.split.clone()));
         pool.offer(&split);
@@ -360,7 +360,7 @@ impl<'a> Searcher<'a> {
     /// searches with others, the position is worth splitting and a thread is
     /// idle to take them.
     #[inline]
-    fn pool_for_split(&self, depth: u32, moves: Moves) -> Option<&'a Pool> {
+    fn pool_for_split(&self, depth: u32, moves: ColumnOrder) -> Option<&'a Pool> {
         self.pool.filter(|pool| depth >= split::MIN_DEPTH && pool.wanted() && moves.peek().is_some())
     }
 

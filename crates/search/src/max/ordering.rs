@@ -4,7 +4,7 @@
 //! the position they leave; nearer the horizon by threats; nearest not at
 //! all; in a solve, the first player's answer on top of the second
 //! player's last move first, then the rest by threats alone (see
-//! [`super::negamax`]). The list ([`Moves`]) is one word, handed from the search to the
+//! [`super::negamax`]). The list ([`ColumnOrder`]) is one word, handed from the search to the
 //! threads that share a position's moves ([`super::split`]).
 
 use maxconnect4_game::bitboard::{column_cells, completing_cells, WIDTH};
@@ -37,7 +37,7 @@ pub(super) fn ordered_moves(
     first: Option<Column>,
     settled: u64,
     tallies: Option<&Tallies>,
-) -> Moves {
+) -> ColumnOrder {
     if depth < THREAT_MIN_DEPTH {
         return centre_first(board, first, settled);
     }
@@ -70,7 +70,7 @@ pub(super) type Tallies = [Tally; WIDTH];
 /// likely good, one that blocks a window of theirs too, and one that lets
 /// them complete a window in the cell above likely bad.
 #[inline]
-pub(super) fn by_threats(board: &Board, first: Option<Column>, settled: u64) -> Moves {
+pub(super) fn by_threats(board: &Board, first: Option<Column>, settled: u64) -> ColumnOrder {
     let mut playable = board.playable_cells() & !settled;
     if let Some(column) = first {
         playable &= !column_cells(column.index());
@@ -105,13 +105,13 @@ pub(super) fn by_threats(board: &Board, first: Option<Column>, settled: u64) -> 
             }
         }
     }
-    Moves(moves)
+    ColumnOrder(moves)
 }
 
 /// `moves` with `answer` (the column of the opponent's last move, where
 /// the follow-up strategy answers) first, if it is among them.
 #[inline]
-pub(super) fn answer_first(moves: Moves, answer: Option<Column>) -> Moves {
+pub(super) fn answer_first(moves: ColumnOrder, answer: Option<Column>) -> ColumnOrder {
     let Some(answer) = answer else { return moves };
     let code = answer.index() as u64 + 1;
     let mut rest = moves.0;
@@ -119,7 +119,7 @@ pub(super) fn answer_first(moves: Moves, answer: Option<Column>) -> Moves {
     let mut shift = 0;
     while rest != 0 {
         if rest & 0xF == code {
-            return Moves(code | before << 4 | (rest >> 4) << (shift + 4));
+            return ColumnOrder(code | before << 4 | (rest >> 4) << (shift + 4));
         }
         before |= (rest & 0xF) << shift;
         rest >>= 4;
@@ -130,7 +130,7 @@ pub(super) fn answer_first(moves: Moves, answer: Option<Column>) -> Moves {
 
 /// The legal moves of `board` but `first` and the `settled` ones, centre first.
 #[inline]
-pub(super) fn centre_first(board: &Board, first: Option<Column>, settled: u64) -> Moves {
+pub(super) fn centre_first(board: &Board, first: Option<Column>, settled: u64) -> ColumnOrder {
     let playable = board.playable_cells() & !settled;
     Column::CENTRE_FIRST
         .into_iter()
@@ -142,18 +142,18 @@ pub(super) fn centre_first(board: &Board, first: Option<Column>, settled: u64) -
 /// plus one), the first in the lowest bits: one word, which is passed in a
 /// register (returning an array stalled on reading back what was just written).
 #[derive(Clone, Copy)]
-pub(super) struct Moves(u64);
+pub(super) struct ColumnOrder(u64);
 
-impl Moves {
+impl ColumnOrder {
     /// The next column, left in place.
     pub(super) fn peek(self) -> Option<Column> {
         { self }.next()
     }
 }
 
-impl FromIterator<Column> for Moves {
-    fn from_iter<I: IntoIterator<Item = Column>>(columns: I) -> Moves {
-        Moves(
+impl FromIterator<Column> for ColumnOrder {
+    fn from_iter<I: IntoIterator<Item = Column>>(columns: I) -> ColumnOrder {
+        ColumnOrder(
             columns
                 .into_iter()
                 .enumerate()
@@ -162,7 +162,7 @@ impl FromIterator<Column> for Moves {
     }
 }
 
-impl Iterator for Moves {
+impl Iterator for ColumnOrder {
     type Item = Column;
 
     #[inline]
@@ -196,8 +196,8 @@ impl Ranking {
     }
 
     #[inline]
-    fn moves(&self) -> Moves {
-        Moves(self.keys[..self.len].iter().rev().fold(0, |moves, key| moves << 4 | (key & 0xF)))
+    fn moves(&self) -> ColumnOrder {
+        ColumnOrder(self.keys[..self.len].iter().rev().fold(0, |moves, key| moves << 4 | (key & 0xF)))
     }
 }
 
@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn the_answer_comes_first_and_the_other_moves_keep_their_order() {
         let column = |index| Column::from_index(index).unwrap();
-        let moves: Moves = [3, 2, 4, 1, 5].into_iter().map(column).collect();
+        let moves: ColumnOrder = [3, 2, 4, 1, 5].into_iter().map(column).collect();
         let order = |answer: Option<usize>| answer_first(moves, answer.map(column)).collect::<Vec<_>>();
         let columns = |indices: &[usize]| indices.iter().map(|&index| column(index)).collect::<Vec<_>>();
         assert_eq!(order(Some(4)), columns(&[4, 3, 2, 1, 5]));
@@ -260,7 +260,7 @@ mod tests {
         assert_eq!(order(Some(6)), columns(&[3, 2, 4, 1, 5]));
         assert_eq!(order(None), columns(&[3, 2, 4, 1, 5]));
         // All seven, the answer last: the highest place moves to the front.
-        let all: Moves = [3, 2, 4, 1, 5, 0, 6].into_iter().map(column).collect();
+        let all: ColumnOrder = [3, 2, 4, 1, 5, 0, 6].into_iter().map(column).collect();
         assert_eq!(answer_first(all, Some(column(6))).collect::<Vec<_>>(), columns(&[6, 3, 2, 4, 1, 5, 0]));
     }
 }

@@ -21,7 +21,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::ordering::Moves;
+use super::ordering::ColumnOrder;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::value::Value;
 
@@ -55,7 +55,7 @@ struct State {
     /// moves of equal value the earliest is kept, as one thread would.
     best_rank: u32,
     /// The moves no thread has taken yet.
-    moves: Moves,
+    moves: ColumnOrder,
     /// How many moves have been taken, those searched before the split
     /// counting as one.
     taken: u32,
@@ -72,7 +72,7 @@ impl Split {
         depth: u32,
         (alpha, beta): (Value, Value),
         (best, best_move): (Value, Option<Column>),
-        moves: Moves,
+        moves: ColumnOrder,
         parent: Option<Arc<Split>>,
     ) -> Split {
         Split {
