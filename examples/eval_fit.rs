@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 
 use maxconnect4::bitboard::{column_cells, completing_cells, ALL_CELLS, CELLS};
 use maxconnect4::board::Board;
-use maxconnect4::features::{self, WindowClass, Weights, CLASSES, HAND_SET};
+use maxconnect4::features::{self, Weights, WindowClass, CLASSES, HAND_SET};
 use maxconnect4::player::Player;
 use maxconnect4::rules::Rules;
 use maxconnect4::value::{Value, POINT};

@@ -11,7 +11,7 @@
 
 use crate::bitboard::{cell, ALL_CELLS, HEIGHT, WIDTH};
 use crate::board::Board;
-use crate::features::{playable_threats, playable_value, WindowClass, Weights, CLASSES, ODD_ROWS, WEIGHTS};
+use crate::features::{playable_threats, playable_value, Weights, WindowClass, CLASSES, ODD_ROWS, WEIGHTS};
 use crate::lines::Tally;
 use crate::player::Player;
 use crate::value::{Value, POINT};
