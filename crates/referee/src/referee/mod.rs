@@ -18,34 +18,18 @@
 //! [`page`] to publish. [`merge`] reads the logs of a tournament's shards
 //! as one, for the `results` command.
 
-pub mod adjudication;
-pub mod annotation;
-pub mod audit;
-pub mod chart;
-pub mod check;
-pub mod class;
-pub mod console;
-pub mod crosstable;
 pub mod error;
-pub mod figures;
-pub mod fixtures;
-pub mod game;
-pub mod gradebook;
-pub mod log;
-pub mod manifest;
-pub mod match_play;
-pub mod merge;
-pub mod page;
-pub mod player;
-pub mod ratings;
-pub mod replay;
-pub mod reporter;
-pub mod result;
+pub mod playing;
+pub mod records;
 pub mod results;
-pub mod seat;
 pub mod settings;
-pub mod standings;
-pub mod tournament;
+
+// Each module by its name before the folders, which its users name.
+pub use playing::{
+    adjudication, check, class, console, fixtures, game, match_play, player, reporter, result, seat, tournament,
+};
+pub use records::{annotation, audit, log, manifest, merge, replay};
+pub use results::{chart, crosstable, figures, gradebook, page, ratings, standings};
 
 pub use check::check_players;
 pub use error::Error;

@@ -13,15 +13,15 @@ use maxconnect4_game::printable::{padded, printable, NAME};
 use std::io::Write;
 use std::path::Path;
 
-use super::chart;
-use super::crosstable::{crosstable, Crosstable};
-use super::figures::{self, figures, figures_table, Figures};
-use super::gradebook::{self, Entry};
-use super::log::GameRecord;
-use super::page;
-use super::ratings::{ratings, ratings_csv, ratings_table, Rating};
-use super::standings::{forfeit_reasons, standings, standings_table, Standing};
-use super::Error;
+use crate::referee::chart;
+use crate::referee::crosstable::{crosstable, Crosstable};
+use crate::referee::figures::{self, figures, figures_table, Figures};
+use crate::referee::gradebook::{self, Entry};
+use crate::referee::log::GameRecord;
+use crate::referee::page;
+use crate::referee::ratings::{ratings, ratings_csv, ratings_table, Rating};
+use crate::referee::standings::{forfeit_reasons, standings, standings_table, Standing};
+use crate::referee::Error;
 use maxconnect4_io::atomic;
 
 /// The results of a set of games between named players.

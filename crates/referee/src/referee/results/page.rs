@@ -21,11 +21,11 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::crosstable::Crosstable;
-use super::figures::Figures;
-use super::log::{Colour, GameRecord, Outcome};
-use super::ratings::Rating;
-use super::standings::{forfeits, Forfeits, Standing};
+use crate::referee::crosstable::Crosstable;
+use crate::referee::figures::Figures;
+use crate::referee::log::{Colour, GameRecord, Outcome};
+use crate::referee::ratings::Rating;
+use crate::referee::standings::{forfeits, Forfeits, Standing};
 
 /// The page, with [`PLACEHOLDER`] where the results go.
 const TEMPLATE: &str = include_str!("page.html");
@@ -34,7 +34,7 @@ const TEMPLATE: &str = include_str!("page.html");
 /// template is a valid page on its own.
 const PLACEHOLDER: &str = "\"RESULTS DATA\"";
 
-/// What the page shows, made by [`Results`](super::results::Results).
+/// What the page shows, made by [`Results`](crate::referee::results::Results).
 pub struct Contents<'a> {
     /// The games counted.
     pub records: &'a [GameRecord],
@@ -136,7 +136,7 @@ struct GameData<'a> {
     /// The columns played from the start, a digit each.
     moves: &'a str,
     result: Outcome,
-    score: super::log::Scores,
+    score: crate::referee::log::Scores,
     forfeit: Option<ForfeitData<'a>>,
 }
 

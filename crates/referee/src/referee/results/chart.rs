@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::standings::Standing;
+use crate::referee::standings::Standing;
 use maxconnect4_game::printable::{printable, NAME};
 use maxconnect4_io::plot::{self, encode_png, FONT};
 

@@ -19,9 +19,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::player::program::{self, CAPTURE_LIMIT};
-use super::player::PlayerSpec;
-use super::Error;
+use crate::referee::player::program::{self, CAPTURE_LIMIT};
+use crate::referee::player::PlayerSpec;
+use crate::referee::Error;
 use maxconnect4_contain::home::Home;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_contain::scratch::ScratchDir;
@@ -494,7 +494,7 @@ pub fn prepare(class: &Path, isolation: Isolation, warnings: &mut dyn std::io::W
     let folders = folders(class)?;
     let (containment, warning) = Containment::start(isolation.hiding(class), false, &[])?;
     if let Some(warning) = warning {
-        super::error::warn(warnings, &warning);
+        crate::referee::error::warn(warnings, &warning);
     }
     let entrants = folders.iter().map(|folder| entrant(folder, &containment)).collect();
     Ok(Class { entrants, _containment: containment })

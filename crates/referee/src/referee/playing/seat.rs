@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use super::log::Side;
-use super::player::{PlayerKind, PlayerSpec};
-use super::Error;
+use crate::referee::log::Side;
+use crate::referee::player::{PlayerKind, PlayerSpec};
+use crate::referee::Error;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_contain::Containment;
 use maxconnect4_game::board::{Board, Column};
@@ -66,7 +66,7 @@ pub fn containment(
     let with_self = seats.iter().any(|seat| matches!(seat.spec.kind(), PlayerKind::Engine(_)));
     let (containment, warning) = Containment::start(isolation, with_self, private)?;
     if let Some(warning) = warning {
-        super::error::warn(warnings, &warning);
+        crate::referee::error::warn(warnings, &warning);
     }
     Ok(Some(containment))
 }

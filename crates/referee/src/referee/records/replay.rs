@@ -8,10 +8,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::annotation;
-use super::game::summary;
-use super::log::{self, Colour, Fault, GameRecord};
-use super::Error;
+use crate::referee::annotation;
+use crate::referee::game::summary;
+use crate::referee::log::{self, Colour, Fault, GameRecord};
+use crate::referee::Error;
 use maxconnect4_game::board::Board;
 use maxconnect4_game::display;
 use maxconnect4_game::moves;
@@ -71,7 +71,7 @@ pub fn load(
     std::fs::metadata(path).map_err(|source| Error::io("read", path, source))?;
     let logged = log::read(path)?;
     for warning in logged.warnings(path) {
-        super::error::warn(warnings, &warning);
+        crate::referee::error::warn(warnings, &warning);
     }
     let records = logged.games;
     let count = records.len();
@@ -109,7 +109,7 @@ impl Loaded {
 
 /// Shows `game`: the start, each move with a pause of `delay` before it,
 /// and the result; with `annotate`, each move's note under its board (see
-/// [`annotation`](super::annotation)).
+/// [`annotation`](crate::referee::annotation)).
 ///
 /// # Errors
 /// When `out` cannot be written.

@@ -6,7 +6,7 @@
 use maxconnect4_game::printable::{csv_field, padded, printable, right, LINE, NAME};
 use std::fmt::Write as _;
 
-use super::log::{Colour, GameRecord, Outcome};
+use crate::referee::log::{Colour, GameRecord, Outcome};
 
 /// Points for a win, a draw and a loss (a forfeit is a loss).
 pub const POINTS: [u32; 3] = [2, 1, 0];

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::log::{Colour, GameRecord};
+use crate::referee::log::{Colour, GameRecord};
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::rules::Rules;
 use maxconnect4_search::{self as search, Analysis, ColumnValue, Engine, Judgement, Limits, Reach};

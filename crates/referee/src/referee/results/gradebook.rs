@@ -9,9 +9,9 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use super::figures::Figures;
-use super::ratings::Rating;
-use super::standings::Standing;
+use crate::referee::figures::Figures;
+use crate::referee::ratings::Rating;
+use crate::referee::standings::Standing;
 use maxconnect4_game::printable::csv_field;
 
 /// How a student's program did in the check before the games.

@@ -11,9 +11,9 @@
 
 use std::path::Path;
 
-use super::fixtures::Fixture;
-use super::log::{Colour, Fault, GameRecord, LogError, Outcome, Records};
-use super::replay;
+use crate::referee::fixtures::Fixture;
+use crate::referee::log::{Colour, Fault, GameRecord, LogError, Outcome, Records};
+use crate::referee::replay;
 use maxconnect4_game::moves::Moves;
 use maxconnect4_game::player::Player;
 use maxconnect4_game::printable::{printable, LINE};

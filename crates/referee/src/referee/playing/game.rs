@@ -12,14 +12,14 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::adjudication::{Adjudication, Adjudicator};
-use super::console::Console;
-use super::log::{Colour, GameRecord, TurnRecord};
-use super::player::{self, Ask, End, Seating, Turn};
-use super::result::{GameResult, PlayedTurn};
-use super::seat::Seat;
-use super::settings::Settings;
-use super::Error;
+use crate::referee::adjudication::{Adjudication, Adjudicator};
+use crate::referee::console::Console;
+use crate::referee::log::{Colour, GameRecord, TurnRecord};
+use crate::referee::player::{self, Ask, End, Seating, Turn};
+use crate::referee::result::{GameResult, PlayedTurn};
+use crate::referee::seat::Seat;
+use crate::referee::settings::Settings;
+use crate::referee::Error;
 use maxconnect4_contain::Containment;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::display;

@@ -6,14 +6,14 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use super::console::Console;
-use super::game::{self, Game};
-use super::log::{self, Log};
-use super::player::PlayerSpec;
-use super::result::GameResult;
-use super::seat::{self, Seat};
-use super::settings::Settings;
-use super::Error;
+use crate::referee::console::Console;
+use crate::referee::game::{self, Game};
+use crate::referee::log::{self, Log};
+use crate::referee::player::PlayerSpec;
+use crate::referee::result::GameResult;
+use crate::referee::seat::{self, Seat};
+use crate::referee::settings::Settings;
+use crate::referee::Error;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_game::board::Board;
 use maxconnect4_game::moves::Moves;
@@ -88,7 +88,7 @@ pub fn play_match(
     let mut log = Log::open(&options.log)?;
     let records = log.records()?;
     for warning in records.warnings(&options.log) {
-        super::error::warn(warnings, &warning);
+        crate::referee::error::warn(warnings, &warning);
     }
     let id = next_id(&records, &output_root);
     let private = [options.log.as_path(), &log::moves_file(&options.log), &output_root];

@@ -10,7 +10,7 @@ use std::io::Write;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::log::{Colour, GameRecord};
+use crate::referee::log::{Colour, GameRecord};
 use maxconnect4_game::printable::{printable, NAME};
 
 /// The tournament's reporter.
@@ -35,7 +35,7 @@ impl<'a> Reporter<'a> {
     /// A warning, on a line of its own, shown whether it goes to a terminal
     /// or not.
     pub fn warning(&mut self, warning: &dyn std::fmt::Display) {
-        super::error::warn(self.errors, warning);
+        crate::referee::error::warn(self.errors, warning);
     }
 
     /// The games begin: `played` of `total` were played before.

@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::fixtures::{game_list, meets, Fixture};
-use super::gradebook::{Check, Entry};
-use super::log::{GameRecord, Side};
-use super::settings::Settings;
-use super::Error;
+use crate::referee::fixtures::{game_list, meets, Fixture};
+use crate::referee::gradebook::{Check, Entry};
+use crate::referee::log::{GameRecord, Side};
+use crate::referee::settings::Settings;
+use crate::referee::Error;
 use maxconnect4_game::rules::Rules;
 
 /// The manifest's file name, in the tournament's directory.
@@ -169,7 +169,7 @@ impl Manifest {
     /// Whether `record` is a game of this tournament: named as one of its
     /// games, between two of its players who meet, from one of its
     /// openings. A record so named is that game once
-    /// [`audit`](super::audit) has passed it; one named otherwise (a
+    /// [`audit`](crate::referee::audit) has passed it; one named otherwise (a
     /// match's game in the tournament's log) is none, whoever played it.
     #[must_use]
     pub fn includes(&self, record: &GameRecord) -> bool {

@@ -1,6 +1,6 @@
 //! Tournaments: every pair of players meets from each of a fixed set of
 //! openings, once with each colour (or in a gauntlet, every player meets
-//! each reference player; see [`fixtures`](super::fixtures)), and the
+//! each reference player; see [`fixtures`](crate::referee::fixtures)), and the
 //! results make a standings table. A tournament can be split into shards,
 //! each played on its own machine into its own log.
 //!
@@ -20,7 +20,7 @@
 //! The name is the schedule: a logged game is known by it, and a record
 //! whose players, colours or opening are not its name's (red and green
 //! swapped, to give the loser the win) is refused before resuming
-//! ([`audit`](super::audit)).
+//! ([`audit`](crate::referee::audit)).
 //! With no openings (`--openings 0`) every game starts from the empty
 //! board, which moderator bots need: their protocol has no start position.
 
@@ -30,19 +30,19 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
-use super::error::{NameError, TournamentError};
-use super::fixtures::{check_gauntlet, game_id, game_list, in_shard, Fixture};
-use super::game::Game;
-use super::gradebook::{Check, Entry};
-use super::log::{self, Colour, GameRecord, Log, Side};
-use super::manifest::{Manifest, MANIFEST_FILE};
-use super::player::PlayerSpec;
-use super::reporter::{counted, Reporter};
-use super::results::Results;
-use super::seat::Seat;
-use super::settings::Settings;
-use super::standings::Standing;
-use super::Error;
+use crate::referee::error::{NameError, TournamentError};
+use crate::referee::fixtures::{check_gauntlet, game_id, game_list, in_shard, Fixture};
+use crate::referee::game::Game;
+use crate::referee::gradebook::{Check, Entry};
+use crate::referee::log::{self, Colour, GameRecord, Log, Side};
+use crate::referee::manifest::{Manifest, MANIFEST_FILE};
+use crate::referee::player::PlayerSpec;
+use crate::referee::reporter::{counted, Reporter};
+use crate::referee::results::Results;
+use crate::referee::seat::Seat;
+use crate::referee::settings::Settings;
+use crate::referee::standings::Standing;
+use crate::referee::Error;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_contain::Containment;
 use maxconnect4_game::board::Board;
@@ -114,7 +114,7 @@ pub struct TournamentOptions {
     pub programs: Vec<(String, String)>,
 }
 
-/// The pre-flight check of a tournament's entrants ([`check`](super::check)).
+/// The pre-flight check of a tournament's entrants ([`check`](crate::referee::check)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preflight {
     /// An entrant that fails it stops the tournament before the first game.
@@ -257,7 +257,7 @@ fn open_log(options: &TournamentOptions, reporter: &mut Reporter) -> Result<(Log
     maxconnect4_io::atomic::check_folder(&log::output_directory(&log_path))?;
     let mut log = Log::open(&log_path)?;
     let logged = log.read()?;
-    super::audit::records(&logged, &log_path)?;
+    crate::referee::audit::records(&logged, &log_path)?;
     log.reconcile_moves(&logged.games)?;
     for warning in logged.warnings(&log_path) {
         reporter.warning(&warning);
@@ -526,8 +526,8 @@ fn preflight(
         return Ok((seats, entries));
     }
     let output = options.directory.join(PREFLIGHT_OUTPUT);
-    let checked = super::check::check(&seats, options.settings, Some(containment), &output, true)?;
-    let failed: Vec<&super::check::Checked> = checked.iter().filter(|checked| checked.result.is_err()).collect();
+    let checked = crate::referee::check::check(&seats, options.settings, Some(containment), &output, true)?;
+    let failed: Vec<&crate::referee::check::Checked> = checked.iter().filter(|checked| checked.result.is_err()).collect();
     // An entrant that failed is dropped: refused, the tournament stops.
     let entries: Vec<Entry> = checked
         .iter()

@@ -6,8 +6,8 @@
 use maxconnect4_game::printable::{csv_field, padded, printable, NAME};
 use std::fmt::Write as _;
 
-use super::log::{Colour, GameRecord, Outcome};
-use super::standings::{Standing, POINTS};
+use crate::referee::log::{Colour, GameRecord, Outcome};
+use crate::referee::standings::{Standing, POINTS};
 
 /// One player's results against one opponent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

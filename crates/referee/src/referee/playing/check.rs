@@ -10,12 +10,12 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use super::gradebook::{self, Check, Row};
-use super::log::Colour;
-use super::player::{self, Ask, End, PlayerSpec, Seating};
-use super::seat::{self, Seat};
-use super::settings::Settings;
-use super::Error;
+use crate::referee::gradebook::{self, Check, Row};
+use crate::referee::log::Colour;
+use crate::referee::player::{self, Ask, End, PlayerSpec, Seating};
+use crate::referee::seat::{self, Seat};
+use crate::referee::settings::Settings;
+use crate::referee::Error;
 use crate::protocol::verdict::Forfeit;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_contain::Containment;
@@ -93,7 +93,7 @@ pub fn check(
 }
 
 /// `maxconnect4 check --class CLASS`: the program in each folder of `class`
-/// found and built ([`class`](super::class)), then each, and each of
+/// found and built ([`class`](crate::referee::class)), then each, and each of
 /// `players`, checked as [`check_players`] does, one line each on `out`
 /// saying what was found, the command and the move or why not. Returns how
 /// many failed, and how many were checked.
@@ -116,7 +116,7 @@ pub fn check_class(
     }
     // No player sees the class's folder: each has its own submission's copy.
     let isolation = isolation.hiding(class);
-    let prepared = super::class::prepare(class, isolation.clone(), warnings)?;
+    let prepared = crate::referee::class::prepare(class, isolation.clone(), warnings)?;
     let mut seats: Vec<Seat> =
         prepared.entrants.iter().map(|entrant| Seat::new(&entrant.name, entrant.spec.clone())).collect();
     seats.extend(players.iter().enumerate().map(|(index, spec)| Seat::new(&(index + 1).to_string(), spec.clone())));

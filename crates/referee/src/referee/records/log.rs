@@ -489,7 +489,7 @@ impl Log {
 
     /// Everything in the log now, the moves file left as it is: for a
     /// reader that checks the games before it trusts them
-    /// ([`audit`](super::audit)), so that an edited record is refused, not
+    /// ([`audit`](crate::referee::audit)), so that an edited record is refused, not
     /// copied into the moves file.
     ///
     /// # Errors

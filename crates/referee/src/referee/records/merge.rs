@@ -17,12 +17,12 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::error::MergeError;
-use super::log::{self, Colour, GameRecord};
-use super::manifest::{settings_words, Manifest};
-use super::results::Results;
-use super::tournament::LOG_FILE;
-use super::Error;
+use crate::referee::error::MergeError;
+use crate::referee::log::{self, Colour, GameRecord};
+use crate::referee::manifest::{settings_words, Manifest};
+use crate::referee::results::Results;
+use crate::referee::tournament::LOG_FILE;
+use crate::referee::Error;
 
 /// The games of a set of logs, as one tournament.
 #[derive(Debug)]
@@ -73,7 +73,7 @@ pub fn merge(logs: &[PathBuf]) -> Result<Merged, Error> {
             }
         }
         let records = log::read(path)?;
-        super::audit::records(&records, path)?;
+        crate::referee::audit::records(&records, path)?;
         warnings.extend(records.warnings(path));
         // Within one log the first record of a game counts, as when the
         // tournament resumed; across logs a game must be the same game.
@@ -165,7 +165,7 @@ pub fn results(
     let logs = logs.as_slice();
     let merged = merge(logs)?;
     for warning in &merged.warnings {
-        super::error::warn(warnings, &warning);
+        crate::referee::error::warn(warnings, &warning);
     }
     if let Some(anchor) = anchor.filter(|anchor| !merged.names.iter().any(|name| name == anchor)) {
         return Err(MergeError::NoAnchor(anchor.to_owned()).into());

@@ -13,7 +13,7 @@
 //! that played is given one virtual draw, as BayesElo's prior does: it pulls
 //! every difference a little towards 0, by less the more games there are.
 
-use super::log::{Colour, GameRecord, Outcome};
+use crate::referee::log::{Colour, GameRecord, Outcome};
 use maxconnect4_game::printable::{csv_field, padded, printable, NAME};
 
 /// Elo points per unit of natural log-strength: `400 / ln 10`.

@@ -9,8 +9,8 @@
 use maxconnect4_game::printable::csv_field;
 use std::fmt::Write as _;
 
-use super::log::{Colour, GameRecord};
-use super::standings::{self, Standing};
+use crate::referee::log::{Colour, GameRecord};
+use crate::referee::standings::{self, Standing};
 
 /// A move that took at least this share of its time limit was near it.
 pub const NEAR_LIMIT: f64 = 0.9;
