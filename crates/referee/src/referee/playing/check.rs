@@ -10,13 +10,13 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::protocol::verdict::Forfeit;
 use crate::referee::gradebook::{self, Check, Row};
 use crate::referee::log::Colour;
 use crate::referee::player::{self, Ask, End, PlayerSpec, Seating};
 use crate::referee::seat::{self, Seat};
 use crate::referee::settings::Settings;
 use crate::referee::Error;
-use crate::protocol::verdict::Forfeit;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_contain::Containment;
 use maxconnect4_game::board::{Board, Column};

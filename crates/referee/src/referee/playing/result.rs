@@ -6,12 +6,12 @@
 
 use std::time::Duration;
 
+use crate::protocol::verdict::Forfeit;
 use crate::referee::adjudication::Adjudication;
 use crate::referee::log::{encode_board, Adjudicated, Colour, ForfeitRecord, GameRecord, Outcome, Scores, TurnRecord};
 use crate::referee::player::Turn;
 use crate::referee::seat::Seat;
 use crate::referee::settings::Settings;
-use crate::protocol::verdict::Forfeit;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::moves::Moves;
 use maxconnect4_game::player::Player;

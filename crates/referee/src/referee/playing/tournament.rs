@@ -527,7 +527,8 @@ fn preflight(
     }
     let output = options.directory.join(PREFLIGHT_OUTPUT);
     let checked = crate::referee::check::check(&seats, options.settings, Some(containment), &output, true)?;
-    let failed: Vec<&crate::referee::check::Checked> = checked.iter().filter(|checked| checked.result.is_err()).collect();
+    let failed: Vec<&crate::referee::check::Checked> =
+        checked.iter().filter(|checked| checked.result.is_err()).collect();
     // An entrant that failed is dropped: refused, the tournament stops.
     let entries: Vec<Entry> = checked
         .iter()
