@@ -1,5 +1,6 @@
 //! The `maxconnect4` command: the command line is read and checked by
-//! [`cli`], which runs each subcommand; this prints what went wrong.
+//! [`cli`], whose subcommands each run from a file of their own
+//! (`cli/commands/`); this prints what went wrong and exits.
 
 mod cli;
 
@@ -8,7 +9,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use cli::{usage_error, Cli, Command};
+use cli::commands::Subcommand as _;
+use cli::{usage_error, Cli};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse().map_err(cli::unquoted_template).and_then(Cli::validate) {
@@ -51,25 +53,8 @@ fn broken_pipe(error: &anyhow::Error) -> bool {
         .any(|cause| cause.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
 }
 
+/// The subcommand run, writing to standard output (styled where it is a
+/// terminal).
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let out = &mut anstream::stdout();
-    match cli.command {
-        Command::OneMove(args) => args.run(out),
-        Command::Interactive(args) => args.run(out),
-        Command::Perft(args) => args.run(out),
-        Command::Solve(args) => args.run(out),
-        Command::Analyse(args) => args.run(out),
-        Command::Book(args) => args.run(out),
-        Command::Bench(args) => args.run(out),
-        Command::Report(args) => args.run(out),
-        Command::Match(args) => args.run(out),
-        Command::Replay(args) => args.run(out),
-        Command::Annotate(args) => args.run(out),
-        Command::Check(args) => args.run(out),
-        Command::Tournament(args) => args.run(out),
-        Command::Results(args) => args.run(out),
-        Command::Format => cli::run::format(out),
-        Command::Serve(args) => args.run(out),
-        Command::Bot(bot) => bot.run(),
-    }
+    cli.command.run(&mut anstream::stdout())
 }

@@ -1,5 +1,6 @@
 //! The options that choose how this program's engine plays, solves and
-//! analyses: rules, depth, time, table, threads, book, an analysis' budget.
+//! analyses, which several subcommands share: rules, depth, time, table,
+//! threads, book, an analysis' budget.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -11,6 +12,7 @@ use maxconnect4::rules::Rules;
 use maxconnect4::search::Limits;
 
 use super::values::*;
+use super::Cli;
 
 /// How long a bot searches: to a depth, or for a time.
 #[derive(Args)]
@@ -80,6 +82,24 @@ impl PlayOptions {
             (false, false) => Play::Search,
         };
         EngineSettings { play, ..self.engine.table.with_book(&self.book) }
+    }
+
+    /// The book options given to `subcommand`: Max-Connect4's
+    /// depth-limited search reads no book, so only `--perfect` and
+    /// `--book-moves` play from one.
+    pub(crate) fn check(&self, subcommand: &str) -> Result<(), clap::Error> {
+        if self.rules.rules != Rules::Max || self.perfect || self.book_moves {
+            return Ok(());
+        }
+        let option = match (&self.book.book, self.book.no_book) {
+            (Some(_), _) => "--book",
+            (None, true) => "--no-book",
+            (None, false) => return Ok(()),
+        };
+        let message = format!(
+            "{option} needs --perfect or --book-moves under --rules max: the depth-limited search plays from no book"
+        );
+        Err(Cli::usage_error(subcommand, clap::error::ErrorKind::ArgumentConflict, message))
     }
 }
 

@@ -1,26 +1,21 @@
-//! The referee's arguments: a game's settings, the sandbox's, a match, a
-//! logged game, a replay or annotation, a check, a tournament, results, and
-//! the players as given.
+//! The referee's arguments that several subcommands share: a game's
+//! settings, the sandbox's, a logged game and the search that annotates
+//! it, the players as given, and the hint for a player's command given
+//! unquoted.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::Context as _;
+use clap::CommandFactory as _;
 
 use maxconnect4::contain::limits::Allowance;
 use maxconnect4::contain::sandbox::Isolation;
-use maxconnect4::contain::template::{OwnPlay, TemplateError};
-use maxconnect4::moves::Moves;
-use maxconnect4::referee::error::TournamentError;
-use maxconnect4::referee::fixtures;
+use maxconnect4::contain::template::TemplateError;
 use maxconnect4::referee::{
-    self, adjudication,
-    player::{PlayerKind, PlayerSpec, SpecError},
+    self,
+    player::{PlayerSpec, SpecError},
     settings::Settings,
-    tournament,
 };
-use maxconnect4::report;
-use maxconnect4::report::program::{NodesPattern, Player, Timed};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::Engine;
 use maxconnect4::shard::{Shard, ShardError};
@@ -28,7 +23,6 @@ use maxconnect4::shard::{Shard, ShardError};
 use super::engine_args::*;
 use super::values::*;
 use super::Cli;
-use clap::CommandFactory as _;
 
 /// The rules and limits every program in a game plays under.
 #[derive(clap::Args)]
@@ -125,59 +119,6 @@ pub(crate) fn parse_limit_mb(text: &str) -> Result<u64, String> {
     whole(text, 1, 1 << 20, "megabytes").map_err(|error| error.to_string())
 }
 
-#[derive(clap::Args)]
-pub(crate) struct MatchArgs {
-    /// Player 1: `self`, `perfect` (`self` playing perfectly where its time allows, and saying
-    /// when it cannot), `human`, a command with {in}, {out} and optionally {depth}, or an arena's
-    /// bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
-    #[arg(value_parser = parse_player)]
-    pub(crate) red: PlayerSpec,
-    /// Player 2, given the same way.
-    #[arg(value_parser = parse_player)]
-    pub(crate) green: PlayerSpec,
-    /// A board file to start from instead of the empty board.
-    #[arg(long, value_name = "FILE", conflicts_with = "start_moves")]
-    pub(crate) start: Option<PathBuf>,
-    /// Start from the position after these moves (columns 1-7 from the empty board).
-    #[arg(long, value_name = "MOVES")]
-    pub(crate) start_moves: Option<String>,
-    #[command(flatten)]
-    pub(crate) settings: SettingsArgs,
-    #[command(flatten)]
-    pub(crate) isolation: IsolationArgs,
-    /// The log to append the game to; the programs' output goes in LOG's name with .output.
-    #[arg(long, value_name = "FILE", default_value = "games.jsonl")]
-    pub(crate) log: PathBuf,
-    /// Print only the result, not the board after every move.
-    #[arg(long)]
-    pub(crate) quiet: bool,
-}
-
-impl MatchArgs {
-    pub(crate) fn options(self) -> anyhow::Result<referee::MatchOptions> {
-        let settings = self.settings.settings();
-        let start = match (self.start, self.start_moves) {
-            (Some(path), _) => referee::Start::File(path),
-            (None, Some(text)) => {
-                let bad = || format!("bad move string '{}'", text.escape_debug());
-                let moves: Moves = text.parse().with_context(bad)?;
-                moves.play(settings.rules).with_context(bad)?;
-                referee::Start::Moves(moves)
-            }
-            (None, None) => referee::Start::Moves(Moves::new()),
-        };
-        Ok(referee::MatchOptions {
-            red: self.red,
-            green: self.green,
-            settings,
-            start,
-            log: self.log,
-            quiet: self.quiet,
-            isolation: self.isolation.isolation(),
-        })
-    }
-}
-
 /// A game of a log, as `replay` and `annotate` name it.
 #[derive(clap::Args)]
 pub(crate) struct LoggedGame {
@@ -214,259 +155,9 @@ impl AnnotationArgs {
     }
 }
 
-#[derive(clap::Args)]
-pub(crate) struct ReplayArgs {
-    #[command(flatten)]
-    pub(crate) log: LoggedGame,
-    #[command(flatten)]
-    pub(crate) analysis: AnnotationArgs,
-    /// Which game, counting from 1 [default: the last].
-    #[arg(long, value_name = "N", value_parser = parse_game)]
-    pub(crate) game: Option<u32>,
-    /// Seconds to pause before each move.
-    #[arg(long, value_name = "SECONDS", default_value = "0.5", value_parser = parse_delay)]
-    pub(crate) delay: Duration,
-    /// Show each move's value against the best column's, as `annotate` does.
-    #[arg(long)]
-    pub(crate) annotate: bool,
-}
-
-impl ReplayArgs {
-    /// An annotation's budget without the annotation is a mistake.
-    pub(crate) fn check(&self) -> Result<(), clap::Error> {
-        if !self.annotate && self.analysis.budget.given() {
-            let message = "--depth and --time-limit set the annotation's budget: give --annotate".to_owned();
-            return Err(Cli::usage_error("replay", clap::error::ErrorKind::MissingRequiredArgument, message));
-        }
-        Ok(())
-    }
-}
-
-#[derive(clap::Args)]
-pub(crate) struct AnnotateArgs {
-    #[command(flatten)]
-    pub(crate) log: LoggedGame,
-    #[command(flatten)]
-    pub(crate) analysis: AnnotationArgs,
-    /// Which game, counting from 1 [default: the last].
-    #[arg(long, value_name = "N", value_parser = parse_game)]
-    pub(crate) game: Option<u32>,
-    /// Print one JSON object for programs.
-    #[arg(long)]
-    pub(crate) json: bool,
-}
-
-#[derive(clap::Args)]
-pub(crate) struct CheckArgs {
-    /// Players given as to `match`: `self`, a command with {in}, {out} and optionally
-    /// {depth}, or an arena's bot: `moderator:COMMAND`, `coordinator:COMMAND` or `http:URL`.
-    #[arg(required_unless_present = "class", value_parser = parse_player)]
-    pub(crate) players: Vec<PlayerSpec>,
-    /// A class's folder, one subfolder per student: each student's program found, built
-    /// in a copy and checked, one line each.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) class: Option<PathBuf>,
-    /// With --class: a CSV file to write, one row per student (what was found and how it
-    /// was built, passed or failed and why), to import into a grade sheet.
-    #[arg(long, value_name = "FILE", requires = "class")]
-    pub(crate) gradebook: Option<PathBuf>,
-    #[command(flatten)]
-    pub(crate) settings: SettingsArgs,
-    #[command(flatten)]
-    pub(crate) isolation: IsolationArgs,
-}
-
-#[derive(clap::Args)]
-pub(crate) struct TournamentArgs {
-    /// A player as NAME=COMMAND, COMMAND being `self`, `perfect`, a command template or an
-    /// arena's bot (`moderator:COMMAND`, `coordinator:COMMAND`, `http:URL`); two or more.
-    #[arg(long = "player", value_name = "NAME=TEMPLATE", required_unless_present = "class", value_parser = parse_entrant)]
-    pub(crate) players: Vec<(String, PlayerSpec)>,
-    /// A class's folder, one subfolder per student: each student's program found and built
-    /// in a copy, and entered under the subfolder's name, beside any --player.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) class: Option<PathBuf>,
-    #[command(flatten)]
-    pub(crate) settings: SettingsArgs,
-    #[command(flatten)]
-    pub(crate) isolation: IsolationArgs,
-    /// How many of the 49 two-ply openings to play, central ones first (0: the empty board only).
-    #[arg(long, value_name = "N", default_value_t = 49, value_parser = parse_openings)]
-    pub(crate) openings: u16,
-    /// Games to play at the same time.
-    #[arg(long, value_name = "J", default_value_t = 1, value_parser = parse_jobs)]
-    pub(crate) jobs: u16,
-    /// The directory for the games' log, their output and the standings.
-    #[arg(long, value_name = "DIR", default_value = "tournament")]
-    pub(crate) out: PathBuf,
-    /// Leave out the players that fail the pre-flight check (one move on the
-    /// empty board) instead of refusing to start.
-    #[arg(long, conflicts_with = "no_check")]
-    pub(crate) drop_failing: bool,
-    /// Play without the pre-flight check: a player that cannot play forfeits its games.
-    #[arg(long)]
-    pub(crate) no_check: bool,
-    /// The player rated 0, whom the others' ratings are measured from [default: the first
-    /// reference of a gauntlet, else the first player].
-    #[arg(long, value_name = "NAME")]
-    pub(crate) anchor: Option<String>,
-    /// Reference players (given with --player too): every other player meets each of them,
-    /// and neither they nor the others meet among themselves.
-    #[arg(long, value_name = "NAME[,NAME...]", value_delimiter = ',')]
-    pub(crate) gauntlet: Vec<String>,
-    /// Classic rules: end a game once the solver proves its result, searching at most
-    /// POSITIONS positions after each move [default: 10000], and log that it did.
-    #[arg(long, value_name = "POSITIONS", num_args = 0..=1, require_equals = true,
-          default_missing_value = DEFAULT_ADJUDICATION, value_parser = parse_adjudication)]
-    pub(crate) adjudicate: Option<u64>,
-    /// Print the id of every game, one a line, in order, and play nothing.
-    #[arg(long)]
-    pub(crate) list_games: bool,
-    /// Play only part I of N (I from 0 to N-1): the games whose place in --list-games,
-    /// counted from 0, is I modulo N.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
-    pub(crate) shard: Option<Shard>,
-}
-
-#[derive(clap::Args)]
-pub(crate) struct ResultsArgs {
-    /// Logs of one tournament (`DIR/games.jsonl`, or `DIR` for its log), such as its shards' logs, or
-    /// a folder of its shards' folders; each game counts once.
-    #[arg(required = true, value_name = "LOG")]
-    pub(crate) logs: Vec<PathBuf>,
-    /// The directory for the standings, crosstable, ratings and results.html
-    /// [default: the folder given, or the log's directory, when one is given].
-    #[arg(long, value_name = "DIR")]
-    pub(crate) out: Option<PathBuf>,
-    /// The player rated 0 [default: the tournament's anchor, or its first player].
-    #[arg(long, value_name = "NAME")]
-    pub(crate) anchor: Option<String>,
-}
-
-impl ResultsArgs {
-    /// Several logs need a folder for their results.
-    pub(crate) fn check(&self) -> Result<(), clap::Error> {
-        if self.out.is_none() && self.logs.len() > 1 {
-            let message = "give --out DIR for the results of more than one log".to_owned();
-            return Err(Cli::usage_error("results", clap::error::ErrorKind::MissingRequiredArgument, message));
-        }
-        Ok(())
-    }
-
-    /// Where the results go: `--out`, or the one folder given (a
-    /// tournament's, or its shards' parent), or the one log's directory.
-    pub(crate) fn directory(&self) -> PathBuf {
-        let given = &self.logs[0];
-        let beside =
-            || if given.is_dir() { given.clone() } else { given.parent().map(Path::to_path_buf).unwrap_or_default() };
-        self.out.clone().unwrap_or_else(beside)
-    }
-}
-
-impl TournamentArgs {
-    /// What spans several of its arguments: unique names, two players at
-    /// least, an anchor and a gauntlet among them, adjudication under
-    /// classic rules only.
-    pub(crate) fn check(&self) -> Result<(), clap::Error> {
-        let mut names = std::collections::HashSet::new();
-        if let Some((name, _)) = self.players.iter().find(|(name, _)| !names.insert(name)) {
-            return Err(Cli::argument_error("tournament", format!("two players are named '{name}'")));
-        }
-        if self.players.len() < 2 && self.class.is_none() {
-            return Err(Cli::argument_error(
-                "tournament",
-                "a tournament needs at least two players: give --player NAME=TEMPLATE twice or more".to_owned(),
-            ));
-        }
-        // A class's players are known once its folder is read.
-        let known = |name: &String| names.contains(name) || self.class.is_some();
-        if let Some(anchor) = self.anchor.as_ref().filter(|anchor| !known(anchor)) {
-            let message = format!("invalid value '{anchor}' for '--anchor <NAME>': no player is named so");
-            return Err(Cli::argument_error("tournament", message));
-        }
-        let players: Vec<String> = self.players.iter().map(|(name, _)| name.clone()).collect();
-        let gauntlet = if self.class.is_some() { Ok(()) } else { fixtures::check_gauntlet(&players, &self.gauntlet) };
-        if let Err(error) = gauntlet {
-            let message =
-                format!("invalid value '{}' for '--gauntlet <NAME[,NAME...]>': {error}", self.gauntlet.join(","));
-            return Err(Cli::argument_error("tournament", message));
-        }
-        if self.adjudicate.is_some() && self.settings.rules.rules != Rules::Classic {
-            let kind = clap::error::ErrorKind::ArgumentConflict;
-            return Err(Cli::usage_error("tournament", kind, TournamentError::AdjudicateClassicOnly.to_string()));
-        }
-        Ok(())
-    }
-
-    pub(crate) fn options(self) -> tournament::TournamentOptions {
-        let settings = Settings { adjudicate: self.adjudicate, ..self.settings.settings() };
-        tournament::TournamentOptions {
-            players: self.players,
-            openings: self.openings.into(),
-            jobs: self.jobs.into(),
-            directory: self.out,
-            settings,
-            isolation: self.isolation.isolation(),
-            // A gauntlet's ratings are measured from its first reference,
-            // the same player year after year.
-            anchor: self.anchor.or_else(|| self.gauntlet.first().cloned()),
-            gauntlet: self.gauntlet,
-            shard: self.shard,
-            programs: Vec::new(),
-            preflight: if self.no_check {
-                tournament::Preflight::Skip
-            } else if self.drop_failing {
-                tournament::Preflight::Drop
-            } else {
-                tournament::Preflight::Refuse
-            },
-        }
-    }
-}
-
-/// `--adjudicate`'s budget when none is given: [`adjudication::DEFAULT_BUDGET`].
-const DEFAULT_ADJUDICATION: &str = "10000";
-
-/// The positions the solver may search to adjudicate a position: 1 to
-/// [`adjudication::MAX_BUDGET`].
-pub(crate) fn parse_adjudication(text: &str) -> Result<u64, String> {
-    whole(text, 1, adjudication::MAX_BUDGET, "positions").map_err(|error| error.to_string())
-}
-
 /// `I/N`: part I of N of a tournament or a book's build, counting from 0.
 pub(crate) fn parse_shard(text: &str) -> Result<Shard, ShardError> {
     text.parse()
-}
-
-/// NAME=TEMPLATE: a name usable as a file name (letters, digits, `-`, `_`
-/// and `.`, not first) and `self` or a command template, never a person.
-pub(crate) fn parse_entrant(text: &str) -> Result<(String, PlayerSpec), String> {
-    let (name, template) = text
-        .split_once('=')
-        .map(|(name, template)| (name.trim(), template))
-        .ok_or_else(|| "expected NAME=TEMPLATE, such as me=self".to_owned())?;
-    tournament::check_name(name).map_err(|error| error.to_string())?;
-    let spec = parse_player(template)?;
-    if spec.is_human() {
-        return Err("a tournament has no human players: give `self`, a command template or a bot".to_owned());
-    }
-    Ok((name.to_owned(), spec))
-}
-
-/// The program a timing report runs: a one-move command template, or `self`.
-pub(crate) fn parse_one_move_player(text: &str) -> Result<Player, String> {
-    let spec = parse_player(text)?;
-    let program = match spec.kind() {
-        PlayerKind::Command(template) => Timed::Command(template.clone()),
-        PlayerKind::Engine(OwnPlay::BookMoves) => Timed::Own,
-        _ => return Err(report::program::NOT_ONE_MOVE.to_owned()),
-    };
-    Ok(Player { command: spec.command().to_owned(), program })
-}
-
-/// A node count's pattern: a regular expression with a group.
-pub(crate) fn parse_nodes_pattern(text: &str) -> Result<NodesPattern, String> {
-    NodesPattern::parse(text).map_err(|error| error.to_string())
 }
 
 /// A player: `self`, `human`, a command template or an arena's bot.

@@ -1,5 +1,6 @@
 //! The parsers of single values (depths, seconds, sizes, counts), each
-//! naming the range it expects, and the usage error's exit.
+//! naming the range it expects, the checks of a table's size and of a move
+//! string, and the usage error's exit.
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -8,6 +9,8 @@ use std::time::Duration;
 use clap::{CommandFactory, ValueEnum};
 
 use maxconnect4::memory;
+use maxconnect4::moves::Moves;
+use maxconnect4::rules::Rules;
 use maxconnect4::search::Engine;
 
 use super::Cli;
@@ -38,6 +41,23 @@ pub(crate) fn sized_table(given: Option<usize>, subcommand: &str) -> Result<Opti
     memory::check_table(mb as u64, available)
         .map_err(|error| Cli::argument_error(subcommand, format!("invalid value '{mb}' for '--hash <MB>': {error}")))?;
     Ok(Some(mb))
+}
+
+/// A move string given to `subcommand` as `option`, if one was, checked
+/// as an argument like any other: one that cannot be played under `rules`
+/// is a usage error.
+pub(crate) fn check_moves(
+    subcommand: &str,
+    option: &str,
+    moves: Option<&str>,
+    rules: Rules,
+) -> Result<(), clap::Error> {
+    let Some(moves) = moves else { return Ok(()) };
+    if let Err(error) = Moves::board(rules, moves) {
+        let message = format!("invalid value '{}' for '{option} <MOVES>': {error}", moves.escape_debug());
+        return Err(Cli::argument_error(subcommand, message));
+    }
+    Ok(())
 }
 
 /// The longest time any option takes, in seconds (about 31 years): far
