@@ -13,7 +13,7 @@ use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::analysis::{self, AlgorithmSummary};
+use super::findings::{self, AlgorithmSummary};
 use super::machine::Machine;
 use super::measure::{Algorithm, Measurement};
 use super::timings::{CellResult, Timings};
@@ -147,7 +147,7 @@ impl Chart {
         // A flagged title is longer: smaller, so that it fits the width.
         let size = fitting_font(28, &title, WIDTH - 40);
         let area = area.titled(&title, (FONT, size))?;
-        let summaries = analysis::summarize(timings);
+        let summaries = findings::summarize(timings);
         match self {
             Chart::TimeByDepth => {
                 panels(&area, timings, &Axis::TIME, |m| Some(m.cpu.as_secs_f64()), |a, _| timings.name(a).to_owned())
@@ -159,7 +159,7 @@ impl Chart {
                     if let Some(flag) = flat.and_then(trust::series) {
                         return format!("{name}: {flag}");
                     }
-                    match analysis::branching_factor(&[timings.node_series(position, algorithm)]) {
+                    match findings::branching_factor(&[timings.node_series(position, algorithm)]) {
                         Some(factor) => format!("{name}: ×{} per ply", units::significant(factor, 3)),
                         None => name.to_owned(),
                     }

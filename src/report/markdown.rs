@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::analysis::{self, AlgorithmSummary};
 use super::chart::Chart;
+use super::findings::{self, AlgorithmSummary};
 use super::measure::{self, Algorithm, Measurement};
 use super::timing_csv::CSV_FILE;
 use super::timings::{CellResult, Runs, Timings};
@@ -29,7 +29,7 @@ pub const REPORT_FILE: &str = "REPORT.md";
 /// The Markdown text of the report.
 #[must_use]
 pub fn write(timings: &Timings, context: &Context) -> String {
-    let summaries = analysis::summarize(timings);
+    let summaries = findings::summarize(timings);
     let mut text = String::new();
     match &timings.runs {
         Some(runs) => {
@@ -103,7 +103,7 @@ fn build(timings: &Timings, context: &Context) -> Option<String> {
 /// depth both reached on every position that has that many empty cells (or,
 /// if there is none, the deepest both reached anywhere).
 fn node_saving(timings: &Timings, more: Algorithm, fewer: Algorithm) -> Option<String> {
-    let ratios = analysis::node_ratios(timings, more, fewer);
+    let ratios = findings::node_ratios(timings, more, fewer);
     let deep_enough = |depth| timings.positions.iter().filter(|p| p.board.empty_cells() >= depth).count();
     let (ratio, reach) = match ratios.iter().rev().find(|ratio| ratio.positions == deep_enough(ratio.depth)) {
         Some(ratio) => (ratio, "the deepest both reached on every position"),
@@ -349,7 +349,7 @@ fn charts(text: &mut String, timings: &Timings) {
 
 fn node_savings(text: &mut String, timings: &Timings) {
     for pair in timings.series.windows(2) {
-        let ratios = analysis::node_ratios(timings, pair[0], pair[1]);
+        let ratios = findings::node_ratios(timings, pair[0], pair[1]);
         if ratios.is_empty() {
             continue;
         }
@@ -386,7 +386,7 @@ fn method(text: &mut String, timings: &Timings, context: &Context) {
     let seconds = |duration: Duration| units::seconds(duration.as_secs_f64());
     let (repeat_below, min_total) = (seconds(measure::REPEAT_BELOW), seconds(measure::MIN_TOTAL));
     let (overhead, cold_runs) = (seconds(timings.clock_overhead), measure::MAX_COLD_RUNS);
-    let (budget, min_nodes) = (seconds(timings.budget), units::count(analysis::MIN_NODES_FOR_COST));
+    let (budget, min_nodes) = (seconds(timings.budget), units::count(findings::MIN_NODES_FOR_COST));
     let _ = write!(
         text,
         "## How it was measured\n\n\
@@ -539,9 +539,9 @@ const MOSTLY_STARTUP: &str = "mostly start-up";
 /// The growth per ply of `algorithm` on one position, as the node chart's
 /// legend gives it; none where its count is no count of nodes.
 fn per_position_growth(timings: &Timings, position: usize, algorithm: Algorithm) -> Option<String> {
-    if analysis::count_does_not_grow(timings, algorithm).is_some() {
+    if findings::count_does_not_grow(timings, algorithm).is_some() {
         return None;
     }
-    let factor = analysis::branching_factor(&[timings.node_series(position, algorithm)])?;
+    let factor = findings::branching_factor(&[timings.node_series(position, algorithm)])?;
     Some(units::significant(factor, 3))
 }

@@ -5,7 +5,7 @@
 //! reproducible command.
 //!
 //! The pieces: [`measure`] times one search, [`timings`] holds every search
-//! of a report, [`analysis`] fits the figures,
+//! of a report, [`findings`] fits the figures,
 //! [`timing_csv`], [`chart`] and [`markdown`] render them ([`units`] writes
 //! the numbers, [`names`] names the programs, [`trust`] flags what is not to
 //! be trusted, alike in each), [`machine`] says where they were taken; [`program`] times
@@ -16,9 +16,9 @@
 //! only once all of them are made, each atomically, so a failure leaves an
 //! earlier report as it was.
 
-pub mod analysis;
 pub mod chart;
 pub mod error;
+pub mod findings;
 pub mod machine;
 pub mod markdown;
 pub mod measure;

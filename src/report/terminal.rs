@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use super::analysis::{self, AlgorithmSummary};
+use super::findings::{self, AlgorithmSummary};
 use super::markdown::REPORT_FILE;
 use super::measure::Algorithm;
 use super::timings::{CellResult, Timings};
@@ -43,7 +43,7 @@ pub fn summary(
         writeln!(out, "  {name}")?;
     }
     if timings.runs.is_some() {
-        startup_table(timings, &analysis::summarize(timings), out)?;
+        startup_table(timings, &findings::summarize(timings), out)?;
     }
     Ok(())
 }
@@ -95,7 +95,7 @@ pub fn warnings(timings: &Timings, err: &mut dyn Write) -> std::io::Result<()> {
         if let Err(reason) = &program.startup {
             writeln!(err, "warning: the start-up of {who} could not be measured: {reason}")?;
         }
-        if let Some((position, series)) = analysis::count_does_not_grow(timings, algorithm) {
+        if let Some((position, series)) = findings::count_does_not_grow(timings, algorithm) {
             let counts: Vec<String> = series.iter().map(|&(_, nodes)| nodes.to_string()).collect();
             writeln!(
                 err,

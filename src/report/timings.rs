@@ -1,6 +1,6 @@
 //! Every search of a report: the positions, and for each position,
 //! algorithm and depth, its measurement or why it was skipped or failed.
-//! What [`super::analysis`] fits and the CSV, the charts and the Markdown
+//! What [`super::findings`] fits and the CSV, the charts and the Markdown
 //! render. The depths of a series go up the same way whatever runs them:
 //! this program's searches here, or a program run as the referee runs one.
 

@@ -3,7 +3,7 @@
 //! terminal. A chart is pasted into a write-up without the text around it,
 //! so it must carry the flag itself.
 
-use super::analysis::AlgorithmSummary;
+use super::findings::AlgorithmSummary;
 use super::machine::Machine;
 use super::measure::Algorithm;
 use super::timings::Timings;
@@ -24,9 +24,9 @@ pub fn build(machine: &Machine, timings: &Timings) -> Option<String> {
 
 /// Why one series' figures from nodes are not to be trusted, as its legend
 /// says it: a count that does not grow with depth is no count of nodes
-/// (see [`super::analysis::count_does_not_grow`]), and a cost per node
+/// (see [`super::findings::count_does_not_grow`]), and a cost per node
 /// fitted where no run searched as long as it took to start is mostly the
-/// start-up's own spread (see [`super::analysis::cost_after_startup`]).
+/// start-up's own spread (see [`super::findings::cost_after_startup`]).
 #[must_use]
 pub fn series(summary: &AlgorithmSummary) -> Option<&'static str> {
     if summary.flat_count {

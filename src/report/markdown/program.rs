@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use super::parts::{facts, join, positions_source, Context};
-use crate::report::analysis::{self, AlgorithmSummary};
+use crate::report::findings::{self, AlgorithmSummary};
 use crate::report::measure::Algorithm;
 use crate::report::startup::{STARTUP_POSITION, STARTUP_RUNS};
 use crate::report::timing_csv::CSV_FILE;
@@ -49,7 +49,7 @@ pub(super) fn findings(timings: &Timings, summaries: &[AlgorithmSummary]) -> Vec
     let mut sentences = Vec::new();
     for &algorithm in &timings.series {
         let measured = timings.measurements(algorithm).count();
-        if let Some((position, series)) = analysis::count_does_not_grow(timings, algorithm) {
+        if let Some((position, series)) = findings::count_does_not_grow(timings, algorithm) {
             let counts: Vec<String> =
                 series.iter().map(|&(depth, nodes)| format!("{nodes} at depth {depth}")).collect();
             sentences.push(format!(
