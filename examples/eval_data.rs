@@ -64,7 +64,7 @@ fn main() -> anyhow::Result<()> {
     let [games, seed] = arguments.as_slice() else { usage() };
     let (Ok(games), Ok(seed)) = (games.parse::<u64>(), seed.parse::<u64>()) else { usage() };
     let mut random = Random(seed);
-    let mut engine = Engine::new(16 << 20);
+    let mut engine = Engine::max_without_book(16 << 20);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for _ in 0..games {

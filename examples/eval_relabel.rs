@@ -33,7 +33,7 @@ fn main() -> anyhow::Result<()> {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     let [depth] = arguments.as_slice() else { usage() };
     let Ok(depth) = depth.parse::<u32>() else { usage() };
-    let mut engine = Engine::new(16 << 20);
+    let mut engine = Engine::max_without_book(16 << 20);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for (number, line) in std::io::stdin().lock().lines().enumerate() {

@@ -110,7 +110,7 @@ impl Searcher {
         match algorithm {
             Algorithm::Minimax => Some(Searcher::Minimax),
             Algorithm::AlphaBeta => Some(Searcher::AlphaBeta),
-            Algorithm::Engine => Some(Searcher::Engine(Box::new(Engine::new(Engine::DEFAULT_HASH_BYTES)))),
+            Algorithm::Engine => Some(Searcher::Engine(Box::new(Engine::max_without_book(Engine::DEFAULT_HASH_BYTES)))),
             Algorithm::Player | Algorithm::Program => None,
         }
     }

@@ -119,7 +119,7 @@ fn check_solution(board: &Board, engine: &mut Engine) {
 #[test]
 fn solve_agrees_with_the_brute_force() {
     let mut rng = Rng::new(5);
-    let mut engine = Engine::new(1 << 20);
+    let mut engine = Engine::max_without_book(1 << 20);
     for moves in [30, 31, 32, 33, 34, 35, 36, 38, 40, 41] {
         for _ in 0..3 {
             check_solution(&rng.position(moves), &mut engine);
@@ -134,7 +134,7 @@ fn solve_agrees_with_the_brute_force() {
 #[test]
 fn solve_agrees_with_the_brute_force_from_10_to_14_empty_cells() {
     let mut rng = Rng::new(7);
-    let mut engine = Engine::new(1 << 20);
+    let mut engine = Engine::max_without_book(1 << 20);
     for round in 0..60 {
         check_solution(&rng.position(28 + round % 5), &mut engine);
     }
@@ -170,7 +170,7 @@ fn solve_gives_the_same_solution_whatever_the_threads() {
 #[test]
 fn solve_works_without_a_table() {
     let mut rng = Rng::new(6);
-    let mut engine = Engine::new(0);
+    let mut engine = Engine::max_without_book(0);
     for _ in 0..4 {
         check_solution(&rng.position(32), &mut engine);
     }

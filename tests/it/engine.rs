@@ -13,7 +13,7 @@ use super::util::{engines_with_threads, maxconnect4, shipped, Rng};
 /// first of the best in centre-first order.
 fn check_same_values(hash_bytes: usize, seed: u64, positions: usize) {
     let mut rng = Rng::new(seed);
-    let mut engine = Engine::new(hash_bytes);
+    let mut engine = Engine::max_without_book(hash_bytes);
     for _ in 0..positions {
         let moves = rng.below(40);
         let board = rng.position(moves);

@@ -49,7 +49,7 @@ fn one_move_perfect_plays_a_best_move_of_the_book_and_without_it_the_depth_limit
     assert!(best.contains(&column), "column {column} is not among the book's best {best:?}\n{stdout}");
     assert!(stdout.contains("Perfect play from the opening book"), "{stdout}");
     // Without --perfect: the assignment's depth-limited search, whatever the book holds.
-    let expected = Engine::new(1 << 20).search(&board, &Limits::depth(3)).unwrap().column;
+    let expected = Engine::max_without_book(1 << 20).search(&board, &Limits::depth(3)).unwrap().column;
     let (column, stdout) = one_move(&root, &["3"]);
     assert_eq!(column, expected, "{stdout}");
     assert!(!stdout.contains("Perfect play"), "{stdout}");

@@ -64,7 +64,7 @@ proptest! {
         let board = board_from(&columns);
         prop_assume!(!board.is_full());
         let expected = alpha_beta(&board, depth).unwrap();
-        let found = Engine::new(hash_bytes).search(&board, &Limits::depth(depth)).unwrap();
+        let found = Engine::max_without_book(hash_bytes).search(&board, &Limits::depth(depth)).unwrap();
         prop_assert_eq!(found.value, expected.value);
         // The move chosen is worth that value.
         let after = board.after(found.column);

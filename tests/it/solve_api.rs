@@ -66,7 +66,7 @@ fn max_rules_give_the_final_score_differences() {
     let (status, answer) = get(&server, &format!("/solve?pos={moves}&rules=max"));
     assert_eq!(status, 200, "{answer}");
     let board = Moves::board(Rules::Max, moves).unwrap();
-    let exact = Engine::new(1 << 20).move_values(&board, Strength::Strong, None).unwrap();
+    let exact = Engine::max_without_book(1 << 20).move_values(&board, Strength::Strong, None).unwrap();
     let expected: Vec<Value> =
         exact.values.iter().map(|value| value.map_or(json!(100), |value| json!(value))).collect();
     assert_eq!(answer["score"], json!(expected));

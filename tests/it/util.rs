@@ -215,7 +215,7 @@ pub fn engines_with_threads(threads: &[usize]) -> Vec<maxconnect4::search::Engin
     threads
         .iter()
         .map(|&threads| {
-            let mut engine = maxconnect4::search::Engine::new(1 << 22);
+            let mut engine = maxconnect4::search::Engine::max_without_book(1 << 22);
             engine.set_threads(threads);
             engine
         })

@@ -46,7 +46,7 @@ use maxconnect4_game::value::Value;
 /// use maxconnect4_game::value::POINT;
 /// use maxconnect4_search::{alpha_beta, Engine, Limits, Strength};
 ///
-/// let mut engine = Engine::new(1 << 20);
+/// let mut engine = Engine::max_without_book(1 << 20);
 ///
 /// // A move chosen six plies deep: the one plain alpha-beta chooses.
 /// let board = Moves::board(Rules::Max, "4453").unwrap();
@@ -90,15 +90,17 @@ impl Engine {
     /// The default transposition table size.
     pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 
-    /// A Max-Connect4 engine whose transposition table uses at most
-    /// `hash_bytes`, searching with one thread.
+    /// A Max-Connect4 engine with no opening book (as the assignment's
+    /// depth-limited search and the bench want it), whose transposition
+    /// table uses at most `hash_bytes`, searching with one thread;
+    /// [`for_rules`](Engine::for_rules) gives one with the shipped book.
     ///
     /// # Panics
-    /// When the memory cannot be had; see [`Engine::try_new`] for sizes
+    /// When the memory cannot be had; see [`Engine::try_max_without_book`] for sizes
     /// that come from users.
     #[must_use]
-    pub fn new(hash_bytes: usize) -> Engine {
-        Engine::try_new(hash_bytes).unwrap_or_else(|error| panic!("{error}"))
+    pub fn max_without_book(hash_bytes: usize) -> Engine {
+        Engine::try_max_without_book(hash_bytes).unwrap_or_else(|error| panic!("{error}"))
     }
 
     /// A Max-Connect4 engine whose transposition table uses at most
@@ -106,7 +108,7 @@ impl Engine {
     ///
     /// # Errors
     /// When the memory cannot be had.
-    pub fn try_new(hash_bytes: usize) -> Result<Engine, TableTooLarge> {
+    pub fn try_max_without_book(hash_bytes: usize) -> Result<Engine, TableTooLarge> {
         Ok(Engine { kind: Kind::Max(MaxEngine::new(hash_bytes)?), book: None })
     }
 
@@ -489,7 +491,7 @@ mod tests {
 
     #[test]
     fn every_move_has_its_value_under_either_rules() {
-        let mut max = Engine::new(1 << 20);
+        let mut max = Engine::max_without_book(1 << 20);
         for moves in ["4444443333332222221", "44444433333322222211111"] {
             check_move_values(&mut max, &Moves::board(Rules::Max, moves).unwrap(), Strength::Strong);
         }
@@ -511,9 +513,9 @@ mod tests {
     fn a_move_value_within_a_budget_of_nodes_is_exact_or_refused_the_same_way_each_time() {
         let board = Moves::board(Rules::Max, "444434522262").unwrap();
         let column = Column::from_number(3).unwrap();
-        let exact = Engine::new(1 << 20).move_value(&board, column, None).unwrap().value;
+        let exact = Engine::max_without_book(1 << 20).move_value(&board, column, None).unwrap().value;
         let within = |threads, nodes| {
-            let mut engine = Engine::new(1 << 20);
+            let mut engine = Engine::max_without_book(1 << 20);
             engine.set_threads(threads);
             engine.move_value_within(&board, column, nodes)
         };
@@ -563,7 +565,7 @@ mod tests {
         for _ in 0..2 {
             assert_eq!(fresh.proven_result(&Board::empty(), 100_000), Ok(None));
         }
-        assert_eq!(Engine::new(0).proven_result(&board, 100_000), Err(SolveError::NodeBudgetUnsupported));
+        assert_eq!(Engine::max_without_book(0).proven_result(&board, 100_000), Err(SolveError::NodeBudgetUnsupported));
     }
 
     /// A Max-Connect4 book two moves deep from a root of 23 empty cells,
@@ -572,7 +574,7 @@ mod tests {
     fn max_book(root: &str) -> Arc<Book> {
         use crate::book::{layers::Layers, BookSpec};
         let layers = Layers::new(&BookSpec { rules: Rules::Max, root: root.to_owned(), depth: 2 }).unwrap();
-        let mut solver = Engine::new(1 << 20);
+        let mut solver = Engine::max_without_book(1 << 20);
         let values = layers
             .deepest_keys()
             .enumerate()
@@ -592,7 +594,7 @@ mod tests {
         // The root and one move from it: the book holds them and their children.
         for moves in [root.to_owned(), format!("{root}1"), format!("{root}7")] {
             let board = Moves::board(Rules::Max, &moves).unwrap();
-            let mut fresh = Engine::new(1 << 20);
+            let mut fresh = Engine::max_without_book(1 << 20);
             let solution = engine.solve(&board, Strength::Strong, None).unwrap();
             assert_eq!(solution.nodes, 0, "{moves}: read, not searched");
             assert_eq!(solution, Solution { nodes: 0, ..fresh.solve(&board, Strength::Strong, None).unwrap() });
@@ -623,7 +625,7 @@ mod tests {
         }
         // Two moves from the root: the book has the value but not the children's.
         let deepest = Moves::board(Rules::Max, &format!("{root}17")).unwrap();
-        let mut fresh = Engine::new(1 << 20);
+        let mut fresh = Engine::max_without_book(1 << 20);
         let solution = fresh.solve(&deepest, Strength::Strong, None).unwrap();
         assert_eq!(
             engine.exact_value(&deepest, Strength::Strong, None).unwrap(),
@@ -637,7 +639,7 @@ mod tests {
         let one = Engine::with_book(Rules::Max, 1 << 20, Some(book)).unwrap().best_move(&deepest, None).unwrap();
         assert_eq!(one.value, solution.value);
         assert!(one.best.len() == 1 && solution.best.contains(&one.best[0]));
-        let without = Engine::new(1 << 20).best_move(&deepest, None).unwrap();
+        let without = Engine::max_without_book(1 << 20).best_move(&deepest, None).unwrap();
         assert!(one.nodes < without.nodes, "{} nodes knowing the value, {} not", one.nodes, without.nodes);
         // Past the book, perfect play solves within the time, or without
         // one searches to the depth.
@@ -653,7 +655,7 @@ mod tests {
 
     #[test]
     fn what_a_rule_set_cannot_do_is_said() {
-        let mut max = Engine::new(0);
+        let mut max = Engine::max_without_book(0);
         assert_eq!(max.set_threads(4), 4);
         let error = max.proven_result(&Board::empty(), 1000).unwrap_err();
         assert_eq!(
@@ -685,7 +687,7 @@ mod tests {
     fn a_best_move_alone_is_one_of_the_solves_best_with_its_value() {
         let mut several = 0;
         for board in random_max_positions(0x2545_F491_4F6C_DD1D, 36) {
-            let mut engine = Engine::new(1 << 20);
+            let mut engine = Engine::max_without_book(1 << 20);
             let exact = engine.move_values(&board, Strength::Strong, None).unwrap().values;
             let value = exact.iter().flatten().max().copied().unwrap();
             engine.clear();
@@ -708,7 +710,7 @@ mod tests {
     fn a_weak_max_solve_finds_the_sign_of_the_exact_one() {
         let mut signs_seen = [0; 3];
         for threads in [1, 2] {
-            let mut engine = Engine::new(1 << 20);
+            let mut engine = Engine::max_without_book(1 << 20);
             engine.set_threads(threads);
             for board in random_max_positions(0x9E37_79B9_7F4A_7C15, 27) {
                 engine.clear();
@@ -735,7 +737,7 @@ mod tests {
         assert!(signs_seen.iter().all(|&seen| seen > 0), "{signs_seen:?}");
         // A full board is its own sign.
         let full = Moves::board(Rules::Max, &"1234567".repeat(6)).unwrap();
-        let mut engine = Engine::new(1 << 20);
+        let mut engine = Engine::max_without_book(1 << 20);
         let weak = engine.solve(&full, Strength::Weak, None).unwrap();
         assert_eq!((weak.value, weak.best), (full.score_difference().signum(), vec![]));
     }
