@@ -96,6 +96,7 @@ impl From<Cell> for String {
 /// The game the arena names: Connect Four, in either spelling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Game {
+    /// Connect Four, `connectFour` on the wire.
     #[serde(rename = "connectFour", alias = "connectfour")]
     ConnectFour,
 }
@@ -103,12 +104,17 @@ pub enum Game {
 /// The fields every request carries; all optional here.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Envelope {
+    /// The arena's name for the game, any JSON value (`game-id`).
     #[serde(rename = "game-id", default, skip_serializing_if = "Option::is_none")]
     pub game_id: Option<serde_json::Value>,
+    /// The game to play.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<Game>,
+    /// The number of players in the game: 2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub players: Option<u32>,
+    /// The bot's place in the game (`player-index`): 0 for the first
+    /// player, 1 for the second.
     #[serde(rename = "player-index", default, skip_serializing_if = "Option::is_none")]
     pub player_index: Option<u32>,
 }
@@ -117,16 +123,20 @@ pub struct Envelope {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "kebab-case")]
 pub enum Request {
+    /// The start of a game, answered with the bot's name.
     Init {
+        /// The game's fields.
         #[serde(flatten)]
         envelope: Envelope,
     },
+    /// A request for one move, answered with a column.
     PlayTurn(PlayTurn),
 }
 
 /// A request to play one move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayTurn {
+    /// The game's fields.
     #[serde(flatten)]
     pub envelope: Envelope,
     /// Six rows of seven cells, the bottom row first.
@@ -181,10 +191,14 @@ impl From<Play> for u8 {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Response {
+    /// The answer to `init`: the bot's name.
     Name {
+        /// The bot's name.
         name: String,
     },
+    /// The answer to a play-turn: the bot's move.
     Play {
+        /// The column played.
         play: Play,
         /// Asked to play perfectly (`perfect` in the request): whether the
         /// move is perfect play (the book's or a solve's) or the
@@ -197,7 +211,9 @@ pub enum Response {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         value: Option<i32>,
     },
+    /// A request the bot refuses, with why.
     Error {
+        /// What is wrong with the request.
         error: String,
     },
 }
@@ -285,18 +301,41 @@ impl fmt::Display for Response {
 /// Why a play-turn's board cannot be played on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
+    /// The board has this many rows, not six.
     #[error("the board has {0} rows; expected 6, the bottom row first")]
     Rows(usize),
+    /// A row has other than seven cells.
     #[error("row {row} has {cells} cells; expected 7")]
-    Cells { row: usize, cells: usize },
+    Cells {
+        /// The row, from 0 at the bottom.
+        row: usize,
+        /// The number of cells it has.
+        cells: usize,
+    },
+    /// The pieces are no position of a game (one floats above an empty
+    /// cell).
     #[error("the board is not a position of a game: {0}")]
     Invalid(#[from] InvalidPosition),
+    /// The numbers of pieces are ones no game reaches.
     #[error("X has {x} pieces and O {o}; X moves first, so X has as many as O or one more")]
-    Counts { x: u32, o: u32 },
+    Counts {
+        /// The number of X's pieces.
+        x: u32,
+        /// The number of O's pieces.
+        o: u32,
+    },
+    /// The counts make the other player the one to move.
     #[error("it is {to_move:?}'s turn, not {you:?}'s")]
-    NotYourTurn { to_move: Symbol, you: Symbol },
+    NotYourTurn {
+        /// The player to move by the counts.
+        to_move: Symbol,
+        /// The player the request says is to move.
+        you: Symbol,
+    },
+    /// The board has no empty cell.
     #[error("the board is full")]
     Full,
+    /// The game on the board is already over under the rules held here.
     #[error("the game is already over under {0} rules")]
     Over(Rules),
 }
@@ -376,7 +415,12 @@ pub const ANSWER_LIMIT: u64 = 64 * 1024;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Delivery {
     /// The bot answered with this status and body.
-    Answered { status: u16, body: String },
+    Answered {
+        /// The HTTP status code.
+        status: u16,
+        /// The answer's body.
+        body: String,
+    },
     /// No whole answer came in the time given.
     TimedOut,
     /// The bot could not be reached, or the exchange failed: why.

@@ -43,10 +43,14 @@ pub enum Command {
     Position(Vec<Column>),
     /// Milliseconds left to the first and to the second player.
     Go {
+        /// The first player's time left, in milliseconds.
         first_ms: u64,
+        /// The second player's time left, in milliseconds.
         second_ms: u64,
     },
+    /// A perft count to this depth, in plies, from the position.
     Perft(u32),
+    /// The end of the session: the engine answers and exits.
     Quit,
 }
 
@@ -55,26 +59,43 @@ pub enum Command {
 pub enum Response {
     /// The engine's name: one or more words, the first not a keyword.
     Name(String),
+    /// The engine is ready for the next command.
     ReadyOk,
     /// The column chosen and the evaluation after it, for the engine.
     BestMove {
+        /// The column played.
         column: Column,
+        /// The evaluation of the position after the move, for the mover.
         value: Value,
     },
+    /// The answer to `perft`.
     Perft {
+        /// The depth asked for, in plies.
         depth: u32,
+        /// The number of move sequences of that length.
         count: u64,
     },
+    /// The answer to `quit`, the engine's last line.
     Quitting,
 }
 
 /// A line that is not a message of this protocol.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
+    /// The line's first word is no keyword of the protocol.
     #[error("unknown command '{0}'")]
     UnknownCommand(String),
+    /// A line starts with a keyword but the rest does not fit it.
     #[error("malformed '{keyword}' line '{line}': expected {expected}")]
-    Malformed { keyword: &'static str, line: String, expected: &'static str },
+    Malformed {
+        /// The line's keyword.
+        keyword: &'static str,
+        /// The whole line.
+        line: String,
+        /// What should have followed the keyword.
+        expected: &'static str,
+    },
+    /// The line is empty or only spaces.
     #[error("empty line")]
     Empty,
 }
@@ -200,14 +221,26 @@ pub trait Think {
 /// A command the engine cannot act on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BotError {
+    /// The line is not a command.
     #[error(transparent)]
     Parse(#[from] ParseError),
+    /// A move of `position` cannot be played.
     #[error("move {number} of the position, column {column}, is illegal: {why}")]
-    IllegalPosition { number: usize, column: usize, why: &'static str },
+    IllegalPosition {
+        /// The move's place in the list, from 1.
+        number: usize,
+        /// The move's column, 0-6 as on the wire.
+        column: usize,
+        /// Why it cannot be played.
+        why: &'static str,
+    },
+    /// `go` came when the game of the position is over.
     #[error("'go' on a finished game")]
     GameOver,
+    /// `go` came with no position standing.
     #[error("'go' with no position, or after a position that was refused: send a legal position first")]
     NoPosition,
+    /// `perft` asked for a depth past [`MAX_PERFT_DEPTH`].
     #[error("perft {0} is refused: at most {MAX_PERFT_DEPTH} plies (perft 14 takes 14 s here, each ply more about 7 times as long)")]
     PerftTooDeep(u32),
 }

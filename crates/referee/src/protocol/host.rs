@@ -76,6 +76,7 @@ impl From<Result<Column, Fault>> for Then {
 pub struct Step {
     /// Lines to send the bot, without their line breaks.
     pub send: Vec<String>,
+    /// What to do once they are sent.
     pub then: Then,
 }
 
@@ -96,6 +97,7 @@ impl Step {
 /// A turn as a host tells it to a bot.
 #[derive(Clone, Copy, Debug)]
 pub struct Situation<'a> {
+    /// The board the bot is to move on.
     pub board: &'a Board,
     /// The moves from the empty board to `board`, when the game started
     /// from moves.

@@ -77,8 +77,10 @@ pub enum FromBot {
 /// A line or character that is not a message of this protocol.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
+    /// A line to the bot that is neither a column nor an end code.
     #[error("expected a column 1-7 or an end code 0, -1, -2 or -3, got '{0}'")]
     ToBot(String),
+    /// A character from the bot that is neither `p`, `?` nor a column.
     #[error("expected 'p', '?' or a column 1-7, got '{0}'")]
     FromBot(String),
 }
@@ -159,12 +161,17 @@ pub enum Step {
 /// A line the bot cannot act on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BotError {
+    /// The line is not a message.
     #[error(transparent)]
     Parse(#[from] ParseError),
+    /// The first line is a column other than 1 or 2.
     #[error("the first line must be 1 or 2 (who moves first), got '{0}'")]
     Seat(String),
+    /// The opponent's move is in a full column.
     #[error("the opponent's column {0} is full")]
     ColumnFull(Column),
+    /// A move came after the game was over, without the end code; holds
+    /// the line.
     #[error("a move arrived after the game ended ({0})")]
     AfterEnd(String),
 }
