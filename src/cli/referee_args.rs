@@ -33,7 +33,9 @@ pub(crate) struct SettingsArgs {
     #[arg(long, default_value_t = 5, value_parser = parse_depth)]
     pub(crate) depth: u32,
     /// Seconds a program has for each move (a person has no limit).
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    // `--time-limit` too, the engine's name for the time a move may take,
+    // hidden so that the help keeps one name.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, alias = "time-limit")]
     pub(crate) timeout: Duration,
     /// Seconds each program has for the whole game, beside --timeout per move; running out forfeits.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]

@@ -229,3 +229,20 @@ fn options_come_in_the_same_order_in_every_subcommand() {
     let help = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
     assert!(help.contains("Transposition table size in MB (0 for none)"), "{help}");
 }
+
+/// The referee's time per move answers to the engine's name for it too,
+/// `--time-limit`, beside `--timeout`, which the help shows.
+#[test]
+fn the_time_per_move_is_also_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "start.txt", "1212120\n2121210\n1212120\n1212120\n2121210\n2121210\n1\n");
+    maxconnect4(dir.path())
+        .args(["match", "self", "self", "--start", "start.txt", "--depth", "1", "--quiet", "--time-limit", "2.5"])
+        .assert()
+        .success();
+    let log = std::fs::read_to_string(dir.path().join("games.jsonl")).unwrap();
+    assert!(log.contains(r#""timeout":2.5,"#), "{log}");
+    let help = maxconnect4(dir.path()).args(["match", "--help"]).assert().success();
+    let help = String::from_utf8_lossy(&help.get_output().stdout).into_owned();
+    assert!(help.contains("--timeout <SECONDS>") && !help.contains("time-limit"), "{help}");
+}
