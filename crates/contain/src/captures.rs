@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 #[error("cannot write {}", path.display())]
 pub struct WriteError {
+    /// The file that keeps what the program printed.
     pub path: PathBuf,
+    /// The system's error.
     pub source: std::io::Error,
 }
 
@@ -24,6 +26,8 @@ pub struct Captures {
 }
 
 impl Captures {
+    /// The file at `path`, kept after the run, so that a reason may send
+    /// the user to it; nothing is made until something is appended.
     #[must_use]
     pub const fn new(path: PathBuf) -> Captures {
         Captures { path, file: None, kept: true }
@@ -56,6 +60,7 @@ impl Captures {
         self.file.as_mut().expect("made above").write_all(text).map_err(error)
     }
 
+    /// Where the file is, or is made when something is appended.
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path

@@ -40,18 +40,50 @@ pub type RunAside = fn(&mut Command) -> std::io::Result<std::process::Output>;
 /// I/O errors themselves).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShimError {
+    /// The manager the shim's script runs is not there, or is not
+    /// executable.
     #[error("the version manager {manager} of the shim {} cannot be run: {reason}", shim.display())]
-    NoManager { manager: String, shim: PathBuf, reason: String },
+    NoManager {
+        /// The manager as the script names it: a path, or a name looked up
+        /// on the PATH (`asdf`).
+        manager: String,
+        /// The shim found on the PATH.
+        shim: PathBuf,
+        /// Why it cannot be run, in the system's words.
+        reason: String,
+    },
+    /// The manager was found, but asking it `which` failed: it could not
+    /// be started, or took too long and was stopped.
     #[error("{} which {name}: {reason}", manager.display())]
-    CannotAsk { manager: PathBuf, name: String, reason: String },
+    CannotAsk {
+        /// The manager found.
+        manager: PathBuf,
+        /// The name the shim was run as (`python3`).
+        name: String,
+        /// Why asking failed, in words.
+        reason: String,
+    },
     /// The manager answered with no interpreter; what it said, short and
     /// escaped.
     #[error("the shim {} cannot tell which {name} to run here: {said}", shim.display())]
-    NoAnswer { shim: PathBuf, name: String, said: String },
+    NoAnswer {
+        /// The shim found on the PATH.
+        shim: PathBuf,
+        /// The name the shim was run as (`python3`).
+        name: String,
+        /// The first line of the manager's error output, short and escaped
+        /// (a version that is not installed, say), or that it failed.
+        said: String,
+    },
     /// The program's version file is no plain file of plain version names;
     /// why, with a short escaped excerpt.
     #[error("the program's {file} {why}")]
-    VersionFile { file: &'static str, why: String },
+    VersionFile {
+        /// The version file's name (`.python-version`).
+        file: &'static str,
+        /// Why it was refused, following the file's name in the message.
+        why: String,
+    },
 }
 
 /// The most of a version file read: a version name or a few.

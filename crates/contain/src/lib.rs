@@ -41,6 +41,8 @@
 //! process it started, removes its folder and exits; no turn cut short is
 //! judged.
 
+#![warn(missing_docs)]
+
 use std::ffi::OsString;
 use std::os::fd::AsRawFd as _;
 use std::path::{Path, PathBuf};
@@ -85,21 +87,47 @@ pub enum StartError {
     /// A submission names a program outside its folder.
     #[error("{} is outside the program's folder: a submission's program is its own or one on the PATH", .0.display())]
     Outside(PathBuf),
+    /// The program found on the PATH is a version manager's shim, and the
+    /// manager cannot say which interpreter it stands for.
     #[error(transparent)]
     Shim(#[from] interpreter::ShimError),
+    /// The program is not there or not executable, or the system would not
+    /// start it (or the pipe and file its sandbox is set up through).
     #[error("cannot run {}: {source}", program.display())]
-    Run { program: PathBuf, source: std::io::Error },
+    Run {
+        /// The program as the command names it.
+        program: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The control groups that keep the program's limits cannot be made,
+    /// or opened for the program to join.
     #[error("cannot limit {}: {source}", program.display())]
-    Limit { program: PathBuf, source: std::io::Error },
+    Limit {
+        /// The program as the command names it.
+        program: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
 }
 
 /// What stops the referee from running players at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ContainError {
+    /// This system is no Unix ([`SUPPORTED`] is false): it has no process
+    /// groups or `poll(2)` to run players with.
     #[error("command players need a Unix system (process groups, poll)")]
     Unsupported,
+    /// The referee's own locked folder cannot be made.
     #[error("cannot make the referee's folder in {}", path.display())]
-    Folder { path: PathBuf, source: std::io::Error },
+    Folder {
+        /// The temporary directory it goes in.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The copy of this program's executable that plays `self` can be
+    /// neither linked nor copied into the referee's folder.
     #[error("cannot keep a copy of this program's own executable to play `self`")]
     OwnExecutable(#[source] std::io::Error),
 }
@@ -128,11 +156,16 @@ impl Captured {
 /// One run of a program.
 #[derive(Clone, Debug)]
 pub struct Run {
+    /// How it ended, or why it never started.
     pub ending: Ending,
+    /// Wall-clock time from its start to its end; the whole timeout when
+    /// it ran out of time.
     pub wall: Duration,
     /// User plus system time of the program and the children it waited for.
     pub cpu: Duration,
+    /// The end of what it wrote to its standard output.
     pub stdout: Captured,
+    /// The end of what it wrote to its standard error.
     pub stderr: Captured,
     /// The limit it passed, if it passed one.
     pub passed: Option<Passed>,

@@ -53,9 +53,17 @@ impl Default for Allowance {
 /// The limit a player passed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Passed {
+    /// Its processes together needed more than [`Allowance::memory`], as
+    /// the kernel counted.
     Memory,
+    /// It tried to have more than [`Allowance::processes`] processes and
+    /// threads at once.
     Processes,
+    /// Its folder grew past [`Allowance::disk`], or a file it wrote
+    /// anywhere did.
     Disk,
+    /// Its processes used more CPU time on one move than [`Allowance::cpu`],
+    /// or than the move's time limit where that is unset.
     Cpu,
 }
 

@@ -83,12 +83,17 @@ pub struct Sandbox {
 /// Why players cannot be sandboxed here.
 #[derive(Debug, thiserror::Error)]
 pub enum Unavailable {
+    /// This system is not Linux, whose namespaces bwrap is built on.
     #[error("a sandbox needs Linux's namespaces (bubblewrap)")]
     NotLinux,
+    /// No executable `bwrap` is on the PATH.
     #[error("bubblewrap (bwrap) is not installed")]
     NoBwrap,
+    /// The referee runs as root, and no executable `setpriv` is on the
+    /// PATH to make each player an unprivileged user.
     #[error("setpriv (util-linux), which takes root's powers from players, is not installed")]
     NoSetpriv,
+    /// bwrap was found but could not be started to try a sandbox.
     #[error("bwrap cannot be run: {0}")]
     CannotRun(#[source] std::io::Error),
     /// bwrap ran but made no sandbox; what it said.
@@ -151,6 +156,7 @@ impl Sandbox {
             .map_err(Unavailable::CannotRun)
     }
 
+    /// The `bwrap` program found on the PATH, which starts each player.
     #[must_use]
     pub fn bwrap(&self) -> &Path {
         &self.bwrap

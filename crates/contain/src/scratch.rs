@@ -76,6 +76,7 @@ impl Root {
         }
     }
 
+    /// Where the folder is.
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
@@ -179,6 +180,10 @@ pub struct ScratchDir {
 }
 
 impl ScratchDir {
+    /// Where the folder is. The player may rename or replace what is in it,
+    /// so a turn's files are made and read through the folder's handle
+    /// ([`create`](ScratchDir::create), [`read`](ScratchDir::read)), not
+    /// through this path.
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
@@ -190,7 +195,9 @@ impl ScratchDir {
         &self.home
     }
 
-    pub fn set_home(&mut self, home: Home) {
+    /// Records how the player has its program's own folder
+    /// ([`Containment::furnish`](crate::Containment::furnish)).
+    pub(crate) fn set_home(&mut self, home: Home) {
         self.home = home;
     }
 
@@ -200,7 +207,8 @@ impl ScratchDir {
         self.confined
     }
 
-    pub fn confine(&mut self) {
+    /// Marks the command as a submission's, shown nothing outside this folder.
+    pub(crate) fn confine(&mut self) {
         self.confined = true;
     }
 

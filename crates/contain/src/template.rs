@@ -18,18 +18,47 @@ use maxconnect4_game::rules::Rules;
 /// What a command template may not be.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
+    /// The text cannot be split into words as a shell would: a quote is
+    /// left open, or a backslash ends it.
     #[error("the command template '{template}' cannot be split into words: {reason}")]
-    Split { template: String, reason: String },
+    Split {
+        /// The template as given.
+        template: String,
+        /// Why, in `shell-words`' words.
+        reason: String,
+    },
+    /// The text holds no words, or none after `cd DIR &&`.
     #[error("the command template is empty")]
     Empty,
+    /// A one-move command lacks `{in}` or `{out}`, so the program would
+    /// not be told where the board is or where its move goes.
     #[error(
         "the command template '{template}' has no {placeholder}, so the program could not know where to {purpose}{hint}"
     )]
-    Missing { template: String, placeholder: &'static str, purpose: &'static str, hint: String },
+    Missing {
+        /// The template as given.
+        template: String,
+        /// The placeholder missing: `{in}` or `{out}`.
+        placeholder: &'static str,
+        /// What the program needs it for, in the message's words (`read the board`).
+        purpose: &'static str,
+        /// The placeholders the words in braces were perhaps meant to be
+        /// (`: did you mean {in} for {input}?`), or nothing.
+        hint: String,
+    },
+    /// A bot's command names `{in}` or `{out}`: a bot is told the game on
+    /// its standard input, never in files.
     #[error(
         "the command '{command}' of a {kind} bot has {placeholder}: such a bot is told the game on its standard input"
     )]
-    Placeholder { command: String, kind: &'static str, placeholder: &'static str },
+    Placeholder {
+        /// The command as given, trimmed.
+        command: String,
+        /// The kind of bot (`moderator` or `coordinator`).
+        kind: &'static str,
+        /// The placeholder it names: `{in}` or `{out}`.
+        placeholder: &'static str,
+    },
 }
 
 /// The words of a command, and the folder of a leading `cd DIR &&`, which
@@ -106,6 +135,32 @@ fn did_you_mean(near_misses: &[(String, &'static str)]) -> String {
 /// A command with `{in}`, `{out}` and `{depth}` placeholders, such as
 /// `java -cp bots/x maxconnect4 one-move {in} {out} {depth}`, perhaps
 /// after `cd DIR &&`, which names the program's folder as a shell would.
+///
+/// ```
+/// use std::path::Path;
+///
+/// use maxconnect4_contain::template::{Substitution, Template, TemplateError};
+///
+/// let base = tempfile::tempdir().unwrap();
+/// std::fs::write(base.path().join("bot.py"), "").unwrap();
+/// let template = Template::parse("python3 bot.py --name 'Red Bot' {in} {out} {depth}").unwrap();
+/// assert_eq!(template.home(base.path()).as_deref(), Some(base.path()), "where bot.py is");
+///
+/// // Each word stays one argument; the file it names is found from `base`.
+/// let values =
+///     Substitution { input: Some(Path::new("/tmp/in 01.txt")), output: Some(Path::new("/tmp/out.txt")), depth: 7 };
+/// let (program, args) = template.command_line(&values, base.path(), None);
+/// assert_eq!(program, Path::new("python3"), "looked up on the PATH when run");
+/// let script = base.path().join("bot.py");
+/// let expected = [script.as_os_str(), "--name".as_ref(), "Red Bot".as_ref()];
+/// assert_eq!(args[..3], expected);
+/// assert_eq!(args[3..], ["/tmp/in 01.txt", "/tmp/out.txt", "7"]);
+///
+/// // A placeholder mistyped is named.
+/// let error = Template::parse("python3 bot.py {input} {out}").unwrap_err();
+/// assert!(matches!(error, TemplateError::Missing { placeholder: "{in}", .. }));
+/// assert!(error.to_string().ends_with("where to read the board: did you mean {in} for {input}?"), "{error}");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
     words: Vec<String>,
@@ -139,8 +194,11 @@ const CLASSPATH_OPTIONS: [&str; 4] = ["-cp", "-classpath", "--class-path", "-jar
 /// The values the placeholders of a template stand for on one turn (a bot
 /// that talks on its standard input has no files).
 pub struct Substitution<'a> {
+    /// The board file the program reads, for `{in}`.
     pub input: Option<&'a Path>,
+    /// The file the program writes its move to, for `{out}`.
     pub output: Option<&'a Path>,
+    /// How many moves deep the program searches, for `{depth}`.
     pub depth: u32,
 }
 

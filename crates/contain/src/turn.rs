@@ -43,7 +43,9 @@ pub struct Given<'a> {
 pub enum Answer {
     /// The program's folder could not take the board: it was not run.
     NotGiven(io::Error),
+    /// The program was run on the board.
     Ran {
+        /// How it ended, what it cost and what it printed.
         run: Run,
         /// The limit it passed, if it passed one, with the limit (bytes,
         /// processes, or for CPU time milliseconds).
@@ -73,6 +75,7 @@ pub enum TurnError {
     /// whoever runs it, not the program's.
     #[error("`self`, this program's own executable, cannot be started: {0}")]
     OwnExecutable(String),
+    /// What the program printed cannot be kept in its captures file.
     #[error(transparent)]
     Captures(#[from] WriteError),
 }

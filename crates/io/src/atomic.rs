@@ -21,6 +21,31 @@
 //! a pipe or a symbolic link there is refused, never replaced or followed.
 //! An output folder must be a folder or nothing: a symbolic link there is
 //! refused too ([`check_folder`]).
+//!
+//! ```
+//! use maxconnect4_io::atomic;
+//!
+//! let folder = tempfile::tempdir().unwrap();
+//! let report = folder.path().join("report.md");
+//! atomic::write(&report, b"# Old\n").unwrap();
+//! atomic::write(&report, b"# New\n").unwrap();
+//! assert_eq!(std::fs::read(&report).unwrap(), b"# New\n");
+//!
+//! // A set of files, staged first, then put in place together.
+//! let staged = ["a.csv", "b.csv"].map(|name| atomic::stage(&folder.path().join(name), b"1,2\n").unwrap());
+//! atomic::put_all_in_place(staged.into()).unwrap();
+//!
+//! // A folder is never replaced, and one that is not there is not made.
+//! let error = atomic::write(folder.path(), b"").unwrap_err();
+//! assert!(matches!(error, atomic::Error::Directory { .. }));
+//! let error = atomic::write(&folder.path().join("missing/report.md"), b"").unwrap_err();
+//! assert!(matches!(error, atomic::Error::NoDirectory { .. }));
+//!
+//! // No temporary file is left behind.
+//! let mut names: Vec<_> = std::fs::read_dir(folder.path()).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+//! names.sort();
+//! assert_eq!(names, ["a.csv", "b.csv", "report.md"]);
+//! ```
 
 use std::fs::File;
 use std::io::{self, Write as _};
@@ -31,24 +56,74 @@ use crate::signals;
 /// Why a destination cannot be written, in the words of the path the user gave.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The destination is a directory, or a path that can only name one
+    /// (ending in `/`, or `.`): a file's name is wanted.
     #[error("cannot write {path}: it is a directory; give the name of a file")]
-    Directory { path: PathBuf },
+    Directory {
+        /// The destination, as given.
+        path: PathBuf,
+    },
+    /// The directory a file or an output folder goes in does not exist; it
+    /// is not made, so that a mistyped path is refused rather than grown
+    /// into a tree of folders.
     #[error("cannot write {path}: the directory {directory} does not exist")]
-    NoDirectory { path: PathBuf, directory: PathBuf },
+    NoDirectory {
+        /// The file or output folder, as given.
+        path: PathBuf,
+        /// The directory it goes in.
+        directory: PathBuf,
+    },
+    /// What a file or an output folder goes in, or a folder on the way to
+    /// it, is a file or something else that is not a directory.
     #[error("cannot write {path}: {directory} is not a directory")]
-    NotADirectory { path: PathBuf, directory: PathBuf },
+    NotADirectory {
+        /// The file or output folder, as given.
+        path: PathBuf,
+        /// The directory it goes in.
+        directory: PathBuf,
+    },
+    /// A symbolic link is at the destination: refused, never followed, so
+    /// that nothing is written where the link points.
     #[error(
         "cannot write {path}: it is a symbolic link; give the file it points to (only a regular file is replaced)"
     )]
-    SymbolicLink { path: PathBuf },
+    SymbolicLink {
+        /// The destination, as given.
+        path: PathBuf,
+    },
+    /// A named pipe, a device, a socket or another special file is at the
+    /// destination.
     #[error("cannot write {path}: it is {kind}, not a regular file")]
-    NotARegularFile { path: PathBuf, kind: &'static str },
+    NotARegularFile {
+        /// The destination, as given.
+        path: PathBuf,
+        /// What is there, in words for the message (`a device`).
+        kind: &'static str,
+    },
+    /// Something other than a folder is where an output folder goes.
     #[error("cannot write into {path}: it is {kind}, not a directory")]
-    NotAFolder { path: PathBuf, kind: &'static str },
+    NotAFolder {
+        /// The output folder, as given.
+        path: PathBuf,
+        /// What is there, in words for the message (`a file`, `a named pipe`).
+        kind: &'static str,
+    },
+    /// An output folder is a symbolic link: refused, not followed, since
+    /// the folder it points to may be of another's choosing.
     #[error("cannot write into {path}: it is a symbolic link; give the folder it points to (an output folder is not followed)")]
-    LinkedFolder { path: PathBuf },
+    LinkedFolder {
+        /// The output folder, as given.
+        path: PathBuf,
+    },
+    /// The system refused an operation on the destination or folder:
+    /// looking at it, making it, writing, linking or renaming the file.
     #[error("cannot write {path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
+    Io {
+        /// The destination or output folder, as given.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
 }
 
 /// A file written in full beside its destination, not yet in its place. If

@@ -107,22 +107,51 @@ pub fn board_file_bytes(path: &Path) -> io::Result<Vec<u8>> {
 /// Why a board file was not read; each names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum BoardFileError {
+    /// The file could not be opened or read, is not a regular file, or
+    /// holds more than [`BOARD_FILE_LIMIT`].
     #[error("cannot read {}", .path.display())]
     Read {
+        /// The board file, as given.
         path: PathBuf,
+        /// Why, in the words of [`board_file_bytes`]'s error.
         #[source]
         source: io::Error,
     },
     /// Read, but not a board file: the source names the line.
     #[error("{} is not a valid board file", .path.display())]
     Invalid {
+        /// The board file, as given.
         path: PathBuf,
+        /// What is wrong with it, and on which line.
         #[source]
         source: format::ParseError,
     },
 }
 
 /// Reads and parses a board file; errors name the file and the line.
+///
+/// ```
+/// use std::error::Error as _;
+///
+/// use maxconnect4_io::bounded::{self, BoardFileError};
+///
+/// let folder = tempfile::tempdir().unwrap();
+/// let path = folder.path().join("input.txt");
+/// std::fs::write(&path, "0000000\n0000000\n0000000\n0000000\n0000000\n1000000\n2\n").unwrap();
+/// let file = bounded::read_board_file(&path).unwrap();
+/// assert_eq!(file.board.pieces_played(), 1);
+///
+/// // Not a board file: the error names the file, its source the line.
+/// std::fs::write(&path, "0000000\n0000000\n").unwrap();
+/// let error = bounded::read_board_file(&path).unwrap_err();
+/// assert!(matches!(error, BoardFileError::Invalid { .. }));
+/// assert_eq!(error.to_string(), format!("{} is not a valid board file", path.display()));
+///
+/// // A folder (or a pipe, or a device) is refused without being read.
+/// let error = bounded::read_board_file(folder.path()).unwrap_err();
+/// assert!(matches!(error, BoardFileError::Read { .. }));
+/// assert_eq!(error.source().unwrap().to_string(), "it is a directory, not a regular file");
+/// ```
 ///
 /// # Errors
 /// When the file cannot be read or is not a valid board file.

@@ -5,6 +5,8 @@
 //! terminal), [`memory`] (what a transposition table may take) and
 //! [`plot`] (charts drawn with an embedded font).
 
+#![warn(missing_docs)]
+
 pub mod atomic;
 pub mod bounded;
 pub mod memory;

@@ -20,7 +20,10 @@ pub const RESERVE_BYTES: u64 = 32 << 20;
 /// How much memory is available, and which limit says so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Available {
+    /// The memory at hand, in bytes, before [`RESERVE_BYTES`] are set
+    /// aside for the rest of the program.
     pub bytes: u64,
+    /// Which figure was the smallest, as the message names it.
     pub limit: Limit,
 }
 
@@ -37,7 +40,9 @@ pub enum Limit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{asked} MB is more than the memory at hand: {} MB {}, of which the program needs {} MB besides its table; give {} or less", .available.bytes >> 20, .available.limit.describe(), RESERVE_BYTES >> 20, most_megabytes(*.available))]
 pub struct TooLarge {
+    /// The table asked for, in MB (2^20 bytes), as `--hash` gives it.
     pub asked: u64,
+    /// The memory at hand, and which limit set it.
     pub available: Available,
 }
 
