@@ -26,16 +26,22 @@ use maxconnect4_search::{self as search, Analysis, ColumnValue, Engine, Judgemen
 pub struct Note {
     /// From 1, counting from the record's start position.
     pub number: usize,
+    /// The side that played it.
     pub colour: Colour,
+    /// The column played.
     pub column: Column,
+    /// The analysis of the position before the move.
     pub analysis: Analysis,
 }
 
 /// How one player's moves were judged.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Judged {
+    /// The player's moves judged.
     pub moves: u32,
+    /// Moves that threw the result away.
     pub blunders: u32,
+    /// Moves that gave away points without changing the result;
     /// Max-Connect4 rules only.
     pub inaccuracies: u32,
     /// Points given away by the blunders and inaccuracies (Max-Connect4

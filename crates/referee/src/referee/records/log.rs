@@ -36,49 +36,122 @@ use maxconnect4_game::rules::Rules;
 /// What can go wrong with a log file.
 #[derive(Debug, thiserror::Error)]
 pub enum LogError {
+    /// The log, or its moves file, cannot be read.
     #[error("cannot read {}", path.display())]
-    Read { path: PathBuf, source: io::Error },
+    Read {
+        /// The file that cannot be read.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The log cannot be opened, locked or appended to.
     #[error("cannot write {}", path.display())]
-    Write { path: PathBuf, source: io::Error },
+    Write {
+        /// The file that cannot be written.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     /// Its folder does not exist, or something other than a file is there.
     #[error(transparent)]
     Refused(#[from] maxconnect4_io::atomic::Error),
+    /// Another referee holds the log's lock.
     #[error("the log {} is in use by another referee", path.display())]
-    InUse { path: PathBuf },
+    InUse {
+        /// The log.
+        path: PathBuf,
+    },
     #[error(
         "{}, line {line} (game {id}): {reason}; the record was edited or damaged: restore the log, or remove the line",
         path.display()
     )]
-    Tampered { path: PathBuf, line: usize, id: String, reason: Fault },
+    /// A game record does not hold up against itself ([`Fault`]), so the
+    /// log was edited or damaged.
+    Tampered {
+        /// The log.
+        path: PathBuf,
+        /// The record's line, from 1.
+        line: usize,
+        /// The game's id, escaped for printing.
+        id: String,
+        /// The first fault found.
+        reason: Fault,
+    },
 }
 
 /// What does not hold up in a logged game (`referee::audit`): the first
 /// fault found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Fault {
+    /// The start position is not a board in the log's encoding.
     #[error("the start position is invalid: {0}")]
     Start(format::ParseError),
+    /// A character of the moves is not a column 1-7.
     #[error(transparent)]
     NotAColumn(MoveStringError),
+    /// A move was played after the game was over by its rules.
     #[error("move {move_number} is illegal: the game was over")]
-    AfterTheEnd { move_number: usize },
+    AfterTheEnd {
+        /// The move, from 1.
+        move_number: usize,
+    },
+    /// A move was played in a full column.
     #[error("move {move_number} is illegal: {full}")]
-    Full { move_number: usize, full: ColumnFull },
+    Full {
+        /// The move, from 1.
+        move_number: usize,
+        /// The full column.
+        full: ColumnFull,
+    },
+    /// The game was over before its first move.
     #[error("the start position is already the end of a game")]
     StartIsOver,
+    /// The logged scores are not those of the final position.
     #[error("the score says {} to {}, but the moves give {} to {}", .said.0, .said.1, .given.0, .given.1)]
-    Score { said: (u32, u32), given: (u32, u32) },
+    Score {
+        /// The logged scores, red's then green's.
+        said: (u32, u32),
+        /// The final position's scores, red's then green's.
+        given: (u32, u32),
+    },
+    /// The side logged as forfeiting was not the one to move.
     #[error("{} forfeited, but it was {}'s turn", .forfeiter.name(), .mover.name())]
-    Forfeit { forfeiter: Colour, mover: Colour },
+    Forfeit {
+        /// The side logged as forfeiting.
+        forfeiter: Colour,
+        /// The side to move in the final position.
+        mover: Colour,
+    },
+    /// The adjudication's move count is not the number of moves played.
     #[error("the game was adjudicated after {after} moves, but {played} were played")]
-    Adjudicated { after: usize, played: usize },
+    Adjudicated {
+        /// The moves the adjudication says were played.
+        after: usize,
+        /// The moves logged.
+        played: usize,
+    },
+    /// The game ended neither by the rules, nor by a forfeit, nor by
+    /// adjudication.
     #[error("the game is not over, and no one forfeited")]
     NotOver,
+    /// The logged result is not the game's.
     #[error("the result says {}, but the game gives {}", .said.said(), .given.said())]
-    Result { said: Outcome, given: Outcome },
+    Result {
+        /// The logged result.
+        said: Outcome,
+        /// The result the moves, forfeit or adjudication give.
+        given: Outcome,
+    },
+    /// The number of turns is not one per move plus the forfeited one.
     #[error("{logged} turns are logged for {expected}")]
-    Turns { logged: usize, expected: usize },
-    /// Numbered from 1, as the move it should be.
+    Turns {
+        /// The turns logged.
+        logged: usize,
+        /// The turns the moves and forfeit call for.
+        expected: usize,
+    },
+    /// A turn's side or column is not its move's; numbered from 1, as
+    /// the move it should be.
     #[error("turn {0} does not match move {0}")]
     Turn(usize),
     /// A tournament's game (its id `OPENING+RED+GREEN`) logged with other
@@ -89,13 +162,24 @@ pub enum Fault {
         "the schedule has {} as red and {} as green in this game, but the record has {} as red and {} as green",
         .scheduled.0, .scheduled.1, .logged.0, .logged.1
     )]
-    Players { scheduled: Box<(String, String)>, logged: Box<(String, String)> },
+    Players {
+        /// The schedule's red and green.
+        scheduled: Box<(String, String)>,
+        /// The record's red and green.
+        logged: Box<(String, String)>,
+    },
     /// A tournament's game logged from another opening than its id's.
     #[error(
         "the schedule plays this game from {}, but the record has {}",
         opening_words(Some(.scheduled)), opening_words(.logged.as_deref())
     )]
-    Opening { scheduled: Box<str>, logged: Option<Box<str>> },
+    Opening {
+        /// The opening's moves by the game's id.
+        scheduled: Box<str>,
+        /// The record's opening, if it has one.
+        logged: Option<Box<str>>,
+    },
+    /// The record's opening is not a string of legal moves.
     #[error("the opening is not a game's moves: {0}")]
     OpeningNotMoves(MoveStringError),
     /// The opening's moves lead elsewhere than the start position.
@@ -103,7 +187,10 @@ pub enum Fault {
         "" => "the empty board, where the opening (no moves) leaves it".to_owned(),
         opening => format!("the position after the opening {}", maxconnect4_game::printable::printable(opening, maxconnect4_game::printable::LINE)),
     })]
-    NotTheOpening { opening: Box<str> },
+    NotTheOpening {
+        /// The record's opening.
+        opening: Box<str>,
+    },
 }
 
 /// An opening in a sentence: `opening 44`, `the empty board`, or `no
@@ -121,14 +208,18 @@ fn opening_words(opening: Option<&str>) -> String {
 /// A line of a log that is not a game record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skipped {
+    /// The line's number, from 1.
     pub line: usize,
+    /// Why it is not a game record.
     pub reason: String,
 }
 
 /// What a log holds: its game records, and the lines that are not.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Records {
+    /// The games, in the log's order.
     pub games: Vec<GameRecord>,
+    /// The lines that are not game records.
     pub skipped: Vec<Skipped>,
     /// The line of the log each of `games` is on.
     pub lines: Vec<usize>,
@@ -156,7 +247,9 @@ impl Records {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
+    /// Player 1, who moves first from the empty board.
     Red,
+    /// Player 2.
     Green,
 }
 
@@ -211,7 +304,9 @@ impl Colour {
 /// (`self`, `human` or a template).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Side {
+    /// The player's name (a match's player is named by its command).
     pub name: String,
+    /// The command, as the user wrote it.
     pub command: String,
 }
 
@@ -227,7 +322,9 @@ impl Side {
 /// Final (or, after a forfeit, last) scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scores {
+    /// Red's points.
     pub red: u32,
+    /// Green's points.
     pub green: u32,
 }
 
@@ -235,8 +332,11 @@ pub struct Scores {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
+    /// Red won.
     Red,
+    /// Green won.
     Green,
+    /// Nobody won.
     Draw,
 }
 
@@ -274,6 +374,7 @@ impl Outcome {
 /// Who forfeited and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ForfeitRecord {
+    /// The side that forfeited, and so lost.
     pub player: Colour,
     /// `timeout`, `no-output`, `unparseable`, `illegal-move`, `failed-to-start` or `quit`.
     pub verdict: String,
@@ -285,9 +386,13 @@ pub struct ForfeitRecord {
 /// long in wall-clock seconds and in CPU seconds (none for a person).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TurnRecord {
+    /// The side that moved.
     pub player: Colour,
+    /// The column played, 1-7; none for the turn that forfeited.
     pub column: Option<usize>,
+    /// The turn's wall-clock time, in seconds.
     pub wall: f64,
+    /// The program's CPU time, in seconds; none for a person.
     pub cpu: Option<f64>,
     /// How the program ended, e.g. `exit status 0`; none for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -302,7 +407,9 @@ pub struct TurnRecord {
 /// proved, which is the game's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Adjudicated {
+    /// The moves played from `start` when the solver ended the game.
     pub after: usize,
+    /// The result the solver proved.
     pub result: Outcome,
 }
 
@@ -311,11 +418,14 @@ pub struct Adjudicated {
 pub struct GameRecord {
     /// The game's name, also the name of its directory of captured output.
     pub id: String,
+    /// Player 1.
     pub red: Side,
+    /// Player 2.
     pub green: Side,
     /// The game played; logs written before games had rules were Max-Connect4.
     #[serde(default)]
     pub rules: Rules,
+    /// The search depth given to the programs (`{depth}`) and to `self`.
     pub depth: u32,
     /// Seconds each program had per move.
     pub timeout: f64,
@@ -334,12 +444,16 @@ pub struct GameRecord {
     pub opening: Option<String>,
     /// The columns played from `start`, one digit 1-7 per move.
     pub moves: String,
+    /// The final scores, or the last ones after a forfeit.
     pub score: Scores,
+    /// How the game ended.
     pub result: Outcome,
+    /// Who forfeited and why, if anyone did.
     pub forfeit: Option<ForfeitRecord>,
     /// Set when the solver ended the game (see [`Adjudicated`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adjudicated: Option<Adjudicated>,
+    /// Every turn, in order: one per move, then the forfeited one.
     pub turns: Vec<TurnRecord>,
 }
 
@@ -471,6 +585,7 @@ impl Log {
         }
     }
 
+    /// The log's file.
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path

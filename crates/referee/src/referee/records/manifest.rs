@@ -37,7 +37,9 @@ pub struct Manifest {
     /// The openings' moves, as two digits each; one empty opening for the
     /// empty board.
     pub openings: Vec<String>,
+    /// The game played.
     pub rules: Rules,
+    /// The search depth given to the programs (`{depth}`) and to `self`.
     pub depth: u32,
     /// Seconds per move.
     pub timeout: f64,

@@ -46,7 +46,9 @@ pub struct Loaded {
     pub path: PathBuf,
     /// Which game, from 1, and how many the log holds.
     pub number: usize,
+    /// The number of games in the log.
     pub count: usize,
+    /// The game's record.
     pub record: GameRecord,
     /// The start position and the position after each move.
     pub positions: Vec<Board>,
