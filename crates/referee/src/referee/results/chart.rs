@@ -15,10 +15,13 @@ use maxconnect4_io::plot::{self, encode_png, FONT};
 /// Why the chart could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum ChartError {
+    /// The font to write the names with cannot be loaded.
     #[error(transparent)]
     Font(#[from] plot::FontError),
+    /// The plotting library failed to draw, with its message.
     #[error("cannot draw the standings chart: {0}")]
     Draw(String),
+    /// The drawn pixels cannot be encoded as a PNG image.
     #[error("cannot encode the standings chart as PNG")]
     Png(#[source] png::EncodingError),
 }

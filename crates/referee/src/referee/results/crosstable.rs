@@ -12,8 +12,11 @@ use crate::referee::standings::{Standing, POINTS};
 /// One player's results against one opponent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HeadToHead {
+    /// Games the player won against the opponent.
     pub wins: u32,
+    /// Games drawn between the two.
     pub draws: u32,
+    /// Games the player lost against the opponent, forfeits included.
     pub losses: u32,
 }
 

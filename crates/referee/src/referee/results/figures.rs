@@ -18,6 +18,7 @@ pub const NEAR_LIMIT: f64 = 0.9;
 /// One player's figures.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figures {
+    /// The player's name.
     pub name: String,
     /// Turns the player was asked to move.
     pub moves: u32,

@@ -46,10 +46,15 @@ impl Check {
 pub struct Earned {
     /// From 1, as the standings rank.
     pub rank: usize,
+    /// Games played.
     pub games: u32,
+    /// Games won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games lost, forfeits included.
     pub losses: u32,
+    /// Points, as the standings count them ([`POINTS`](crate::referee::standings::POINTS)).
     pub points: u32,
     /// Forfeits by verdict, in the order first met: `timeout 2, no-output 1`.
     pub forfeits: String,
@@ -60,9 +65,11 @@ pub struct Earned {
 /// One student's row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
+    /// The student: the player's name in the standings.
     pub student: String,
     /// What was found and how it was built: `Java, built with ...`.
     pub program: String,
+    /// How the program fared in the pre-flight check.
     pub check: Check,
     /// Why the program failed or was dropped; empty when it passed.
     pub reason: String,
@@ -75,11 +82,13 @@ pub struct Row {
 /// logs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
+    /// The player's name.
     pub name: String,
     /// What was found and how it was built, for a class's student; empty
     /// for a player given by its command.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub program: String,
+    /// How it fared in the pre-flight check.
     pub check: Check,
     /// Why it failed the check or was dropped; empty when it passed.
     #[serde(default, skip_serializing_if = "String::is_empty")]

@@ -38,7 +38,9 @@ const PLACEHOLDER: &str = "\"RESULTS DATA\"";
 pub struct Contents<'a> {
     /// The games counted.
     pub records: &'a [GameRecord],
+    /// The standings, best first.
     pub standings: &'a [Standing],
+    /// Every player's results against every other.
     pub crosstable: &'a Crosstable,
     /// In the standings' order.
     pub ratings: &'a [Rating],

@@ -28,6 +28,7 @@ const MAX_ITERATIONS: usize = 10_000;
 /// One player's rating.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rating {
+    /// The player's name.
     pub name: String,
     /// Elo points above the anchor; NaN for a player with no games (one
     /// the pre-flight check dropped), whom nothing rates.

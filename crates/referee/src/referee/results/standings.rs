@@ -14,13 +14,19 @@ pub const POINTS: [u32; 3] = [2, 1, 0];
 /// One player's line of the standings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Standing {
+    /// The player's name.
     pub name: String,
+    /// Games played.
     pub games: u32,
+    /// Games won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games lost, forfeits included.
     pub losses: u32,
     /// Losses by forfeit (these count among the losses too).
     pub forfeits: u32,
+    /// Points by [`POINTS`].
     pub points: u32,
     /// Own score minus the opponent's, summed over games played to the end.
     pub score_difference: i64,
@@ -133,7 +139,9 @@ pub fn aligned(rows: Vec<Vec<String>>, left: &[usize]) -> String {
 
 /// One player's forfeits of one verdict.
 pub struct Forfeits<'a> {
+    /// The player's name.
     pub player: &'a str,
+    /// The verdict's one-word kind, as logged (`timeout`).
     pub verdict: &'a str,
     /// The games forfeited so, in the records' order: never empty.
     pub games: Vec<&'a GameRecord>,
