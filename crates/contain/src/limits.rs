@@ -126,15 +126,13 @@ impl Groups {
         .map(|(_, what)| what)
         .collect();
         let warning = (!missing.is_empty()).then(|| {
-            format!(
-                "warning: the limits of players' {} cannot be kept here ({}); their /tmp and folder sizes still are",
-                missing.join(", "),
-                if cfg!(target_os = "linux") {
-                    "no control group this referee may make"
-                } else {
-                    "control groups are Linux's"
-                }
-            )
+            // Elsewhere there is no sandbox either, whose /tmp is bounded.
+            let (why, kept) = if cfg!(target_os = "linux") {
+                ("no control group this referee may make", "their /tmp and folder sizes still are")
+            } else {
+                ("control groups are Linux's", "their folder sizes still are")
+            };
+            format!("warning: the limits of players' {} cannot be kept here ({why}); {kept}", missing.join(", "))
         });
         (groups, warning)
     }
