@@ -41,7 +41,9 @@ const TABLE_BYTES: usize = 16 << 20;
 /// result it proved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Adjudication {
+    /// The moves played from the start when the solver ended the game.
     pub after: usize,
+    /// The result the solver proved.
     pub outcome: Outcome,
 }
 

@@ -24,11 +24,13 @@ use maxconnect4_game::board::{Board, Column};
 /// How one player did.
 #[derive(Clone, Debug)]
 pub struct Checked {
+    /// The name shown for the player.
     pub name: String,
     /// The command, as given.
     pub command: String,
     /// Its move on the empty board, or why it forfeited.
     pub result: Result<Column, Forfeit>,
+    /// The wall-clock time of the move.
     pub wall: Duration,
 }
 

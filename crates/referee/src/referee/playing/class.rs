@@ -69,29 +69,55 @@ const ARGUMENTS: &str = "one-move {in} {out} {depth}";
 /// Why no one program was found in a submission's folder.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NoPlan {
+    /// The folder holds nothing that looks like a program.
     #[error(
         "no program found: no Java, Python, C or C++ sources or classes, no executable named like maxconnect4, \
          and no {COMMAND_FILE} to say how to run it"
     )]
     Nothing,
+    /// The command file, at this path, cannot be opened (a link, say).
     #[error("{} is not a regular file the referee can read", .0.display())]
     CommandFileUnreadable(PathBuf),
+    /// The command file, at this path, is a folder, a device or a pipe.
     #[error("{} is not a regular file", .0.display())]
     CommandFileNotRegular(PathBuf),
+    /// The command file, at this path, is longer than a command file is.
     #[error("{} holds more than {COMMAND_FILE_LIMIT} bytes: give one run: and one build: line", .0.display())]
     CommandFileTooLarge(PathBuf),
+    /// The command file gives a second run or build command.
     #[error("{}, line {line}: a second command; give one run: and one build: line", .path.display())]
-    SecondCommand { path: PathBuf, line: usize },
+    SecondCommand {
+        /// The command file.
+        path: PathBuf,
+        /// The second command's line, from 1.
+        line: usize,
+    },
+    /// The command file, at this path, has a build command but no run
+    /// command.
     #[error("{}: no command (a line `run: COMMAND` with {{in}} and {{out}})", .0.display())]
     NoCommand(PathBuf),
+    /// The Java class with a main, named here, is not where its package
+    /// puts it, so `java -cp` cannot find it.
     #[error("the class {0} is not in the folders its package names")]
     ClassOutsidePackages(String),
+    /// A Java source is not where its package puts it.
     #[error("{} is not in the folders its package {package} names", .path.display())]
-    SourceOutsidePackages { path: PathBuf, package: String },
-    /// `sources` is what was found (`Java sources`), `main` what none has
-    /// (`a main method`).
+    SourceOutsidePackages {
+        /// The source file.
+        path: PathBuf,
+        /// The package it declares.
+        package: String,
+    },
+    /// Sources were found, but none is a program's entry point.
     #[error("{sources}, but none with {main}")]
-    NoMain { sources: String, main: &'static str },
+    NoMain {
+        /// What was found (`Java sources`).
+        sources: String,
+        /// What none has (`a main method`).
+        main: &'static str,
+    },
+    /// Python files were found, but none reads its arguments, as a
+    /// one-move program must.
     #[error("Python files, but none reads its arguments (sys.argv)")]
     NoArguments,
     /// More than one candidate (`what`, named), none named like maxconnect4.
@@ -99,11 +125,18 @@ pub enum NoPlan {
         "{} {what} ({}) and none named like maxconnect4: say which in {COMMAND_FILE}",
         .names.len(), .names.join(", ")
     )]
-    Several { what: &'static str, names: Vec<String> },
+    Several {
+        /// What kind of candidate (`classes with a main`).
+        what: &'static str,
+        /// The candidates' names.
+        names: Vec<String>,
+    },
+    /// `make` ran, but left no one program to run.
     #[error(
         "make made no program named like maxconnect4 (and not exactly one new one): say which in the command file"
     )]
     NothingMade,
+    /// The folder holds more files than a program's folder does.
     #[error("more than {MOST_FILES} files: a program's folder holds its sources and a few data files")]
     TooManyFiles,
 }
@@ -478,6 +511,7 @@ pub struct Entrant {
 /// A class's players, and the means that built them, which keeps their
 /// copies until it is dropped.
 pub struct Class {
+    /// The students' programs, in the order of their folders' names.
     pub entrants: Vec<Entrant>,
     _containment: Containment,
 }

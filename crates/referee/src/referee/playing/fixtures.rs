@@ -20,7 +20,9 @@ pub struct Fixture {
     /// Red's first move and green's reply, as two digits; empty for the
     /// empty board.
     pub opening: String,
+    /// The name of the player playing red, who moves first.
     pub red: String,
+    /// The name of the player playing green.
     pub green: String,
 }
 
@@ -120,10 +122,13 @@ pub fn check_gauntlet(players: &[String], gauntlet: &[String]) -> Result<(), Gau
 /// Why a gauntlet's list of references cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GauntletError {
+    /// A reference, named here, is none of the players.
     #[error("the gauntlet names '{0}', but no player is named so")]
     NoSuchPlayer(String),
+    /// A reference, named here, is named twice.
     #[error("the gauntlet names '{0}' twice")]
     Twice(String),
+    /// Every player is a reference, so no one plays them.
     #[error("the gauntlet names every player, which leaves no one to play its reference players")]
     Everyone,
 }

@@ -32,12 +32,14 @@ pub struct Game<'a> {
     /// Red (player 1) first, each able to play from `start`: the match or
     /// the tournament checked that before ([`Seat::check_start`]).
     pub seats: &'a [Seat; 2],
+    /// The position the game starts from.
     pub start: Board,
     /// The moves from the empty board to `start`, when it was given by moves.
     pub history: Option<Moves>,
     /// The moves that led to `start`, as logged: a tournament's opening or
     /// a match's `--start-moves`.
     pub opening: Option<Moves>,
+    /// The rules and the limits the game is played under.
     pub settings: Settings,
     /// Where the captured output of the programs goes: one file per colour.
     pub output_directory: PathBuf,

@@ -32,12 +32,17 @@ pub enum Start {
 pub struct MatchOptions {
     /// What plays each colour; each is shown by its spec as given.
     pub red: PlayerSpec,
+    /// What plays green, the second player.
     pub green: PlayerSpec,
+    /// The rules and the limits the game is played under.
     pub settings: Settings,
+    /// The position the game starts from.
     pub start: Start,
+    /// The game log the game is appended to.
     pub log: PathBuf,
     /// Print only the result, not every move.
     pub quiet: bool,
+    /// How the programs are run: sandbox, limits, environment.
     pub isolation: Isolation,
 }
 

@@ -20,7 +20,9 @@ use maxconnect4_game::rules;
 /// One turn of a game: who, and how it went.
 #[derive(Clone, Debug)]
 pub struct PlayedTurn {
+    /// The side that moved.
     pub player: Colour,
+    /// The move or the forfeit, and its times.
     pub turn: Turn,
     /// What was left on the mover's clock after the turn, in a game with one.
     pub clock: Option<Duration>,
@@ -33,7 +35,9 @@ pub struct GameResult {
     pub id: String,
     /// Red (player 1) first.
     pub seats: [Seat; 2],
+    /// The rules and the limits the game was played under.
     pub settings: Settings,
+    /// The position the game started from.
     pub start: Board,
     /// The moves that led to `start`, as logged: a tournament's opening or
     /// a match's `--start-moves`.

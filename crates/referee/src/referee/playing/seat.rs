@@ -18,6 +18,7 @@ pub struct Seat {
     /// The name shown and logged: a tournament entrant's name, a match's
     /// player as given, a checked player's number.
     pub name: String,
+    /// What plays the seat.
     pub spec: PlayerSpec,
 }
 

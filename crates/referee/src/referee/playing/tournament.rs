@@ -96,7 +96,9 @@ pub struct TournamentOptions {
     pub jobs: usize,
     /// Holds `games.jsonl`, `games.output/` and the standings.
     pub directory: PathBuf,
+    /// The rules and the limits every game is played under.
     pub settings: Settings,
+    /// How the programs are run: sandbox, limits, environment.
     pub isolation: Isolation,
     /// What the pre-flight check does with an entrant that fails it.
     pub preflight: Preflight,

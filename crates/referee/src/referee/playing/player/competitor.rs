@@ -18,6 +18,7 @@ pub const STARTUP: Duration = Duration::from_secs(30);
 
 /// What a player is asked on its turn.
 pub struct Ask<'a> {
+    /// The board to move on.
     pub board: &'a Board,
     /// The moves from the empty board to `board`, when the game started
     /// from moves (the empty board, a move string or an opening).
@@ -48,7 +49,9 @@ impl Ask<'_> {
 /// How a turn went: a column, or a forfeit, and how long it took.
 #[derive(Clone, Debug)]
 pub struct Turn {
+    /// The column played, or why the player forfeited.
     pub result: Result<Column, Forfeit>,
+    /// The turn's wall-clock time.
     pub wall: Duration,
     /// The CPU time of a program run for this turn alone.
     pub cpu: Option<Duration>,

@@ -35,6 +35,8 @@ pub struct Http {
 }
 
 impl Http {
+    /// The bot at `url` playing `colour` in game `game_id`, its exchanges
+    /// kept in `captures`.
     #[must_use]
     pub fn new(url: &str, game_id: &str, colour: Colour, settings: Settings, captures: Captures) -> Http {
         let agent = ureq::Agent::config_builder()

@@ -48,13 +48,16 @@ pub enum NoAnswer {
 /// Why a bot is not running.
 #[derive(Debug, thiserror::Error)]
 pub enum Gone {
+    /// It could not be started.
     #[error(transparent)]
     NotStarted(StartError),
+    /// It ended, and how is not known here.
     #[error("it has ended")]
     HasEnded,
     /// It ended: how, in words.
     #[error("it ended ({0})")]
     Ended(String),
+    /// The referee stopped it.
     #[error("it has been stopped")]
     Stopped,
 }
@@ -65,6 +68,7 @@ pub enum SendError {
     /// It is not running: why.
     #[error("{0}")]
     Gone(String),
+    /// It closed its standard input, or ended while being written to.
     #[error("it no longer reads its standard input")]
     Closed,
 }
@@ -347,6 +351,7 @@ pub fn forfeit(fault: Fault, ask: &Ask<'_>) -> Forfeit {
 /// The protocols of bots on standard input and output, as the referee names
 /// them: each makes its host's state machine.
 pub trait Protocol {
+    /// The host's state machine of this protocol.
     type Host: PipeHost;
 
     /// The host of a bot that has `startup` to get ready when the game

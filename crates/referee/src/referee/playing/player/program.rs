@@ -35,6 +35,8 @@ pub struct Program<'a> {
 }
 
 impl<'a> Program<'a> {
+    /// The program `template` makes, run in `directory` as `containment`
+    /// says, its output kept in `captures`.
     #[must_use]
     pub const fn new(
         containment: &'a Containment,

@@ -17,6 +17,7 @@ use maxconnect4_contain::{ContainError, Containment};
 pub struct Seating<'a> {
     /// The game's name (a web bot is told it).
     pub game_id: &'a str,
+    /// The rules and the limits the game is played under.
     pub settings: Settings,
     /// Where the captured output of the programs goes: one file per colour.
     pub output_directory: &'a Path,

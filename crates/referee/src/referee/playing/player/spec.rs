@@ -10,8 +10,10 @@ use maxconnect4_game::board::{Board, Column};
 /// What a player's name may not be.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
+    /// The command is not a valid command template.
     #[error(transparent)]
     Template(#[from] TemplateError),
+    /// An `http:` player's address, held here, is not a usable URL.
     #[error("'{0}' is not an http:// URL with a host (https is not supported: the referee speaks plain HTTP)")]
     Url(String),
 }
