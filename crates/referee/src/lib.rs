@@ -4,5 +4,7 @@
 //! each other (matches, tournaments, classes), keeps the records and makes
 //! the results.
 
+#![warn(missing_docs)]
+
 pub mod protocol;
 pub mod referee;

@@ -217,7 +217,7 @@ pub fn next_line(pending: &mut Vec<u8>, closed: bool) -> Option<String> {
 }
 
 #[cfg(test)]
-pub mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Takes every line `next_line` finds in `output`, as if the bot had

@@ -3,7 +3,7 @@
 //! MOVES` (columns 0-6 from the empty board), `isready`, and `go ftime X
 //! stime Y` (each side's milliseconds left), and read until `bestmove Z V`;
 //! `quit` at the end. [`Host`] says what to send and what the answers mean,
-//! and [`pipe`](super::pipe) carries it out.
+//! and `pipe` carries it out.
 
 use std::time::Duration;
 

@@ -11,7 +11,7 @@
 //! the interface is [`competitor`], and
 //! [`seating`] makes the player a spec names. The bots that talk on their
 //! standard input and output are started once per game, contained like
-//! one-move programs, and spoken to through [`pipe`], which reads their
+//! one-move programs, and spoken to through `pipe`, which reads their
 //! output bounded and against the turn's deadline.
 
 pub mod competitor;
@@ -19,7 +19,7 @@ pub mod coordinator;
 pub mod http;
 pub mod human;
 pub mod moderator;
-pub mod pipe;
+pub(crate) mod pipe;
 pub mod program;
 pub mod seating;
 pub mod spec;

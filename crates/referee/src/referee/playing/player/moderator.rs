@@ -4,7 +4,7 @@
 //! it is sent the end code (`-1`, `-2`, `-3`, or `0` after a forfeit).
 //! [`Host`] says what to send and what the answers mean (the bot's output
 //! read as the moderator reads it, one non-blank character at a time), and
-//! [`pipe`](super::pipe) carries it out. Its protocol has no start
+//! `pipe` carries it out. Its protocol has no start
 //! position, so it plays from the empty board only.
 
 use std::time::Duration;
