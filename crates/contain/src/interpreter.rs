@@ -216,7 +216,7 @@ fn open_plain(path: &Path, file: &'static str) -> Result<Option<Vec<u8>>, ShimEr
         Ok(opened) => opened,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) if error.raw_os_error() == Some(libc::ELOOP) => {
-            return Err(refused("is a symbolic link: the referee reads only the program's own files".to_owned()))
+            return Err(refused("is a symbolic link: the referee reads only the program's own files".to_owned()));
         }
         Err(error) => return Err(refused(format!("cannot be read: {error}"))),
     };
@@ -377,10 +377,9 @@ mod tests {
         assert!(error.contains("is a symbolic link") && !error.contains("TOPSECRET"), "{error}");
         std::fs::remove_file(at(".python-version")).unwrap();
         std::fs::write(at(".python-version"), vec![b'3'; 300]).unwrap();
-        assert!(version_named(folder.path(), ".python-version")
-            .unwrap_err()
-            .to_string()
-            .contains("more than 256 bytes"));
+        assert!(
+            version_named(folder.path(), ".python-version").unwrap_err().to_string().contains("more than 256 bytes")
+        );
     }
 
     #[test]

@@ -478,7 +478,7 @@ impl Containment {
                     stdout: Captured::default(),
                     stderr: Captured::default(),
                     passed: None,
-                }
+                };
             }
         };
         let (mut stdout, mut stderr) = (Captured::default(), Captured::default());

@@ -18,9 +18,9 @@ use std::os::unix::process::CommandExt as _;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::io::{Errno, FdFlags};
-use rustix::process::{getpid, getppid, Pid, Signal, WaitIdOptions};
+use rustix::process::{Pid, Signal, WaitIdOptions, getpid, getppid};
 
 use super::children::{kill_group, reap, registered};
 use super::interrupt::stop_if_interrupted;

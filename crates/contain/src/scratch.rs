@@ -277,7 +277,7 @@ impl ScratchDir {
             Ok(handle) => File::from(handle),
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(error) if error.raw_os_error() == Some(libc::ELOOP) => {
-                return Err(io::Error::other("it is a symbolic link, not a regular file"))
+                return Err(io::Error::other("it is a symbolic link, not a regular file"));
             }
             Err(error) => return Err(error),
         };

@@ -10,9 +10,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::Containment;
 use super::home::Home;
 use super::scratch::ScratchDir;
-use super::Containment;
 use maxconnect4_game::rules::Rules;
 
 /// What a command template may not be.
@@ -110,12 +110,13 @@ fn near_misses(text: &str) -> Vec<(String, &'static str)> {
         rest = &rest[start..];
         let Some(end) = rest[1..].find(['{', '}']).map(|end| end + 1) else { break };
         let (word, name) = (&rest[..=end], &rest[1..end]);
-        if rest[end..].starts_with('}') && name.len() <= 24 && !name.contains(char::is_whitespace) {
-            if let Some(placeholder) = meant(name).filter(|placeholder| *placeholder != word) {
-                if !found.iter().any(|(seen, _)| seen == word) {
-                    found.push((word.to_owned(), placeholder));
-                }
-            }
+        if rest[end..].starts_with('}')
+            && name.len() <= 24
+            && !name.contains(char::is_whitespace)
+            && let Some(placeholder) = meant(name).filter(|placeholder| *placeholder != word)
+            && !found.iter().any(|(seen, _)| seen == word)
+        {
+            found.push((word.to_owned(), placeholder));
         }
         rest = &rest[end..];
     }
@@ -538,8 +539,10 @@ mod tests {
              could not know where to read the board: did you mean {in} for {input} and {out} for {output}?"
         );
         assert!(error("bot {IN} {out}").ends_with("read the board: did you mean {in} for {IN}?"));
-        assert!(error("bot --board={in_file} {out} {DEPTH}")
-            .ends_with(": did you mean {in} for {in_file} and {depth} for {DEPTH}?"));
+        assert!(
+            error("bot --board={in_file} {out} {DEPTH}")
+                .ends_with(": did you mean {in} for {in_file} and {depth} for {DEPTH}?")
+        );
         assert!(error("bot {in} {outfile} {outfile}").ends_with("write its move: did you mean {out} for {outfile}?"));
         assert!(error("bot {index} {{x} {out}").ends_with("read the board"), "no near miss, no hint");
     }

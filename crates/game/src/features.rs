@@ -20,7 +20,7 @@
 //! figures. [`crate::score::count`] counts the classes window by window, for the fit and for
 //! the tests; the search reads the same sums from [`crate::lines`].
 
-use crate::bitboard::{cell, completing_cells, ALL_CELLS, WIDTH};
+use crate::bitboard::{ALL_CELLS, WIDTH, cell, completing_cells};
 use crate::player::Player;
 use crate::value::Value;
 

@@ -18,9 +18,9 @@
 //! tests hold the two equal.
 
 use crate::bitboard::{COLUMN_BITS, HEIGHT, WIDTH};
-use crate::features::{WindowClass, WEIGHTS};
+use crate::features::{WEIGHTS, WindowClass};
 use crate::player::Player;
-use crate::value::{Value, POINT};
+use crate::value::{POINT, Value};
 
 /// Number of lines that hold at least one window.
 pub const LINES: usize = 25;
@@ -349,15 +349,15 @@ const fn table_entry(index: usize) -> Tally {
         let (one, two) = (pieces[1], pieces[2]);
         let mut mover = 0;
         while mover < 2 {
-            if two == 0 {
-                if let Some(class) = WindowClass::of(one, empty_on_odd_rows) {
-                    evaluation[mover] += WEIGHTS.windows[mover][0][class.index()];
-                }
+            if two == 0
+                && let Some(class) = WindowClass::of(one, empty_on_odd_rows)
+            {
+                evaluation[mover] += WEIGHTS.windows[mover][0][class.index()];
             }
-            if one == 0 {
-                if let Some(class) = WindowClass::of(two, empty_on_odd_rows) {
-                    evaluation[mover] -= WEIGHTS.windows[mover][1][class.index()];
-                }
+            if one == 0
+                && let Some(class) = WindowClass::of(two, empty_on_odd_rows)
+            {
+                evaluation[mover] -= WEIGHTS.windows[mover][1][class.index()];
             }
             if one == 4 {
                 evaluation[mover] += POINT;

@@ -58,11 +58,7 @@ pub fn csv_field(text: &str) -> String {
     if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         text.insert(0, '\'');
     }
-    if text.contains([',', '"']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
+    if text.contains([',', '"']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
 }
 
 /// How many bytes of a name a file's name derived from it holds at most: a

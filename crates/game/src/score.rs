@@ -9,12 +9,12 @@
 //! only narrow as moves are made; so the depth-limited minimax value of a
 //! position also lies within its bounds, and the search may cut on them.
 
-use crate::bitboard::{cell, ALL_CELLS, HEIGHT, WIDTH};
+use crate::bitboard::{ALL_CELLS, HEIGHT, WIDTH, cell};
 use crate::board::Board;
-use crate::features::{playable_threats, playable_value, Weights, WindowClass, CLASSES, ODD_ROWS, WEIGHTS};
+use crate::features::{CLASSES, ODD_ROWS, WEIGHTS, Weights, WindowClass, playable_threats, playable_value};
 use crate::lines::Tally;
 use crate::player::Player;
-use crate::value::{Value, POINT};
+use crate::value::{POINT, Value};
 
 /// The heuristic value of `board` for the player to move: `POINT` for every
 /// complete window, plus the [`WEIGHTS`] of every open window by its class,
@@ -101,10 +101,10 @@ pub fn count(board: &Board) -> [[u32; CLASSES]; 2] {
     for window in windows(board) {
         let empty_on_odd_rows = (window.cells & !board.occupied() & ODD_ROWS).count_ones() as usize;
         for player in Player::BOTH {
-            if window.pieces[player.other().index()] == 0 {
-                if let Some(class) = WindowClass::of(window.pieces[player.index()], empty_on_odd_rows) {
-                    counts[player.index()][class.index()] += 1;
-                }
+            if window.pieces[player.other().index()] == 0
+                && let Some(class) = WindowClass::of(window.pieces[player.index()], empty_on_odd_rows)
+            {
+                counts[player.index()][class.index()] += 1;
             }
         }
     }

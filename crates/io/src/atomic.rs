@@ -84,9 +84,7 @@ pub enum Error {
     },
     /// A symbolic link is at the destination: refused, never followed, so
     /// that nothing is written where the link points.
-    #[error(
-        "cannot write {path}: it is a symbolic link; give the file it points to (only a regular file is replaced)"
-    )]
+    #[error("cannot write {path}: it is a symbolic link; give the file it points to (only a regular file is replaced)")]
     SymbolicLink {
         /// The destination, as given.
         path: PathBuf,
@@ -110,7 +108,9 @@ pub enum Error {
     },
     /// An output folder is a symbolic link: refused, not followed, since
     /// the folder it points to may be of another's choosing.
-    #[error("cannot write into {path}: it is a symbolic link; give the folder it points to (an output folder is not followed)")]
+    #[error(
+        "cannot write into {path}: it is a symbolic link; give the folder it points to (an output folder is not followed)"
+    )]
     LinkedFolder {
         /// The output folder, as given.
         path: PathBuf,
@@ -377,7 +377,7 @@ fn link_in_place(file: &File, destination: &Path) -> io::Result<()> {
 /// mounted (that needs the `CAP_DAC_READ_SEARCH` capability).
 #[cfg(target_os = "linux")]
 fn link(file: &File, path: &Path) -> io::Result<()> {
-    use rustix::fs::{linkat, AtFlags, CWD};
+    use rustix::fs::{AtFlags, CWD, linkat};
     use std::os::fd::AsRawFd as _;
     let proc_path = format!("/proc/self/fd/{}", file.as_raw_fd());
     match linkat(CWD, proc_path.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW) {

@@ -148,7 +148,12 @@ mod tests {
         check(Some(MEMINFO), &[], 8000, &system.replace("4000 MB is", "8000 MB is"));
         // A 1 GiB limit with 100 MiB in use.
         let group = (Some("1073741824\n"), Some("104857600\n"));
-        check(Some(MEMINFO), &[(Some("max\n"), Some("5\n")), group], 4000, "4000 MB is more than the memory at hand: 924 MB left under this process's memory limit (cgroup), of which the program needs 32 MB besides its table; give 892 or less");
+        check(
+            Some(MEMINFO),
+            &[(Some("max\n"), Some("5\n")), group],
+            4000,
+            "4000 MB is more than the memory at hand: 924 MB left under this process's memory limit (cgroup), of which the program needs 32 MB besides its table; give 892 or less",
+        );
         check(Some(MEMINFO), &[group], 892, "fits");
         // cgroup v1's "no limit", and nothing known at all.
         check(None, &[(Some("9223372036854771712"), Some("1"))], 1 << 40, "fits");

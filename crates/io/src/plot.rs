@@ -29,11 +29,7 @@ pub fn register_font() -> Result<(), FontError> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let registered = *REGISTERED
         .get_or_init(|| plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular()).is_ok());
-    if registered {
-        Ok(())
-    } else {
-        Err(FontError)
-    }
+    if registered { Ok(()) } else { Err(FontError) }
 }
 
 /// The RGB pixels of a bitmap chart as a PNG file.

@@ -109,11 +109,7 @@ fn read_answer(human: &mut dyn BufRead) -> std::io::Result<Answer> {
 fn echo(answer: &str) -> String {
     const SHOWN: usize = 20;
     let shown: String = answer.chars().take(SHOWN).flat_map(char::escape_debug).collect();
-    if answer.chars().count() > SHOWN {
-        format!("{shown}...")
-    } else {
-        shown
-    }
+    if answer.chars().count() > SHOWN { format!("{shown}...") } else { shown }
 }
 
 /// Why an answer is asked for again, said to the person.
@@ -140,11 +136,7 @@ fn parse_column(board: &Board, answer: &str) -> Result<Option<Column>, Retry> {
     }
     let number: usize = answer.parse().map_err(|_| Retry::NotANumber(echo(answer)))?;
     let column = Column::from_number(number).ok_or(Retry::NoColumn(number))?;
-    if board.can_play(column) {
-        Ok(Some(column))
-    } else {
-        Err(Retry::Full(column))
-    }
+    if board.can_play(column) { Ok(Some(column)) } else { Err(Retry::Full(column)) }
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! Minimax with alpha-beta pruning, as the assignment asks: the same value
 //! as [`minimax`](super::minimax), found by skipping lines that cannot matter.
 
-use super::minimax::best_child;
 use super::SearchResult;
+use super::minimax::best_child;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::score::evaluate;
-use maxconnect4_game::value::{Value, INFINITY};
+use maxconnect4_game::value::{INFINITY, Value};
 
 /// Chooses a move for the player to move by an alpha-beta search `depth`
 /// plies deep. Returns `None` when the board is full.

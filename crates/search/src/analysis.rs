@@ -41,7 +41,7 @@ use super::{Engine, Limits, Strength};
 use maxconnect4_game::bitboard::WIDTH;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::rules::Rules;
-use maxconnect4_game::value::{Value, POINT};
+use maxconnect4_game::value::{POINT, Value};
 
 /// How far a column's value looked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,11 +92,7 @@ impl ColumnValue {
 /// `3` for an exact value, `1.16` for a depth-limited one.
 impl fmt::Display for ColumnValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_exact() {
-            write!(f, "{}", self.value / self.unit)
-        } else {
-            write!(f, "{:.2}", self.score())
-        }
+        if self.is_exact() { write!(f, "{}", self.value / self.unit) } else { write!(f, "{:.2}", self.score()) }
     }
 }
 

@@ -22,8 +22,8 @@
 //! rules the player reads it itself. Playing from the book, or perfectly,
 //! is `search::perfect`.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::book::Book;
@@ -572,7 +572,7 @@ mod tests {
     /// the values of its deepest layer solved here (without best moves, as
     /// books of earlier builds hold them).
     fn max_book(root: &str) -> Arc<Book> {
-        use crate::book::{layers::Layers, BookSpec};
+        use crate::book::{BookSpec, layers::Layers};
         let layers = Layers::new(&BookSpec { rules: Rules::Max, root: root.to_owned(), depth: 2 }).unwrap();
         let mut solver = Engine::max_without_book(1 << 20);
         let values = layers

@@ -46,8 +46,8 @@ mod request;
 mod table;
 
 pub use alpha_beta::alpha_beta;
-pub use analysis::{analyse, from_book, solve_columns, Analysis, ColumnValue, Judgement, Reach, SOLVE_NODES};
-pub use engine::{perft, Engine};
+pub use analysis::{Analysis, ColumnValue, Judgement, Reach, SOLVE_NODES, analyse, from_book, solve_columns};
+pub use engine::{Engine, perft};
 pub use minimax::minimax;
 pub use outcome::{Bounded, ExactValue, MoveValues, OutOfTime, SearchResult, Solution, SolveError, ValueBound};
 pub use perfect::{Chosen, PerfectMove, SOLVE_SHARE};

@@ -3,7 +3,7 @@
 use super::SearchResult;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::score::evaluate;
-use maxconnect4_game::value::{Value, INFINITY};
+use maxconnect4_game::value::{INFINITY, Value};
 
 /// Chooses a move for the player to move by a full-width search `depth`
 /// plies deep. Returns `None` when the board is full.

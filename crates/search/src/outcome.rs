@@ -68,11 +68,7 @@ impl ValueBound {
     /// `at_least`: the value itself as the bound.
     #[must_use]
     pub const fn of_exact(value: i32, at_least: i32) -> ValueBound {
-        if value >= at_least {
-            ValueBound::AtLeast(value)
-        } else {
-            ValueBound::AtMost(value)
-        }
+        if value >= at_least { ValueBound::AtLeast(value) } else { ValueBound::AtMost(value) }
     }
 }
 

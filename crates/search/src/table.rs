@@ -191,11 +191,7 @@ impl Table {
     /// the same index lie within a run of at most `2^KEY_BITS / len + 1`
     /// scrambled values, and `2^check_bits` is at least that.
     const fn check_bits(len: usize) -> u32 {
-        if len == 0 {
-            0
-        } else {
-            KEY_BITS - len.ilog2()
-        }
+        if len == 0 { 0 } else { KEY_BITS - len.ilog2() }
     }
 
     /// The length the table would grow to for `wanted` slots (see

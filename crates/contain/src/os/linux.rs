@@ -8,9 +8,9 @@
 use std::io;
 use std::os::fd::OwnedFd;
 
-use rustix::event::{poll, PollFd, PollFlags};
+use rustix::event::{PollFd, PollFlags, poll};
 use rustix::io::Errno;
-use rustix::process::{getpid, Pid, PidfdFlags, Signal};
+use rustix::process::{Pid, PidfdFlags, Signal, getpid};
 
 use crate::children::{reap, registered};
 

@@ -509,10 +509,10 @@ impl Host {
             Delivery::Answered { status, body } => (status, body),
             Delivery::TimedOut => return Err(Fault::OutOfTime),
             Delivery::Unreachable(reason) => {
-                return Err(Fault::NoOutput(format!("no answer from {}: {reason}", self.url)))
+                return Err(Fault::NoOutput(format!("no answer from {}: {reason}", self.url)));
             }
             Delivery::TooLarge => {
-                return Err(Fault::Garbage(format!("the answer is over {} KiB", ANSWER_LIMIT / 1024)))
+                return Err(Fault::Garbage(format!("the answer is over {} KiB", ANSWER_LIMIT / 1024)));
             }
         };
         if !(200..300).contains(&status) {
@@ -716,11 +716,10 @@ mod tests {
             let rules = if max { Rules::Max } else { Rules::Classic };
             let request = Request::PlayTurn(PlayTurn::new(&board, rules));
             prop_assert_eq!(request.to_string().parse::<Request>(), Ok(request.clone()));
-            if let Request::PlayTurn(turn) = request {
-                if !board.is_full() && !rules.is_over(&board) {
+            if let Request::PlayTurn(turn) = request
+                && !board.is_full() && !rules.is_over(&board) {
                     prop_assert_eq!(turn.position(), Ok(board));
                 }
-            }
         }
 
         #[test]

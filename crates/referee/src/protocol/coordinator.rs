@@ -135,11 +135,7 @@ impl fmt::Display for Response {
 /// `keyword`, then `words` after a space if there are any.
 fn with_words(f: &mut fmt::Formatter<'_>, keyword: &str, words: &str) -> fmt::Result {
     f.write_str(keyword)?;
-    if words.is_empty() {
-        Ok(())
-    } else {
-        write!(f, " {words}")
-    }
+    if words.is_empty() { Ok(()) } else { write!(f, " {words}") }
 }
 
 /// A column written 0-6.
@@ -241,7 +237,9 @@ pub enum BotError {
     #[error("'go' with no position, or after a position that was refused: send a legal position first")]
     NoPosition,
     /// `perft` asked for a depth past [`MAX_PERFT_DEPTH`].
-    #[error("perft {0} is refused: at most {MAX_PERFT_DEPTH} plies (perft 14 takes 14 s here, each ply more about 7 times as long)")]
+    #[error(
+        "perft {0} is refused: at most {MAX_PERFT_DEPTH} plies (perft 14 takes 14 s here, each ply more about 7 times as long)"
+    )]
     PerftTooDeep(u32),
 }
 
@@ -569,7 +567,12 @@ mod tests {
     fn bad_lines_are_errors() {
         check(&["hello"], &["error: unknown command 'hello'"]);
         check(&[""], &["error: empty line"]);
-        check(&["go ftime 1 stime"], &["error: malformed 'go' line 'go ftime 1 stime': expected 'go ftime X stime Y' with X and Y whole milliseconds"]);
+        check(
+            &["go ftime 1 stime"],
+            &[
+                "error: malformed 'go' line 'go ftime 1 stime': expected 'go ftime X stime Y' with X and Y whole milliseconds",
+            ],
+        );
         check(
             &["position startpos 7"],
             &["error: malformed 'position' line 'position startpos 7': expected 'position startpos' and digits 0-6"],
@@ -590,7 +593,12 @@ mod tests {
                 &["", &format!("error: {}", bot_error(position)), refused],
             );
         }
-        check(&["perft 15"], &["error: perft 15 is refused: at most 14 plies (perft 14 takes 14 s here, each ply more about 7 times as long)"]);
+        check(
+            &["perft 15"],
+            &[
+                "error: perft 15 is refused: at most 14 plies (perft 14 takes 14 s here, each ply more about 7 times as long)",
+            ],
+        );
         check(&["perft x"], &["error: malformed 'perft' line 'perft x': expected 'perft X', X a depth"]);
     }
 
@@ -678,14 +686,29 @@ mod tests {
         // Its turn.
         let long = "bestmove ".repeat(10);
         for (script, verdict) in [
-            (&["", "readyok", "bestmove 7 0"][..], "unparseable answer: expected 'bestmove Z V' after 'go ftime 60000 stime 5000', got 'bestmove 7 0'"),
+            (
+                &["", "readyok", "bestmove 7 0"][..],
+                "unparseable answer: expected 'bestmove Z V' after 'go ftime 60000 stime 5000', got 'bestmove 7 0'",
+            ),
             (&["", "readok"], "unparseable answer: expected 'readyok' after 'isready AI 0', got 'readok'"),
-            (&["", "readyok", long.as_str()], "unparseable answer: expected 'bestmove Z V' after 'go ftime 60000 stime 5000', got 'bestmove bestmove bestmove bestmove best...'"),
+            (
+                &["", "readyok", long.as_str()],
+                "unparseable answer: expected 'bestmove Z V' after 'go ftime 60000 stime 5000', got 'bestmove bestmove bestmove bestmove best...'",
+            ),
             (&["bestmove 3 0"], "unparseable answer: it printed 'bestmove 3 0' when no move was asked"),
-            (&["", "readyok", "bestmove 3 0", "bestmove 3 0\nquitting"], "unparseable answer: it answered bestmove 3 and then 'bestmove 3 0\\nquitting'; one move a turn"),
+            (
+                &["", "readyok", "bestmove 3 0", "bestmove 3 0\nquitting"],
+                "unparseable answer: it answered bestmove 3 and then 'bestmove 3 0\\nquitting'; one move a turn",
+            ),
             (&["", "readyok", "!deadline"], "timeout"),
-            (&["", "!gone it ended (killed by signal 9)"], "no output: it ended (killed by signal 9) without answering"),
-            (&["", "!refuses it no longer reads its standard input"], "no output: it no longer reads its standard input without answering"),
+            (
+                &["", "!gone it ended (killed by signal 9)"],
+                "no output: it ended (killed by signal 9) without answering",
+            ),
+            (
+                &["", "!refuses it no longer reads its standard input"],
+                "no output: it no longer reads its standard input without answering",
+            ),
             (&["", "readyok", "!flood"], "unparseable answer: it printed more than 64 KiB without an answer"),
         ] {
             assert_eq!(turn("", script).last().unwrap(), verdict, "{script:?}");

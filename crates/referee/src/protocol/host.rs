@@ -183,11 +183,7 @@ pub fn second_answer(answered: &str, text: &str) -> Fault {
 /// # Errors
 /// An illegal move when the column is full.
 pub fn judged(board: &Board, column: Column) -> Result<Column, Fault> {
-    if board.can_play(column) {
-        Ok(column)
-    } else {
-        Err(Fault::Illegal(column))
-    }
+    if board.can_play(column) { Ok(column) } else { Err(Fault::Illegal(column)) }
 }
 
 /// What a bot printed, cut for a verdict.

@@ -133,8 +133,8 @@ mod tests {
 
     #[test]
     fn max_plays_a_best_move_of_the_shipped_book_where_it_holds_the_position() {
-        use maxconnect4_search::book::Book;
         use maxconnect4_search::Strength;
+        use maxconnect4_search::book::Book;
         let book = Book::shipped_for(Rules::Max);
         let root = after(book.root());
         let best = book.solution(Rules::Max, &root, Strength::Strong).unwrap().best;

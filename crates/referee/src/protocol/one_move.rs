@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use super::verdict::{Cell, Forfeit, IllegalMove};
-use maxconnect4_contain::turn::{describe, last_line, Answer};
 use maxconnect4_contain::Ending;
+use maxconnect4_contain::turn::{Answer, describe, last_line};
 use maxconnect4_game::bitboard::{self, COLUMN_BITS, HEIGHT};
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::format::{self, Grid, LineEnding};
@@ -41,10 +41,11 @@ pub fn judge(before: &Board, output: &[u8]) -> Result<Column, Forfeit> {
         .map_err(|error| Forfeit::Unparseable { quoted: quote_line(output, error.line), error })?;
     let grew: Vec<Column> =
         Column::ALL.into_iter().filter(|&column| height(&grid, column) > before.height(column)).collect();
-    if let [column] = grew[..] {
-        if before.can_play(column) && same_cells(&grid, &Grid::of(&before.after(column))) {
-            return Ok(column);
-        }
+    if let [column] = grew[..]
+        && before.can_play(column)
+        && same_cells(&grid, &Grid::of(&before.after(column)))
+    {
+        return Ok(column);
     }
     Err(Forfeit::Illegal(explain(before, &grid)))
 }
@@ -105,13 +106,31 @@ pub fn judge_turn(
 /// for anywhere in what the program wrote on stderr (a JVM's first line
 /// says it, its last is a stack frame), the first match winning.
 const CANNOT_START: [(&str, &str); 16] = [
-    ("(wrong name:", "the class is in a package: run `java -cp ROOT package.Class` from the folder above the package's"),
-    ("Could not find or load main class", "compile the program (javac) in its folder, or give -cp the folder that holds the class (a class in a package runs as `java -cp ROOT package.Class`)"),
-    ("ClassNotFoundException", "compile the program (javac) in its folder, or give -cp the folder that holds the class"),
-    ("UnsupportedClassVersionError", "the classes were compiled by a newer Java than this `java`: compile them again here"),
+    (
+        "(wrong name:",
+        "the class is in a package: run `java -cp ROOT package.Class` from the folder above the package's",
+    ),
+    (
+        "Could not find or load main class",
+        "compile the program (javac) in its folder, or give -cp the folder that holds the class (a class in a package runs as `java -cp ROOT package.Class`)",
+    ),
+    (
+        "ClassNotFoundException",
+        "compile the program (javac) in its folder, or give -cp the folder that holds the class",
+    ),
+    (
+        "UnsupportedClassVersionError",
+        "the classes were compiled by a newer Java than this `java`: compile them again here",
+    ),
     ("Unable to access jarfile", "the jar is not where the command says; relative paths start in the program's folder"),
-    ("ModuleNotFoundError", "the module is neither beside the script in the program's folder nor installed for this interpreter"),
-    ("ImportError: No module named", "the module is neither beside the script in the program's folder nor installed for this interpreter"),
+    (
+        "ModuleNotFoundError",
+        "the module is neither beside the script in the program's folder nor installed for this interpreter",
+    ),
+    (
+        "ImportError: No module named",
+        "the module is neither beside the script in the program's folder nor installed for this interpreter",
+    ),
     ("Missing parentheses in call to 'print'", "a Python 2 program: run it with python2"),
     ("can't open file", "the script is not where the command says; relative paths start in the program's folder"),
     ("Cannot find module", "the script is not where the command says; relative paths start in the program's folder"),
@@ -241,7 +260,9 @@ mod tests {
         );
         check(
             "2000000\n1000000\n",
-            Err("unparseable output: line 3: the file ends before the six board rows and the turn line (expected 7 lines, found 2) (the file has no such line)"),
+            Err(
+                "unparseable output: line 3: the file ends before the six board rows and the turn line (expected 7 lines, found 2) (the file has no such line)",
+            ),
         );
         check(
             "1000000\n1000000\n2000000\n1000000\n2000000\n1000000\n2\n",
@@ -249,7 +270,9 @@ mod tests {
         );
         check(
             "2000000\n1000000\n2000000\n1000000\n2000000\n2100000\n2\n",
-            Err("illegal move: column 1, row 1 changed from player 1's piece to player 2's piece; a move changes nothing already on the board"),
+            Err(
+                "illegal move: column 1, row 1 changed from player 1's piece to player 2's piece; a move changes nothing already on the board",
+            ),
         );
         check(
             "2000000\n1000000\n2000000\n1000000\n2000000\n1000000\n2\n",
@@ -265,7 +288,9 @@ mod tests {
         );
         check(
             "2000000\n1000000\n2000000\n1000000\n2010000\n1000000\n2\n",
-            Err("illegal move: the new piece in column 3, row 2 floats above an empty cell; a piece falls to the lowest empty cell"),
+            Err(
+                "illegal move: the new piece in column 3, row 2 floats above an empty cell; a piece falls to the lowest empty cell",
+            ),
         );
         check(
             "2000000\n1000000\n2000000\n1000000\n2000000\n1001000\n1\n",

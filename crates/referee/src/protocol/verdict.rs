@@ -141,7 +141,9 @@ pub enum IllegalMove {
         mover: Player,
     },
     /// The new piece is not at the bottom of its column's pile.
-    #[error("the new piece in column {column}, row {row} floats above an empty cell; a piece falls to the lowest empty cell")]
+    #[error(
+        "the new piece in column {column}, row {row} floats above an empty cell; a piece falls to the lowest empty cell"
+    )]
     Floating {
         /// The column of the new piece.
         column: Column,

@@ -33,4 +33,4 @@ pub use results::{chart, crosstable, figures, gradebook, page, ratings, standing
 
 pub use check::check_players;
 pub use error::Error;
-pub use match_play::{play_match, MatchOptions, Start};
+pub use match_play::{MatchOptions, Start, play_match};

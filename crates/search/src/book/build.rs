@@ -16,7 +16,7 @@ use std::ops::Range;
 use std::sync::Mutex;
 
 use super::layers::Layers;
-use super::{key_column, largest_value, BookSpec, Known};
+use super::{BookSpec, Known, key_column, largest_value};
 use crate::classic::Position;
 use crate::engine::Engine;
 use crate::request::Strength;

@@ -24,7 +24,7 @@
 //! Max one by that byte.
 
 use super::layers::Layers;
-use super::{best_of, largest_value, value_of, Book, BookSpec, KEY_MASK, RESERVED};
+use super::{Book, BookSpec, KEY_MASK, RESERVED, best_of, largest_value, value_of};
 use maxconnect4_game::rules::Rules;
 
 /// The first bytes of every book file.
@@ -274,7 +274,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 mod tests {
     use super::*;
     use crate::book::canonical_key;
-    use crate::book::tests::{small_book, CLASSIC_ROOT, MAX_ROOT};
+    use crate::book::tests::{CLASSIC_ROOT, MAX_ROOT, small_book};
     use crate::classic::Position;
 
     /// Parsing `bytes` gives `expected` (an error's message, or the book's length).

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{canonical_key, child_value, ended, record, Book, BookSpec, Known, KEY_MASK};
+use super::{Book, BookSpec, KEY_MASK, Known, canonical_key, child_value, ended, record};
 use crate::classic::Position;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::moves::Moves;
@@ -220,7 +220,7 @@ impl Layers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::tests::{spec, CLASSIC_ROOT, MAX_ROOT};
+    use crate::book::tests::{CLASSIC_ROOT, MAX_ROOT, spec};
     use maxconnect4_game::rules::Rules;
 
     #[test]

@@ -35,11 +35,11 @@ pub mod layers;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::classic::win_now;
 use super::classic::Position;
+use super::classic::win_now;
 use super::outcome::Solution;
 use super::request::Strength;
-use maxconnect4_game::bitboard::{count_windows, CELLS, WIDTH, WINDOWS};
+use maxconnect4_game::bitboard::{CELLS, WIDTH, WINDOWS, count_windows};
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::rules::Rules;
 
@@ -329,11 +329,7 @@ fn record(key: u64, Known { value, best }: Known) -> u64 {
 /// back: mirroring twice is the column itself.
 #[must_use]
 pub const fn key_column(position: &Position, column: Column) -> Column {
-    if canonical_key(position) == position.key() {
-        column
-    } else {
-        column.mirrored()
-    }
+    if canonical_key(position) == position.key() { column } else { column.mirrored() }
 }
 
 /// The key a position is stored under: the smaller of its own and its mirror image's.
@@ -341,11 +337,7 @@ pub const fn key_column(position: &Position, column: Column) -> Column {
 pub const fn canonical_key(position: &Position) -> u64 {
     let key = position.key();
     let mirrored = position.mirrored_key();
-    if mirrored < key {
-        mirrored
-    } else {
-        key
-    }
+    if mirrored < key { mirrored } else { key }
 }
 
 #[cfg(test)]

@@ -7,11 +7,11 @@
 //! ([`Solver::with_threads`]); the player, whose depth-limited searches
 //! take milliseconds, on one.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::player::{heuristic, ClassicPlayer};
+use super::player::{ClassicPlayer, heuristic};
 use super::position::Position;
 use super::solver::Solver;
 use crate::book::Book;

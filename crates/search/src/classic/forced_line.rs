@@ -4,7 +4,7 @@
 //! solver narrows it further with what costs no search: claimeven and the
 //! table). A move its line settles is never searched.
 
-use super::position::{win_now, Position, CELL_COUNT};
+use super::position::{CELL_COUNT, Position, win_now};
 
 /// The forced line after a move ([`forced_line`]): where it ends and the bounds on the
 /// move's value (for the player who made it) known so far.

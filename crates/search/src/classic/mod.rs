@@ -37,5 +37,5 @@ pub use benchmarks::BENCHMARK_SETS;
 pub use engine::ClassicEngine;
 pub use perft::perft;
 pub use player::{ClassicPlayer, WIN_UNIT};
-pub use position::{mirror, win_now, Position};
+pub use position::{Position, mirror, win_now};
 pub use solver::Solver;

@@ -5,7 +5,7 @@
 //! player and the solver, kept in one short list on the stack.
 
 use super::position::Position;
-use maxconnect4_game::bitboard::{column_cells, ALL_CELLS, WIDTH};
+use maxconnect4_game::bitboard::{ALL_CELLS, WIDTH, column_cells};
 use maxconnect4_game::board::Column;
 use maxconnect4_game::random::XorShift;
 

@@ -9,18 +9,18 @@
 //! (a faster win is worth more), and less than one unit either way at the
 //! horizon, so the search prefers a sure result to any heuristic.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::ordering::ordered_moves;
-use super::position::{column_of, win_now, Position, CELL_COUNT};
+use super::position::{CELL_COUNT, Position, column_of, win_now};
 use super::work::Work;
 use crate::book::Book;
 use crate::outcome::SearchResult;
 use crate::progress::Progress;
 use crate::table::{Bound, Entry, TableTooLarge};
-use maxconnect4_game::bitboard::{column_cells, ALL_CELLS};
+use maxconnect4_game::bitboard::{ALL_CELLS, column_cells};
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::rules::Rules;
 use maxconnect4_game::value::Value;

@@ -10,7 +10,7 @@
 //! bits, so columns never mix and mirroring the key mirrors the position.
 
 use maxconnect4_game::bitboard::{
-    self, completing_cells, window_starts, ALL_CELLS, BOTTOM_ROW, CELLS, COLUMN_BITS, WIDTH,
+    self, ALL_CELLS, BOTTOM_ROW, CELLS, COLUMN_BITS, WIDTH, completing_cells, window_starts,
 };
 use maxconnect4_game::board::{Board, Column};
 
@@ -158,11 +158,7 @@ impl Position {
     #[must_use]
     pub const fn after_column(&self, column: Column) -> Option<Position> {
         let cell = self.playable() & bitboard::column_cells(column.index());
-        if cell == 0 {
-            None
-        } else {
-            Some(self.after(cell))
-        }
+        if cell == 0 { None } else { Some(self.after(cell)) }
     }
 
     /// An upper bound on the value for the first player to move (an even

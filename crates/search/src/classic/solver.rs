@@ -27,14 +27,14 @@
 //!   table ([`Solver::with_threads`]), sharing out the moves of the
 //!   positions they meet (ABDADA).
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::busy::Busy;
-use super::forced_line::{forced_line, Line};
+use super::forced_line::{Line, forced_line};
 use super::ordering::{MoveList, RACE};
-use super::position::{column_of, win_now, Position, CELL_COUNT, CLAIMEVEN_LOSS};
+use super::position::{CELL_COUNT, CLAIMEVEN_LOSS, Position, column_of, win_now};
 use super::work::Work;
 use crate::book::Book;
 use crate::outcome::{OutOfTime, Solution, ValueBound};
@@ -670,21 +670,22 @@ impl Solver {
     #[inline]
     fn bound_line_end(&self, line: &mut Line, alpha: i32, beta: i32) {
         let moves = line.end.moves();
-        if moves.is_multiple_of(2) && (if line.ours { alpha >= -CLAIMEVEN_LOSS } else { beta <= CLAIMEVEN_LOSS }) {
-            if let Some(bound) = line.end.claimeven_bound() {
-                line.end_at_most(bound);
-            }
+        if moves.is_multiple_of(2)
+            && (if line.ours { alpha >= -CLAIMEVEN_LOSS } else { beta <= CLAIMEVEN_LOSS })
+            && let Some(bound) = line.end.claimeven_bound()
+        {
+            line.end_at_most(bound);
         }
-        if moves < CUTOFF_PROBE_MOVES {
-            if let Some(entry) = self.work.table.probe(table_key_of(&line.end).0) {
-                match entry.bound {
-                    Bound::Exact => {
-                        line.end_at_most(entry.value);
-                        line.end_at_least(entry.value);
-                    }
-                    Bound::Lower => line.end_at_least(entry.value),
-                    Bound::Upper => line.end_at_most(entry.value),
+        if moves < CUTOFF_PROBE_MOVES
+            && let Some(entry) = self.work.table.probe(table_key_of(&line.end).0)
+        {
+            match entry.bound {
+                Bound::Exact => {
+                    line.end_at_most(entry.value);
+                    line.end_at_least(entry.value);
                 }
+                Bound::Lower => line.end_at_least(entry.value),
+                Bound::Upper => line.end_at_most(entry.value),
             }
         }
     }
@@ -713,11 +714,7 @@ enum Searched {
 fn table_key_of(position: &Position) -> (u64, bool) {
     let key = position.key();
     let mirrored_key = position.mirrored_key();
-    if mirrored_key < key {
-        (mirrored_key, true)
-    } else {
-        (key, false)
-    }
+    if mirrored_key < key { (mirrored_key, true) } else { (key, false) }
 }
 
 #[cfg(test)]

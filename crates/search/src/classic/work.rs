@@ -3,8 +3,8 @@
 //! another thread reads. Threads solving together each have a `Work` of
 //! their own around one shared table ([`Work::helper`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::progress::Progress;

@@ -26,8 +26,8 @@
 //!
 //! [`alpha_beta`]: crate::alpha_beta
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::follow_up;

@@ -22,7 +22,7 @@
 //! four 7 times fewer. The search only needs to know whether a bound lies
 //! beyond its window, so pairings are tried until one does.
 
-use maxconnect4_game::bitboard::{count_windows, ALL_CELLS, BOTTOM_ROW, WIDTH};
+use maxconnect4_game::bitboard::{ALL_CELLS, BOTTOM_ROW, WIDTH, count_windows};
 use maxconnect4_game::board::Board;
 
 /// Columns with an odd number of empty cells there can be.
@@ -311,8 +311,8 @@ mod tests {
     /// search returns fail-soft and stores.
     mod reference {
         // The sharing out by pairs did not change: the production one.
-        use super::super::{some_pairing, Sides};
-        use maxconnect4_game::bitboard::{column_cells, count_windows, ALL_CELLS, BOTTOM_ROW, COLUMN_BITS, WIDTH};
+        use super::super::{Sides, some_pairing};
+        use maxconnect4_game::bitboard::{ALL_CELLS, BOTTOM_ROW, COLUMN_BITS, WIDTH, column_cells, count_windows};
         use maxconnect4_game::board::Board;
 
         const MAX_ODD_COLUMNS: usize = WIDTH;

@@ -8,19 +8,19 @@
 //! the rest to [`interior`](Searcher::interior); the engine
 //! ([`super::engine`]) runs the iterations and the threads.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use super::follow_up;
-use super::ordering::{answer_first, by_threats, ordered_moves, ColumnOrder, Tallies};
+use super::ordering::{ColumnOrder, Tallies, answer_first, by_threats, ordered_moves};
 use super::split::{self, Pool, Split};
-use crate::table::{Bound, Entry, Pause, Table};
 use crate::Progress;
-use maxconnect4_game::bitboard::{column_cells, CELLS, COLUMN_BITS, WIDTH};
+use crate::table::{Bound, Entry, Pause, Table};
+use maxconnect4_game::bitboard::{CELLS, COLUMN_BITS, WIDTH, column_cells};
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::score::{bounds, bounds_for, evaluate, value_after};
-use maxconnect4_game::value::{Value, INFINITY, POINT};
+use maxconnect4_game::value::{INFINITY, POINT, Value};
 
 /// Table entries are probed and stored only this many plies or more from the
 /// search horizon; nearer the leaves a lookup costs more than it saves.
@@ -217,10 +217,10 @@ impl<'a> Searcher<'a> {
             // An idle thread takes part in the table's growth too, or the
             // others would wait for it for ever.
             self.check_growth();
-            if !self.stopped {
-                if let Some(split) = pool.join(under) {
-                    return Some(split);
-                }
+            if !self.stopped
+                && let Some(split) = pool.join(under)
+            {
+                return Some(split);
             }
             idle.pause();
         }
@@ -422,28 +422,30 @@ impl<'a> Searcher<'a> {
                 self.table.prefetch(self.table_key(board.key_after(column), depth - 1, to_the_end).0);
             }
         }
-        if depth >= TABLE_MIN_DEPTH {
-            if let Some(entry) = self.table.probe(key) {
-                first = entry.best.map(|column| mirror_if(column, mirrored));
-                if entry.depth == depth {
-                    if let Some(value) = entry.cut_or_narrow(&mut alpha, &mut beta) {
-                        return value;
-                    }
-                }
+        if depth >= TABLE_MIN_DEPTH
+            && let Some(entry) = self.table.probe(key)
+        {
+            first = entry.best.map(|column| mirror_if(column, mirrored));
+            if entry.depth == depth
+                && let Some(value) = entry.cut_or_narrow(&mut alpha, &mut beta)
+            {
+                return value;
             }
         }
 
         // The follow-up strategy's bounds cost more than a table probe.
-        if to_the_end && depth >= FOLLOW_UP_MIN_EMPTY {
-            if let Some(value) = follow_up_cut(board, alpha, beta) {
-                return value;
-            }
+        if to_the_end
+            && depth >= FOLLOW_UP_MIN_EMPTY
+            && let Some(value) = follow_up_cut(board, alpha, beta)
+        {
+            return value;
         }
 
-        if children_stored && !(to_the_end && depth < ETC_MIN_EMPTY) {
-            if let Some(value) = self.child_cut(board, depth, beta, to_the_end) {
-                return value;
-            }
+        if children_stored
+            && !(to_the_end && depth < ETC_MIN_EMPTY)
+            && let Some(value) = self.child_cut(board, depth, beta, to_the_end)
+        {
+            return value;
         }
         let searched_alpha = alpha;
         let mut best = -INFINITY;
@@ -580,14 +582,14 @@ impl<'a> Searcher<'a> {
         loop {
             // Young brothers wait: only once a move has been searched are
             // the others shared with idle threads.
-            if best_move.is_some() {
-                if let Some(pool) = self.pool_for_split(depth, moves) {
-                    (best, best_move) = self.split(pool, board, depth, (alpha, beta), (best, best_move), moves);
-                    if self.stopped {
-                        return None;
-                    }
-                    break;
+            if best_move.is_some()
+                && let Some(pool) = self.pool_for_split(depth, moves)
+            {
+                (best, best_move) = self.split(pool, board, depth, (alpha, beta), (best, best_move), moves);
+                if self.stopped {
+                    return None;
                 }
+                break;
             }
             let Some(column) = moves.next() else { break };
             let child = self.play(board, column, tallies);
@@ -622,10 +624,10 @@ impl<'a> Searcher<'a> {
             Ok(window) => window,
             Err(value) => return value,
         };
-        if board.empty_cells() >= ENDGAME_FOLLOW_UP_EMPTY {
-            if let Some(value) = follow_up_cut(board, alpha, beta) {
-                return value;
-            }
+        if board.empty_cells() >= ENDGAME_FOLLOW_UP_EMPTY
+            && let Some(value) = follow_up_cut(board, alpha, beta)
+        {
+            return value;
         }
         let playable = board.playable_cells();
         if board.empty_cells() == 1 {
@@ -696,11 +698,7 @@ fn mirror_key(key: u64) -> u64 {
 /// `column`, or in the mirror image if `mirrored`.
 #[inline(always)]
 fn mirror_if(column: Column, mirrored: bool) -> Column {
-    if mirrored {
-        column.mirrored()
-    } else {
-        column
-    }
+    if mirrored { column.mirrored() } else { column }
 }
 
 /// The window `(alpha, beta)` narrowed to the exact score bounds of `board`,

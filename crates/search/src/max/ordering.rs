@@ -7,7 +7,7 @@
 //! [`super::negamax`]). The list ([`ColumnOrder`]) is one word, handed from the search to the
 //! threads that share a position's moves ([`super::split`]).
 
-use maxconnect4_game::bitboard::{column_cells, completing_cells, WIDTH};
+use maxconnect4_game::bitboard::{WIDTH, column_cells, completing_cells};
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::lines::Tally;
 use maxconnect4_game::score::value_after_tallied;

@@ -5,20 +5,20 @@
 //! move in time, or the verdict says what went wrong, before a tournament
 //! plays a hundred games of forfeits.
 
-use maxconnect4_game::printable::{file_name, printable, LINE};
+use maxconnect4_game::printable::{LINE, file_name, printable};
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
 use crate::protocol::verdict::Forfeit;
+use crate::referee::Error;
 use crate::referee::gradebook::{self, Check, Row};
 use crate::referee::log::Colour;
 use crate::referee::player::{self, Ask, End, PlayerSpec, Seating};
 use crate::referee::seat::{self, Seat};
 use crate::referee::settings::Settings;
-use crate::referee::Error;
-use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_contain::Containment;
+use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_game::board::{Board, Column};
 
 /// How one player did.

@@ -19,9 +19,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::referee::player::program::{self, CAPTURE_LIMIT};
-use crate::referee::player::PlayerSpec;
 use crate::referee::Error;
+use crate::referee::player::PlayerSpec;
+use crate::referee::player::program::{self, CAPTURE_LIMIT};
 use maxconnect4_contain::home::Home;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_contain::scratch::ScratchDir;
@@ -132,9 +132,7 @@ pub enum NoPlan {
         names: Vec<String>,
     },
     /// `make` ran, but left no one program to run.
-    #[error(
-        "make made no program named like maxconnect4 (and not exactly one new one): say which in the command file"
-    )]
+    #[error("make made no program named like maxconnect4 (and not exactly one new one): say which in the command file")]
     NothingMade,
     /// The folder holds more files than a program's folder does.
     #[error("more than {MOST_FILES} files: a program's folder holds its sources and a few data files")]
@@ -433,11 +431,7 @@ fn simple(name: &str) -> &str {
 /// `path` from `folder`, `.` for the folder itself.
 fn relative(folder: &Path, path: &Path) -> String {
     let relative = path.strip_prefix(folder).unwrap_or(path);
-    if relative.as_os_str().is_empty() {
-        ".".to_owned()
-    } else {
-        relative.to_string_lossy().into_owned()
-    }
+    if relative.as_os_str().is_empty() { ".".to_owned() } else { relative.to_string_lossy().into_owned() }
 }
 
 fn quote(word: &str) -> String {
@@ -565,11 +559,7 @@ fn player_name(folder: &Path) -> String {
     let name = folder.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     let name: String =
         name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
-    if name.starts_with(['-', '.']) {
-        format!("_{name}")
-    } else {
-        name
-    }
+    if name.starts_with(['-', '.']) { format!("_{name}") } else { name }
 }
 
 fn entrant(folder: &Path, containment: &Containment) -> Entrant {
@@ -591,7 +581,7 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
     match built.home() {
         Home::Missing(why) => return failed("not looked at", "", why.clone()),
         Home::Shown(_) => {
-            return failed("not looked at", "", maxconnect4_contain::too_large(containment.limits().disk / 2))
+            return failed("not looked at", "", maxconnect4_contain::too_large(containment.limits().disk / 2));
         }
         Home::None | Home::Copied(_) => {}
     }

@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::referee::Error;
 use crate::referee::adjudication::{Adjudication, Adjudicator};
 use crate::referee::console::Console;
 use crate::referee::log::{Colour, GameRecord, TurnRecord};
@@ -19,7 +20,6 @@ use crate::referee::player::{self, Ask, End, Seating, Turn};
 use crate::referee::result::{GameResult, PlayedTurn};
 use crate::referee::seat::Seat;
 use crate::referee::settings::Settings;
-use crate::referee::Error;
 use maxconnect4_contain::Containment;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::display;
@@ -120,11 +120,11 @@ impl Game<'_> {
             if forfeited {
                 break;
             }
-            if let Some(adjudicator) = adjudicator.as_mut().filter(|_| !self.settings.rules.is_over(&board)) {
-                if let Some(outcome) = adjudicator.proven(&board) {
-                    adjudicated = Some(Adjudication { after: turns.len(), outcome });
-                    break;
-                }
+            if let Some(adjudicator) = adjudicator.as_mut().filter(|_| !self.settings.rules.is_over(&board))
+                && let Some(outcome) = adjudicator.proven(&board)
+            {
+                adjudicated = Some(Adjudication { after: turns.len(), outcome });
+                break;
             }
         }
         let result = GameResult {

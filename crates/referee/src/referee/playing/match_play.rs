@@ -6,6 +6,7 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
+use crate::referee::Error;
 use crate::referee::console::Console;
 use crate::referee::game::{self, Game};
 use crate::referee::log::{self, Log};
@@ -13,7 +14,6 @@ use crate::referee::player::PlayerSpec;
 use crate::referee::result::GameResult;
 use crate::referee::seat::{self, Seat};
 use crate::referee::settings::Settings;
-use crate::referee::Error;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_game::board::Board;
 use maxconnect4_game::moves::Moves;

@@ -11,7 +11,7 @@ use std::io::Write;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::referee::log::{Colour, GameRecord};
-use maxconnect4_game::printable::{printable, NAME};
+use maxconnect4_game::printable::{NAME, printable};
 
 /// The tournament's reporter.
 pub struct Reporter<'a> {
@@ -96,11 +96,7 @@ fn describe(record: &GameRecord) -> String {
 
 /// `count` and `noun`, plural unless the count is one: `1 opening`, `2 games`.
 pub(super) fn counted(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
-    }
+    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }
 
 #[cfg(test)]

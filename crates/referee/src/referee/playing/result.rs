@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::protocol::verdict::Forfeit;
 use crate::referee::adjudication::Adjudication;
-use crate::referee::log::{encode_board, Adjudicated, Colour, ForfeitRecord, GameRecord, Outcome, Scores, TurnRecord};
+use crate::referee::log::{Adjudicated, Colour, ForfeitRecord, GameRecord, Outcome, Scores, TurnRecord, encode_board};
 use crate::referee::player::Turn;
 use crate::referee::seat::Seat;
 use crate::referee::settings::Settings;

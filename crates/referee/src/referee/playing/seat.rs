@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
+use crate::referee::Error;
 use crate::referee::log::Side;
 use crate::referee::player::{PlayerKind, PlayerSpec};
-use crate::referee::Error;
-use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_contain::Containment;
+use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_game::board::{Board, Column};
 
 /// A player and how it is shown and logged.

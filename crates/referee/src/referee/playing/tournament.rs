@@ -28,23 +28,23 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{Mutex, mpsc};
 
+use crate::referee::Error;
 use crate::referee::error::{NameError, TournamentError};
-use crate::referee::fixtures::{check_gauntlet, game_id, game_list, in_shard, Fixture};
+use crate::referee::fixtures::{Fixture, check_gauntlet, game_id, game_list, in_shard};
 use crate::referee::game::Game;
 use crate::referee::gradebook::{Check, Entry};
 use crate::referee::log::{self, Colour, GameRecord, Log, Side};
-use crate::referee::manifest::{Manifest, MANIFEST_FILE};
+use crate::referee::manifest::{MANIFEST_FILE, Manifest};
 use crate::referee::player::PlayerSpec;
-use crate::referee::reporter::{counted, Reporter};
+use crate::referee::reporter::{Reporter, counted};
 use crate::referee::results::Results;
 use crate::referee::seat::Seat;
 use crate::referee::settings::Settings;
 use crate::referee::standings::Standing;
-use crate::referee::Error;
-use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_contain::Containment;
+use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_game::board::Board;
 use maxconnect4_game::moves::Moves;
 use maxconnect4_game::printable::file_name;
@@ -343,11 +343,7 @@ fn manifest(seats: &[Seat], openings: &[String], options: &TournamentOptions) ->
 pub fn check_name(name: &str) -> Result<(), NameError> {
     let usable = name.chars().next().is_some_and(|first| first.is_ascii_alphanumeric() || first == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-    if usable {
-        Ok(())
-    } else {
-        Err(NameError::Unusable(name.to_owned()))
-    }
+    if usable { Ok(()) } else { Err(NameError::Unusable(name.to_owned())) }
 }
 
 /// The seats for `players`, whose names must be distinct and usable as

@@ -161,11 +161,7 @@ fn shown(value: ColumnValue) -> String {
 /// classic value is a heuristic that proves nothing, counted as open
 /// (equal to a draw: not lost).
 fn class(value: ColumnValue) -> Ordering {
-    if value.unit == Analysis::unit(Rules::Classic) && !value.is_exact() {
-        Ordering::Equal
-    } else {
-        value.class()
-    }
+    if value.unit == Analysis::unit(Rules::Classic) && !value.is_exact() { Ordering::Equal } else { value.class() }
 }
 
 /// What a blunder threw away: `a win thrown to a loss`, `an open result

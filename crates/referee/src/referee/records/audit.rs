@@ -16,7 +16,7 @@ use crate::referee::log::{Colour, Fault, GameRecord, LogError, Outcome, Records}
 use crate::referee::replay;
 use maxconnect4_game::moves::Moves;
 use maxconnect4_game::player::Player;
-use maxconnect4_game::printable::{printable, LINE};
+use maxconnect4_game::printable::{LINE, printable};
 use maxconnect4_game::rules::{self, Rules};
 
 /// Checks every game of the log at `path` against itself, as every reader

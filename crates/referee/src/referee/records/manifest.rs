@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::referee::fixtures::{game_list, meets, Fixture};
+use crate::referee::Error;
+use crate::referee::fixtures::{Fixture, game_list, meets};
 use crate::referee::gradebook::{Check, Entry};
 use crate::referee::log::{GameRecord, Side};
 use crate::referee::settings::Settings;
-use crate::referee::Error;
 use maxconnect4_game::rules::Rules;
 
 /// The manifest's file name, in the tournament's directory.

@@ -17,12 +17,12 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::referee::Error;
 use crate::referee::error::MergeError;
 use crate::referee::log::{self, Colour, GameRecord};
-use crate::referee::manifest::{settings_words, Manifest};
+use crate::referee::manifest::{Manifest, settings_words};
 use crate::referee::results::Results;
 use crate::referee::tournament::LOG_FILE;
-use crate::referee::Error;
 
 /// The games of a set of logs, as one tournament.
 #[derive(Debug)]
@@ -224,7 +224,7 @@ fn check_settings(games: &[Source], manifest: Option<(&Manifest, &Path)>) -> Res
                         command: command.to_owned(),
                         said: from.to_path_buf(),
                     }
-                    .into())
+                    .into());
                 }
                 Some(_) => {}
                 None => {

@@ -8,10 +8,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::referee::Error;
 use crate::referee::annotation;
 use crate::referee::game::summary;
 use crate::referee::log::{self, Colour, Fault, GameRecord};
-use crate::referee::Error;
 use maxconnect4_game::board::Board;
 use maxconnect4_game::display;
 use maxconnect4_game::moves;
@@ -132,10 +132,10 @@ pub fn replay(
         let board = display::board_and_score(&pair[1]);
         write!(out, "\nMove {}: {} ({}) plays column {digit}.\n{board}", index + 1, colour.name(), side.shown())
             .map_err(terminal)?;
-        if let Some((engine, budget)) = annotate.as_mut() {
-            if let Some(note) = annotation::note(index + 1, &pair[0], &pair[1], engine, budget) {
-                writeln!(out, "{}", note.line(&side.shown())).map_err(terminal)?;
-            }
+        if let Some((engine, budget)) = annotate.as_mut()
+            && let Some(note) = annotation::note(index + 1, &pair[0], &pair[1], engine, budget)
+        {
+            writeln!(out, "{}", note.line(&side.shown())).map_err(terminal)?;
         }
         out.flush().map_err(terminal)?;
     }

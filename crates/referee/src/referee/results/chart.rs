@@ -9,8 +9,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::referee::standings::Standing;
-use maxconnect4_game::printable::{printable, NAME};
-use maxconnect4_io::plot::{self, encode_png, FONT};
+use maxconnect4_game::printable::{NAME, printable};
+use maxconnect4_io::plot::{self, FONT, encode_png};
 
 /// Why the chart could not be made.
 #[derive(Debug, thiserror::Error)]

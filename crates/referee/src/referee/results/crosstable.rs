@@ -3,11 +3,11 @@
 //! player, counted from the game records (a forfeit is a loss), as a table
 //! for the terminal and as CSV, one line per pair, for a spreadsheet.
 
-use maxconnect4_game::printable::{csv_field, padded, printable, NAME};
+use maxconnect4_game::printable::{NAME, csv_field, padded, printable};
 use std::fmt::Write as _;
 
 use crate::referee::log::{Colour, GameRecord, Outcome};
-use crate::referee::standings::{Standing, POINTS};
+use crate::referee::standings::{POINTS, Standing};
 
 /// One player's results against one opponent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,11 +73,7 @@ impl Crosstable {
     pub fn table(&self) -> String {
         let cell = |row: usize, column: usize| {
             let result = self.results[row][column];
-            if row == column {
-                "-".to_owned()
-            } else {
-                format!("{}-{}-{}", result.wins, result.draws, result.losses)
-            }
+            if row == column { "-".to_owned() } else { format!("{}-{}-{}", result.wins, result.draws, result.losses) }
         };
         let names: Vec<String> = self.names.iter().map(|name| printable(name, NAME)).collect();
         let length = |text: &str| text.chars().count();

@@ -25,7 +25,7 @@ use crate::referee::crosstable::Crosstable;
 use crate::referee::figures::Figures;
 use crate::referee::log::{Colour, GameRecord, Outcome};
 use crate::referee::ratings::Rating;
-use crate::referee::standings::{forfeits, Forfeits, Standing};
+use crate::referee::standings::{Forfeits, Standing, forfeits};
 
 /// The page, with [`PLACEHOLDER`] where the results go.
 const TEMPLATE: &str = include_str!("page.html");

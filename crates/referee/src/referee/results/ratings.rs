@@ -14,7 +14,7 @@
 //! every difference a little towards 0, by less the more games there are.
 
 use crate::referee::log::{Colour, GameRecord, Outcome};
-use maxconnect4_game::printable::{csv_field, padded, printable, NAME};
+use maxconnect4_game::printable::{NAME, csv_field, padded, printable};
 
 /// Elo points per unit of natural log-strength: `400 / ln 10`.
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;

@@ -3,7 +3,7 @@
 //! and ranked, as a table for the terminal, as CSV, and the forfeits' reasons
 //! under the table. The tournament makes them and the chart draws them.
 
-use maxconnect4_game::printable::{csv_field, padded, printable, right, LINE, NAME};
+use maxconnect4_game::printable::{LINE, NAME, csv_field, padded, printable, right};
 use std::fmt::Write as _;
 
 use crate::referee::log::{Colour, GameRecord, Outcome};
@@ -124,11 +124,7 @@ pub fn aligned(rows: Vec<Vec<String>>, left: &[usize]) -> String {
             .enumerate()
             .map(
                 |(column, (cell, &width))| {
-                    if left.contains(&column) {
-                        padded(cell, width)
-                    } else {
-                        right(cell, width)
-                    }
+                    if left.contains(&column) { padded(cell, width) } else { right(cell, width) }
                 },
             )
             .collect();
@@ -196,11 +192,7 @@ pub fn forfeit_reasons(standings: &[Standing], records: &[&GameRecord]) -> Strin
             let _ = writeln!(text, "  {} × {verdict}, for example: {reason}", group.games.len());
         }
     }
-    if text.is_empty() {
-        text
-    } else {
-        format!("\nForfeits (the whole reasons are in the log):\n{text}")
-    }
+    if text.is_empty() { text } else { format!("\nForfeits (the whole reasons are in the log):\n{text}") }
 }
 
 /// The standings as CSV, with a header line (a name from a match's log may

@@ -9,19 +9,19 @@
 //! never sees half a page or standings from one run beside ratings from
 //! another.
 
-use maxconnect4_game::printable::{padded, printable, NAME};
+use maxconnect4_game::printable::{NAME, padded, printable};
 use std::io::Write;
 use std::path::Path;
 
+use crate::referee::Error;
 use crate::referee::chart;
-use crate::referee::crosstable::{crosstable, Crosstable};
-use crate::referee::figures::{self, figures, figures_table, Figures};
+use crate::referee::crosstable::{Crosstable, crosstable};
+use crate::referee::figures::{self, Figures, figures, figures_table};
 use crate::referee::gradebook::{self, Entry};
 use crate::referee::log::GameRecord;
 use crate::referee::page;
-use crate::referee::ratings::{ratings, ratings_csv, ratings_table, Rating};
-use crate::referee::standings::{forfeit_reasons, standings, standings_table, Standing};
-use crate::referee::Error;
+use crate::referee::ratings::{Rating, ratings, ratings_csv, ratings_table};
+use crate::referee::standings::{Standing, forfeit_reasons, standings, standings_table};
 use maxconnect4_io::atomic;
 
 /// The results of a set of games between named players.

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use crate::protocol::verdict::Forfeit;
-use crate::referee::console::Console;
 use crate::referee::Error;
+use crate::referee::console::Console;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::rules::Outcome;
 

@@ -15,13 +15,13 @@ use std::time::{Duration, Instant};
 
 use super::pipe::forfeit;
 use super::{Ask, Competitor, End, Turn};
-use crate::protocol::arena::{Delivery, Host, ANSWER_LIMIT};
+use crate::protocol::arena::{ANSWER_LIMIT, Delivery, Host};
+use crate::referee::Error;
 use crate::referee::console::Console;
 use crate::referee::log::Colour;
 use crate::referee::settings::Settings;
-use crate::referee::Error;
-use maxconnect4_contain::captures::Captures;
 use maxconnect4_contain::Captured;
+use maxconnect4_contain::captures::Captures;
 
 /// `http:URL`.
 pub struct Http {

@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use super::{Ask, Competitor, End, Turn};
 use crate::protocol::verdict::Forfeit;
-use crate::referee::console::Console;
 use crate::referee::Error;
+use crate::referee::console::Console;
 use maxconnect4_game::display;
 
 /// `human`.

@@ -24,6 +24,6 @@ pub mod program;
 pub mod seating;
 pub mod spec;
 
-pub use competitor::{Ask, Competitor, End, Turn, STARTUP};
-pub use seating::{seat, Seating};
+pub use competitor::{Ask, Competitor, End, STARTUP, Turn};
+pub use seating::{Seating, seat};
 pub use spec::{PlayerKind, PlayerSpec, SpecError};

@@ -19,13 +19,13 @@ use std::time::{Duration, Instant};
 use super::{Ask, Competitor, End, Turn};
 use crate::protocol::host::{Fault, PipeHost, Silence, Situation, Step, Then};
 use crate::protocol::verdict::{Forfeit, IllegalMove};
-use crate::referee::console::Console;
 use crate::referee::Error;
+use crate::referee::console::Console;
 use maxconnect4_contain::captures::Captures;
 use maxconnect4_contain::limits::Passed;
 use maxconnect4_contain::scratch::ScratchDir;
 use maxconnect4_contain::template::{Substitution, Template};
-use maxconnect4_contain::turn::{describe, last_line, section, shown, CAPTURE_LIMIT};
+use maxconnect4_contain::turn::{CAPTURE_LIMIT, describe, last_line, section, shown};
 use maxconnect4_contain::{Captured, Contained, Containment, Polled, StartError, Stream};
 
 /// The most a bot may print without completing an answer: answers are a few
@@ -230,11 +230,11 @@ impl Conversation {
                 return Err(NoAnswer::Limit(self.limit(passed)));
             }
             let used = self.process.as_ref().ok().and_then(Contained::cpu);
-            if let (Some(before), Some(now)) = (cpu_before, used) {
-                if now.saturating_sub(before) > budget {
-                    let limit = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
-                    return Err(NoAnswer::Limit(Forfeit::Limit(Passed::Cpu, limit)));
-                }
+            if let (Some(before), Some(now)) = (cpu_before, used)
+                && now.saturating_sub(before) > budget
+            {
+                let limit = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
+                return Err(NoAnswer::Limit(Forfeit::Limit(Passed::Cpu, limit)));
             }
         }
     }

@@ -10,17 +10,17 @@ use std::time::Duration;
 
 use super::{Ask, Competitor, End, Turn};
 use crate::protocol::one_move;
+use crate::referee::Error;
 use crate::referee::console::Console;
 use crate::referee::settings::Settings;
-use crate::referee::Error;
+use maxconnect4_contain::Containment;
 use maxconnect4_contain::captures::Captures;
 use maxconnect4_contain::scratch::ScratchDir;
 use maxconnect4_contain::template::{OwnPlay, Template};
 use maxconnect4_contain::turn::{self, Given};
-use maxconnect4_contain::Containment;
 
 // What `referee::class` reads of a run, where it was before `contain::turn`.
-pub(crate) use maxconnect4_contain::turn::{describe, last_line, CAPTURE_LIMIT};
+pub(crate) use maxconnect4_contain::turn::{CAPTURE_LIMIT, describe, last_line};
 
 /// A side's command, ready to run, and its working directory.
 pub struct Program<'a> {

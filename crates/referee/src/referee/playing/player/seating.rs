@@ -4,11 +4,11 @@
 
 use std::path::Path;
 
-use super::{coordinator, http, human, moderator, pipe, program};
 use super::{Competitor, PlayerKind, PlayerSpec, STARTUP};
+use super::{coordinator, http, human, moderator, pipe, program};
+use crate::referee::Error;
 use crate::referee::log::Colour;
 use crate::referee::settings::Settings;
-use crate::referee::Error;
 use maxconnect4_contain::captures::Captures;
 use maxconnect4_contain::scratch::ScratchDir;
 use maxconnect4_contain::{ContainError, Containment};
