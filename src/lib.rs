@@ -7,7 +7,7 @@
 //! - `maxconnect4-referee`: [`referee`] and [`protocol`];
 //! - `maxconnect4-contain`: [`contain`], running others' programs;
 //! - `maxconnect4-search`: [`search`], one engine for both rule sets;
-//! - `maxconnect4-io`: [`atomic`], [`bounded`], [`signals`], [`prompt`],
+//! - `maxconnect4-io`: [`whole`], [`bounded`], [`signals`], [`prompt`],
 //!   [`memory`], [`plot`];
 //! - `maxconnect4-game`, the core without I/O: [`board`], [`rules`],
 //!   [`moves`], [`score`], [`format`] and the rest.
@@ -19,7 +19,7 @@ pub use maxconnect4_contain as contain;
 pub use maxconnect4_game::{
     bitboard, board, display, features, format, lines, moves, player, printable, random, rules, score, shard, value,
 };
-pub use maxconnect4_io::{atomic, bounded, memory, plot, prompt, signals};
+pub use maxconnect4_io::{bounded, memory, plot, prompt, signals, whole};
 pub use maxconnect4_referee::{protocol, referee};
 pub use maxconnect4_search as search;
 

@@ -5,12 +5,12 @@
 use std::io;
 use std::path::PathBuf;
 
-use crate::atomic;
 use crate::bounded::BoardFileError;
 use crate::moves::MoveStringError;
 use crate::prompt::PromptError;
 use crate::search::SolveError;
 use crate::search::TableTooLarge;
+use crate::whole;
 
 /// Why a mode stopped.
 #[derive(Debug, thiserror::Error)]
@@ -37,7 +37,7 @@ pub enum Error {
     },
     /// An output that cannot be written where it was named.
     #[error(transparent)]
-    Output(#[from] atomic::Error),
+    Output(#[from] whole::Error),
     #[error(transparent)]
     Table(#[from] TableTooLarge),
     #[error(transparent)]

@@ -56,7 +56,7 @@ pub fn interactive(
     };
     // Found now, not after the first move.
     for saved in [COMPUTER_FILE, HUMAN_FILE] {
-        crate::atomic::check(Path::new(saved))?;
+        crate::whole::check(Path::new(saved))?;
     }
     let computer = match first {
         FirstMove::Computer => board.to_move(),

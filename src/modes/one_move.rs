@@ -8,10 +8,10 @@ use super::position::{save_board, Source};
 use super::settings::EngineSettings;
 use super::thinking::think;
 use super::Error;
-use crate::atomic;
 use crate::display;
 use crate::rules::Rules;
 use crate::search::Limits;
+use crate::whole;
 
 /// Reads the position from `input`, prints the board, and unless the game
 /// is over under `rules` chooses a move with a search within `limits` by an
@@ -33,7 +33,7 @@ pub fn one_move(
     out: &mut dyn Write,
 ) -> Result<(), Error> {
     let file = input.load(rules)?;
-    atomic::check(output)?;
+    whole::check(output)?;
     let mut board = file.board;
     let mut engine = settings.engine(rules)?;
     let mut out = FallibleOut { out, failure: None };

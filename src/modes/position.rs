@@ -4,12 +4,12 @@
 use std::path::Path;
 
 use super::Error;
-use crate::atomic;
 use crate::board::Board;
 use crate::bounded::read_board_file;
 use crate::format::{self, BoardFile, LineEnding};
 use crate::moves::Moves;
 use crate::rules::Rules;
+use crate::whole;
 
 /// Where a position comes from: a board file or a move string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +52,6 @@ impl Source {
 ///
 /// # Errors
 /// When the directory is not writable or the rename fails.
-pub fn save_board(path: &Path, board: &Board, line_ending: LineEnding) -> Result<(), atomic::Error> {
-    atomic::write(path, format::write(board, line_ending).as_bytes())
+pub fn save_board(path: &Path, board: &Board, line_ending: LineEnding) -> Result<(), whole::Error> {
+    whole::write(path, format::write(board, line_ending).as_bytes())
 }

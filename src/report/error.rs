@@ -33,7 +33,7 @@ pub enum Error {
     #[error("cannot run the program")]
     Run(#[source] RunError),
     #[error(transparent)]
-    Write(#[from] crate::atomic::Error),
+    Write(#[from] crate::whole::Error),
     #[error(transparent)]
     Csv(#[from] csv::Error),
     #[error(transparent)]

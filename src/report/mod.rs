@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::atomic;
+use crate::whole;
 
 pub use error::{Error, RunError};
 
@@ -90,7 +90,7 @@ pub fn run(options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Resul
     }
     // Made where named, in a folder that exists, as every output is; removed
     // again if nothing could be written in it.
-    let made = atomic::make_folder(&options.out)?;
+    let made = whole::make_folder(&options.out)?;
     let written = measure_and_write(options, (positions, source), started, out, err);
     if written.is_err() && made {
         // Only an empty folder goes: whatever a failure wrote stays to be read.
@@ -147,9 +147,9 @@ fn measure_and_write(
 
     let staged = files
         .iter()
-        .map(|(name, contents)| atomic::stage(&options.out.join(name), contents))
+        .map(|(name, contents)| whole::stage(&options.out.join(name), contents))
         .collect::<Result<Vec<_>, _>>()?;
-    atomic::put_all_in_place(staged)?;
+    whole::put_all_in_place(staged)?;
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
     terminal::summary(&timings, &options.out, &names, started.elapsed(), out).map_err(Error::Output)?;
     terminal::warnings(&timings, err).map_err(Error::Output)?;
@@ -173,9 +173,9 @@ fn file_names(program: Option<&ProgramOptions>) -> Vec<String> {
 /// directory writable (a file is staged there and dropped).
 fn check_writable(directory: &Path, program: Option<&ProgramOptions>) -> Result<(), Error> {
     for name in file_names(program) {
-        atomic::check(&directory.join(name))?;
+        whole::check(&directory.join(name))?;
     }
-    drop(atomic::stage(&directory.join(REPORT_FILE), b"")?);
+    drop(whole::stage(&directory.join(REPORT_FILE), b"")?);
     Ok(())
 }
 

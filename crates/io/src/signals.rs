@@ -1,7 +1,7 @@
 //! What the program does when it is asked to stop: SIGINT (Ctrl-C), SIGTERM
 //! or SIGHUP.
 //!
-//! Two parts must tidy up then: [`atomic`](crate::atomic) removes a named
+//! Two parts must tidy up then: [`whole`](crate::whole) removes a named
 //! temporary file it is writing, and the referee kills its players' process
 //! groups and says so. One watcher serves both, in one order, so that
 //! neither silences the other. On a stop:

@@ -27,7 +27,6 @@ use std::time::Instant;
 
 use super::progress_file::{open_progress, progress_path, read_progress};
 use super::Error;
-use crate::atomic;
 use crate::modes::progress::Counter;
 use crate::modes::thinking::threads_phrase;
 use crate::modes::Error as ModeError;
@@ -37,6 +36,7 @@ use crate::search::book::build::{
 use crate::search::book::layers::Layers;
 use crate::search::book::{BookSpec, Known};
 use crate::shard::Shard;
+use crate::whole;
 
 /// The layers of the book `spec` names.
 ///
@@ -92,7 +92,7 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
     let spec = &build.spec;
     let layers = layers(spec)?;
     if build.shard.is_none() {
-        atomic::check(&build.out)?;
+        whole::check(&build.out)?;
     }
     let progress_path = progress_path(&build.out, build.shard);
     let header = progress_header(spec, build.shard);
@@ -156,7 +156,7 @@ pub fn build_book(build: &BookBuild, out: &mut dyn Write, err: &mut dyn Write) -
     let values: HashMap<u64, Known> = known.into_iter().chain(values).collect();
     let book = layers.book(&values).map_err(|missing| Error::Unsolved(missing.len()))?;
     let bytes = book.to_bytes();
-    atomic::write(&build.out, &bytes)?;
+    whole::write(&build.out, &bytes)?;
     std::fs::remove_file(&progress_path).map_err(|source| Error::Remove { path: progress_path.clone(), source })?;
     writeln!(err, "{figures}.")?;
     Ok(wrote(out, &build.out, spec, book.len(), bytes.len())?)
@@ -183,7 +183,7 @@ fn wrote(out: &mut dyn Write, path: &Path, spec: &BookSpec, positions: usize, by
 /// the deepest layer is in none of them (the message counts them and names
 /// the shards that look absent), or the book cannot be written.
 pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> Result<(), ModeError> {
-    atomic::check(book_path)?;
+    whole::check(book_path)?;
     let mut first: Option<(&Path, BookSpec)> = None;
     let mut shards = Vec::new();
     // Each position's value and the file that gave it first.
@@ -238,6 +238,6 @@ pub fn merge_books(files: &[PathBuf], book_path: &Path, out: &mut dyn Write) -> 
         }
     })?;
     let bytes = book.to_bytes();
-    atomic::write(book_path, &bytes)?;
+    whole::write(book_path, &bytes)?;
     Ok(wrote(out, book_path, &spec, book.len(), bytes.len())?)
 }

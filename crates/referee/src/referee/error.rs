@@ -29,7 +29,7 @@ pub enum Error {
     /// An output file cannot be written, or its path is refused (a folder,
     /// a link, a missing folder).
     #[error(transparent)]
-    Write(#[from] maxconnect4_io::atomic::Error),
+    Write(#[from] maxconnect4_io::whole::Error),
     /// A file or folder operation failed.
     #[error("cannot {action} {}", path.display())]
     Io {

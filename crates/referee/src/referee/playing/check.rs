@@ -114,7 +114,7 @@ pub fn check_class(
 ) -> Result<(usize, usize), Error> {
     // Refused before a program is built, not after.
     if let Some(gradebook) = gradebook {
-        maxconnect4_io::atomic::check(gradebook)?;
+        maxconnect4_io::whole::check(gradebook)?;
     }
     // No player sees the class's folder: each has its own submission's copy.
     let isolation = isolation.hiding(class);
@@ -143,7 +143,7 @@ pub fn check_class(
                 earned: None,
             })
             .collect();
-        maxconnect4_io::atomic::write(gradebook, gradebook::csv(&rows).as_bytes())?;
+        maxconnect4_io::whole::write(gradebook, gradebook::csv(&rows).as_bytes())?;
         writeln!(out, "Gradebook written to {}.", gradebook.display()).map_err(Error::terminal)?;
     }
     Ok((checked.iter().filter(|checked| checked.result.is_err()).count(), checked.len()))

@@ -89,7 +89,7 @@ pub fn play_match(
         return Err(Error::OutputNotAFolder(output_root));
     }
     // A link there would send the programs' output wherever it points.
-    maxconnect4_io::atomic::check_folder(&output_root)?;
+    maxconnect4_io::whole::check_folder(&output_root)?;
     let mut log = Log::open(&options.log)?;
     let records = log.records()?;
     for warning in records.warnings(&options.log) {

@@ -254,9 +254,9 @@ fn check_openings(seats: &[Seat], openings: &[String]) -> Result<(), Error> {
 /// the games it holds, checked; what was wrong with its lines is reported.
 fn open_log(options: &TournamentOptions, reporter: &mut Reporter) -> Result<(Log, Vec<GameRecord>), Error> {
     let log_path = options.log();
-    maxconnect4_io::atomic::make_folder(&options.directory)?;
+    maxconnect4_io::whole::make_folder(&options.directory)?;
     // The programs' output goes beside the log: a link there is refused too.
-    maxconnect4_io::atomic::check_folder(&log::output_directory(&log_path))?;
+    maxconnect4_io::whole::check_folder(&log::output_directory(&log_path))?;
     let mut log = Log::open(&log_path)?;
     let logged = log.read()?;
     crate::referee::audit::records(&logged, &log_path)?;

@@ -54,7 +54,7 @@ pub enum LogError {
     },
     /// Its folder does not exist, or something other than a file is there.
     #[error(transparent)]
-    Refused(#[from] maxconnect4_io::atomic::Error),
+    Refused(#[from] maxconnect4_io::whole::Error),
     /// Another referee holds the log's lock.
     #[error("the log {} is in use by another referee", path.display())]
     InUse {
@@ -497,7 +497,7 @@ pub fn decode_board(text: &str) -> Result<Board, format::ParseError> {
 
 /// The directory beside a log that holds each game's captured output:
 /// `games.jsonl` keeps it in `games.output/`, which must be a folder or
-/// nothing, not a symbolic link ([`maxconnect4_io::atomic::check_folder`]).
+/// nothing, not a symbolic link ([`maxconnect4_io::whole::check_folder`]).
 #[must_use]
 pub fn output_directory(log: &Path) -> PathBuf {
     log.with_extension("output")
@@ -566,13 +566,13 @@ pub struct Log {
 
 impl Log {
     /// Opens the log at `path`, creating it if needed (its folder must
-    /// exist, as every output's: [`maxconnect4_io::atomic::make_folder`]), and locks it.
+    /// exist, as every output's: [`maxconnect4_io::whole::make_folder`]), and locks it.
     ///
     /// # Errors
     /// When it cannot be opened, or another referee holds it.
     pub fn open(path: &Path) -> Result<Log, LogError> {
         let error = |source| LogError::Write { path: path.to_owned(), source };
-        maxconnect4_io::atomic::check(path)?;
+        maxconnect4_io::whole::check(path)?;
         let mut options = OpenOptions::new();
         // Not waiting on a named pipe, which is then refused.
         std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
@@ -636,7 +636,7 @@ impl Log {
             Err(source) => return Err(LogError::Read { path: moves, source }),
         };
         if found != expected.as_bytes() {
-            maxconnect4_io::atomic::write(&moves, expected.as_bytes())
+            maxconnect4_io::whole::write(&moves, expected.as_bytes())
                 .map_err(|source| LogError::Write { path: moves.clone(), source: io::Error::other(source) })?;
         }
         Ok(())
@@ -758,7 +758,7 @@ mod tests {
         let path = dir.path().join("sub").join("games.jsonl");
         assert_eq!(read(&path).unwrap(), Records::default());
         // A log's folder must exist, as every output's.
-        assert!(matches!(Log::open(&path), Err(LogError::Refused(maxconnect4_io::atomic::Error::NoDirectory { .. }))));
+        assert!(matches!(Log::open(&path), Err(LogError::Refused(maxconnect4_io::whole::Error::NoDirectory { .. }))));
         std::fs::create_dir(dir.path().join("sub")).unwrap();
         let mut log = Log::open(&path).unwrap();
         log.append(&record("1")).unwrap();

@@ -113,7 +113,7 @@ impl Manifest {
     pub fn write(&self, path: &Path) -> Result<(), Error> {
         let mut text = serde_json::to_string_pretty(self).expect("a manifest serializes");
         text.push('\n');
-        Ok(maxconnect4_io::atomic::write(path, text.as_bytes())?)
+        Ok(maxconnect4_io::whole::write(path, text.as_bytes())?)
     }
 
     /// The manifest at `path`, or none when there is no such file (a log of

@@ -5,7 +5,7 @@
 //! They are made from records alone (whoever played them: a tournament that
 //! just ended, or logs read again), so a tournament and a command that reads
 //! logs show the same results. Every file is written whole or not at all,
-//! and the set of them together ([`atomic`](maxconnect4_io::atomic)), so a reader
+//! and the set of them together ([`atomic`](maxconnect4_io::whole)), so a reader
 //! never sees half a page or standings from one run beside ratings from
 //! another.
 
@@ -22,7 +22,7 @@ use crate::referee::log::GameRecord;
 use crate::referee::page;
 use crate::referee::ratings::{Rating, ratings, ratings_csv, ratings_table};
 use crate::referee::standings::{Standing, forfeit_reasons, standings, standings_table};
-use maxconnect4_io::atomic;
+use maxconnect4_io::whole;
 
 /// The results of a set of games between named players.
 pub struct Results {
@@ -110,7 +110,7 @@ impl Results {
     }
 
     /// Writes every file of the results into `directory` (made if need be,
-    /// in a folder that exists: [`maxconnect4_io::atomic::make_folder`]): `standings.csv` (with each player's figures in its last
+    /// in a folder that exists: [`maxconnect4_io::whole::make_folder`]): `standings.csv` (with each player's figures in its last
     /// columns), `.png` and `.svg`, `crosstable.csv`,
     /// `ratings.csv` and the page, `results.html`. Each is written to a temporary file beside it, and
     /// all are put in place together or, on a failure, none.
@@ -120,7 +120,7 @@ impl Results {
     pub fn write(&self, directory: &Path) -> Result<(), Error> {
         // A folder made here is removed again if the files cannot be
         // written (a full disk): a failure leaves nothing behind.
-        let made = maxconnect4_io::atomic::make_folder(directory)?;
+        let made = maxconnect4_io::whole::make_folder(directory)?;
         let written = self.write_into(directory);
         if written.is_err() && made {
             let _ = std::fs::remove_dir(directory);
@@ -142,9 +142,9 @@ impl Results {
         ];
         let staged = files
             .iter()
-            .map(|(name, contents)| atomic::stage(&directory.join(name), contents))
+            .map(|(name, contents)| whole::stage(&directory.join(name), contents))
             .collect::<Result<Vec<_>, _>>()?;
-        atomic::put_all_in_place(staged)?;
+        whole::put_all_in_place(staged)?;
         Ok(())
     }
 

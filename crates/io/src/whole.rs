@@ -23,23 +23,23 @@
 //! refused too ([`check_folder`]).
 //!
 //! ```
-//! use maxconnect4_io::atomic;
+//! use maxconnect4_io::whole;
 //!
 //! let folder = tempfile::tempdir().unwrap();
 //! let report = folder.path().join("report.md");
-//! atomic::write(&report, b"# Old\n").unwrap();
-//! atomic::write(&report, b"# New\n").unwrap();
+//! whole::write(&report, b"# Old\n").unwrap();
+//! whole::write(&report, b"# New\n").unwrap();
 //! assert_eq!(std::fs::read(&report).unwrap(), b"# New\n");
 //!
 //! // A set of files, staged first, then put in place together.
-//! let staged = ["a.csv", "b.csv"].map(|name| atomic::stage(&folder.path().join(name), b"1,2\n").unwrap());
-//! atomic::put_all_in_place(staged.into()).unwrap();
+//! let staged = ["a.csv", "b.csv"].map(|name| whole::stage(&folder.path().join(name), b"1,2\n").unwrap());
+//! whole::put_all_in_place(staged.into()).unwrap();
 //!
 //! // A folder is never replaced, and one that is not there is not made.
-//! let error = atomic::write(folder.path(), b"").unwrap_err();
-//! assert!(matches!(error, atomic::Error::Directory { .. }));
-//! let error = atomic::write(&folder.path().join("missing/report.md"), b"").unwrap_err();
-//! assert!(matches!(error, atomic::Error::NoDirectory { .. }));
+//! let error = whole::write(folder.path(), b"").unwrap_err();
+//! assert!(matches!(error, whole::Error::Directory { .. }));
+//! let error = whole::write(&folder.path().join("missing/report.md"), b"").unwrap_err();
+//! assert!(matches!(error, whole::Error::NoDirectory { .. }));
 //!
 //! // No temporary file is left behind.
 //! let mut names: Vec<_> = std::fs::read_dir(folder.path()).unwrap().map(|entry| entry.unwrap().file_name()).collect();
