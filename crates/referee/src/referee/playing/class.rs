@@ -48,9 +48,9 @@ const MOST_FILES: usize = 10_000;
 /// How long a build may take.
 pub const BUILD_TIME: Duration = Duration::from_secs(120);
 
-/// What was found in a student's folder.
+/// What was found in a student's folder: how its program is built and run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
+pub struct Recipe {
     /// What it is: `Java`, `Python`, `C++`, `C`, `executable`, or the
     /// command file's.
     pub language: &'static str,
@@ -68,7 +68,7 @@ const ARGUMENTS: &str = "one-move {in} {out} {depth}";
 
 /// Why no one program was found in a submission's folder.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NoPlan {
+pub enum NoRecipe {
     /// The folder holds nothing that looks like a program.
     #[error(
         "no program found: no Java, Python, C or C++ sources or classes, no executable named like maxconnect4, \
@@ -143,20 +143,20 @@ pub enum NoPlan {
 ///
 /// # Errors
 /// What was looked for and not found, or found more than once.
-pub fn plan(folder: &Path) -> Result<Plan, NoPlan> {
-    let files = files(folder).ok_or(NoPlan::TooManyFiles)?;
-    if let Some(plan) = command_file(folder)? {
-        return Ok(plan);
+pub fn recipe(folder: &Path) -> Result<Recipe, NoRecipe> {
+    let files = files(folder).ok_or(NoRecipe::TooManyFiles)?;
+    if let Some(recipe) = command_file(folder)? {
+        return Ok(recipe);
     }
     let named = |path: &&PathBuf, extension: &str| path.extension().is_some_and(|found| found == extension);
     let classes: Vec<&PathBuf> = files.iter().filter(|path| named(path, "class")).collect();
     let java: Vec<&PathBuf> = files.iter().filter(|path| named(path, "java")).collect();
     if !classes.is_empty() || !java.is_empty() {
-        return java_plan(folder, &classes, &java);
+        return java_recipe(folder, &classes, &java);
     }
     let python: Vec<&PathBuf> = files.iter().filter(|path| named(path, "py")).collect();
     if !python.is_empty() {
-        return python_plan(folder, &python);
+        return python_recipe(folder, &python);
     }
     let cpp: Vec<&PathBuf> =
         files.iter().filter(|path| ["cpp", "cc", "cxx", "C"].iter().any(|extension| named(path, extension))).collect();
@@ -165,22 +165,22 @@ pub fn plan(folder: &Path) -> Result<Plan, NoPlan> {
         .iter()
         .any(|name| std::fs::symlink_metadata(folder.join(name)).is_ok_and(|metadata| metadata.is_file()));
     if makefile || !cpp.is_empty() || !c.is_empty() {
-        return native_plan(folder, makefile, &cpp, &c);
+        return native_recipe(folder, makefile, &cpp, &c);
     }
     let executables: Vec<&PathBuf> = files.iter().filter(|path| executable(path)).collect();
     match choose(&executables, |path| stem(path)) {
-        Some(program) => Ok(Plan {
+        Some(program) => Ok(Recipe {
             language: "executable",
             build: None,
             run: format!("./{} {ARGUMENTS}", quote(&relative(folder, program))),
             python: None,
         }),
-        None => Err(NoPlan::Nothing),
+        None => Err(NoRecipe::Nothing),
     }
 }
 
-/// The plan a [`COMMAND_FILE`] gives, if the folder has one.
-fn command_file(folder: &Path) -> Result<Option<Plan>, NoPlan> {
+/// The recipe a [`COMMAND_FILE`] gives, if the folder has one.
+fn command_file(folder: &Path) -> Result<Option<Recipe>, NoRecipe> {
     use std::io::Read as _;
     use std::os::unix::fs::OpenOptionsExt as _;
     let path = folder.join(COMMAND_FILE);
@@ -190,15 +190,15 @@ fn command_file(folder: &Path) -> Result<Option<Plan>, NoPlan> {
     let file = match file {
         Ok(file) => file,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(_) => return Err(NoPlan::CommandFileUnreadable(path)),
+        Err(_) => return Err(NoRecipe::CommandFileUnreadable(path)),
     };
     if !file.metadata().is_ok_and(|metadata| metadata.is_file()) {
-        return Err(NoPlan::CommandFileNotRegular(path));
+        return Err(NoRecipe::CommandFileNotRegular(path));
     }
     let mut bytes = Vec::new();
     let _ = file.take(COMMAND_FILE_LIMIT + 1).read_to_end(&mut bytes);
     if bytes.len() as u64 > COMMAND_FILE_LIMIT {
-        return Err(NoPlan::CommandFileTooLarge(path));
+        return Err(NoRecipe::CommandFileTooLarge(path));
     }
     let text = String::from_utf8_lossy(&bytes);
     let (mut build, mut run) = (None, None);
@@ -212,14 +212,14 @@ fn command_file(folder: &Path) -> Result<Option<Plan>, NoPlan> {
             _ => (&mut run, line),
         };
         if slot.0.replace(slot.1.to_owned()).is_some() {
-            return Err(NoPlan::SecondCommand { path, line: number });
+            return Err(NoRecipe::SecondCommand { path, line: number });
         }
     }
-    let run = run.ok_or(NoPlan::NoCommand(path))?;
-    Ok(Some(Plan { language: "as its command file says", build, run, python: None }))
+    let run = run.ok_or(NoRecipe::NoCommand(path))?;
+    Ok(Some(Recipe { language: "as its command file says", build, run, python: None }))
 }
 
-fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<Plan, NoPlan> {
+fn java_recipe(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<Recipe, NoRecipe> {
     // Compiled classes with a main: run as they are, from the root of
     // their packages.
     let mains: Vec<(PathBuf, String)> = classes
@@ -239,9 +239,9 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
             .ancestors()
             .nth(depth)
             .filter(|root| root.starts_with(folder))
-            .ok_or_else(|| NoPlan::ClassOutsidePackages(name.replace('/', ".")))?;
+            .ok_or_else(|| NoRecipe::ClassOutsidePackages(name.replace('/', ".")))?;
         let run = format!("java -cp {} {} {ARGUMENTS}", quote(&relative(folder, root)), name.replace('/', "."));
-        return Ok(Plan { language: "Java", build: None, run, python: None });
+        return Ok(Recipe { language: "Java", build: None, run, python: None });
     }
     let sources: Vec<(PathBuf, String, String)> = java
         .iter()
@@ -255,7 +255,7 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
     let chosen =
         choose(&sources.iter().collect::<Vec<_>>(), |(_, _, name)| name.clone()).ok_or_else(|| {
             match sources.is_empty() {
-                true => NoPlan::NoMain { sources: "Java sources".to_owned(), main: "a main method" },
+                true => NoRecipe::NoMain { sources: "Java sources".to_owned(), main: "a main method" },
                 false => several("sources with a main", sources.iter().map(|(_, _, name)| name.clone())),
             }
         })?;
@@ -267,11 +267,11 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
         .ancestors()
         .nth(depth)
         .filter(|root| root.starts_with(folder))
-        .ok_or_else(|| NoPlan::SourceOutsidePackages { path: path.clone(), package: package.clone() })?;
+        .ok_or_else(|| NoRecipe::SourceOutsidePackages { path: path.clone(), package: package.clone() })?;
     let sources: Vec<String> =
         java.iter().filter(|source| source.starts_with(root)).map(|source| quote(&relative(folder, source))).collect();
     let qualified = if package.is_empty() { name.clone() } else { format!("{package}.{name}") };
-    Ok(Plan {
+    Ok(Recipe {
         language: "Java",
         build: Some(format!("javac -nowarn -d . {}", sources.join(" "))),
         run: format!("java -cp . {qualified} {ARGUMENTS}"),
@@ -279,25 +279,25 @@ fn java_plan(folder: &Path, classes: &[&PathBuf], java: &[&PathBuf]) -> Result<P
     })
 }
 
-fn python_plan(folder: &Path, python: &[&PathBuf]) -> Result<Plan, NoPlan> {
+fn python_recipe(folder: &Path, python: &[&PathBuf]) -> Result<Recipe, NoRecipe> {
     let reads_arguments = |path: &&&PathBuf| {
         head(path, LARGEST_READ).is_some_and(|text| String::from_utf8_lossy(&text).contains("sys.argv"))
     };
     let scripts: Vec<&PathBuf> = python.iter().filter(reads_arguments).copied().collect();
     let script = choose(&scripts, |path| stem(path)).ok_or_else(|| match scripts.is_empty() {
-        true => NoPlan::NoArguments,
+        true => NoRecipe::NoArguments,
         false => several("Python scripts that read their arguments", scripts.iter().map(|path| stem(path))),
     })?;
     let script = quote(&relative(folder, script));
-    Ok(Plan { language: "Python", build: None, run: format!("python3 {script} {ARGUMENTS}"), python: Some(script) })
+    Ok(Recipe { language: "Python", build: None, run: format!("python3 {script} {ARGUMENTS}"), python: Some(script) })
 }
 
-fn native_plan(folder: &Path, makefile: bool, cpp: &[&PathBuf], c: &[&PathBuf]) -> Result<Plan, NoPlan> {
+fn native_recipe(folder: &Path, makefile: bool, cpp: &[&PathBuf], c: &[&PathBuf]) -> Result<Recipe, NoRecipe> {
     let (language, compiler, sources) = if cpp.is_empty() { ("C", "gcc", c) } else { ("C++", "g++", cpp) };
     if makefile {
         // Always made (-B): a copy's times say nothing, and a committed
         // binary may be another machine's.
-        return Ok(Plan { language, build: Some("make -B".to_owned()), run: String::new(), python: None });
+        return Ok(Recipe { language, build: Some("make -B".to_owned()), run: String::new(), python: None });
     }
     let mains: Vec<&PathBuf> = sources
         .iter()
@@ -310,7 +310,7 @@ fn native_plan(folder: &Path, makefile: bool, cpp: &[&PathBuf], c: &[&PathBuf]) 
         .copied()
         .collect();
     let main = choose(&mains, |path| stem(path)).ok_or_else(|| match mains.is_empty() {
-        true => NoPlan::NoMain { sources: format!("{language} sources"), main: "a main function" },
+        true => NoRecipe::NoMain { sources: format!("{language} sources"), main: "a main function" },
         false => several("sources with a main", mains.iter().map(|path| stem(path))),
     })?;
     let directory = main.parent().unwrap_or(folder);
@@ -320,7 +320,7 @@ fn native_plan(folder: &Path, makefile: bool, cpp: &[&PathBuf], c: &[&PathBuf]) 
         .map(|source| quote(&relative(folder, source)))
         .collect();
     let math = if language == "C" { " -lm" } else { "" };
-    Ok(Plan {
+    Ok(Recipe {
         language,
         build: Some(format!("{compiler} -O2 -o maxconnect4 {}{math}", together.join(" "))),
         run: format!("./maxconnect4 {ARGUMENTS}"),
@@ -342,19 +342,19 @@ fn choose<'a, T>(candidates: &[&'a T], name: impl Fn(&T) -> String) -> Option<&'
 }
 
 /// Why no one program could be chosen among several.
-fn several(what: &'static str, names: impl Iterator<Item = String>) -> NoPlan {
-    NoPlan::Several { what, names: names.collect() }
+fn several(what: &'static str, names: impl Iterator<Item = String>) -> NoRecipe {
+    NoRecipe::Several { what, names: names.collect() }
 }
 
 /// The executable program a Makefile made in `folder`: named like
 /// maxconnect4, or the only new executable.
-fn made_program(folder: &Path, before: &[PathBuf]) -> Result<String, NoPlan> {
-    let files = files(folder).ok_or(NoPlan::TooManyFiles)?;
+fn made_program(folder: &Path, before: &[PathBuf]) -> Result<String, NoRecipe> {
+    let files = files(folder).ok_or(NoRecipe::TooManyFiles)?;
     let made: Vec<&PathBuf> =
         files.iter().filter(|path| executable(path) && !before.contains(path) && !scripted(path)).collect();
     let all: Vec<&PathBuf> = files.iter().filter(|path| executable(path) && !scripted(path)).collect();
     let program = choose(&all, |path| stem(path)).or_else(|| choose(&made, |path| stem(path)));
-    program.map(|program| format!("./{} {ARGUMENTS}", quote(&relative(folder, program)))).ok_or(NoPlan::NothingMade)
+    program.map(|program| format!("./{} {ARGUMENTS}", quote(&relative(folder, program)))).ok_or(NoRecipe::NothingMade)
 }
 
 /// The regular files of `folder` and its folders, but hidden ones (version
@@ -585,14 +585,14 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
         }
         Home::None | Home::Copied(_) => {}
     }
-    let plan = match plan(folder) {
-        Ok(plan) => plan,
+    let recipe = match recipe(folder) {
+        Ok(recipe) => recipe,
         Err(why) => return failed("nothing", "", why.to_string()),
     };
-    let mut found = plan.language.to_owned();
+    let mut found = recipe.language.to_owned();
     let before = files(built.path()).unwrap_or_default();
-    let mut run = plan.run.clone();
-    if let Some(build) = &plan.build {
+    let mut run = recipe.run.clone();
+    if let Some(build) = &recipe.build {
         found = format!("{found}, built with `{build}`");
         let words = ["-c".into(), build.into()];
         let ran = containment.run(Path::new("/bin/sh"), &words, &built, BUILD_TIME, CAPTURE_LIMIT);
@@ -615,7 +615,7 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
             };
         }
     }
-    if let Some(script) = &plan.python {
+    if let Some(script) = &recipe.python {
         // Python 3 if it compiles the script, else Python 2 if that does.
         let compiles = |python: &str| {
             let check = "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')";
@@ -659,22 +659,22 @@ mod tests {
             ("src/game/ai/Board.java", "package game.ai; class Board {}"),
             ("src/game/Util.java", "package game; class Util {}"),
         ]);
-        let plan = plan(folder.path()).unwrap();
+        let recipe = recipe(folder.path()).unwrap();
         assert_eq!(
-            plan.build.as_deref(),
+            recipe.build.as_deref(),
             Some("javac -nowarn -d . src/game/Util.java src/game/ai/Board.java src/game/ai/MaxConnect4.java")
         );
-        assert_eq!(plan.run, "java -cp . game.ai.MaxConnect4 one-move {in} {out} {depth}");
+        assert_eq!(recipe.run, "java -cp . game.ai.MaxConnect4 one-move {in} {out} {depth}");
     }
 
     #[test]
     fn several_mains_need_one_named_like_maxconnect4() {
         let main = |name: &str| format!("public class {name} {{ public static void main(String[] a) {{}} }}");
         let folder = folder(&[("Test.java", &main("Test")), ("maxConnect.java", &main("maxConnect"))]);
-        assert_eq!(plan(folder.path()).unwrap().run, "java -cp . maxConnect one-move {in} {out} {depth}");
+        assert_eq!(recipe(folder.path()).unwrap().run, "java -cp . maxConnect one-move {in} {out} {depth}");
         let folder = self::folder(&[("A.java", &main("A")), ("B.java", &main("B"))]);
-        let several = plan(folder.path()).unwrap_err();
-        assert_eq!(several, NoPlan::Several { what: "sources with a main", names: vec!["A".into(), "B".into()] });
+        let several = recipe(folder.path()).unwrap_err();
+        assert_eq!(several, NoRecipe::Several { what: "sources with a main", names: vec!["A".into(), "B".into()] });
         assert_eq!(
             several.to_string(),
             "2 sources with a main (A, B) and none named like maxconnect4: say which in maxconnect4-player.txt"
@@ -687,35 +687,35 @@ mod tests {
             ("MaxConnect4Game.py", "class Game: pass"),
             ("suyogsmaxconnect4.py", "import sys\nprint(sys.argv)"),
         ]);
-        let plan = plan(folder.path()).unwrap();
+        let recipe = recipe(folder.path()).unwrap();
         assert_eq!(
-            (plan.run.as_str(), plan.python.as_deref()),
+            (recipe.run.as_str(), recipe.python.as_deref()),
             ("python3 suyogsmaxconnect4.py one-move {in} {out} {depth}", Some("suyogsmaxconnect4.py"))
         );
         let folder =
             self::folder(&[("board.cpp", "int x;"), ("main.cpp", "int main() {}"), ("maxconnect4", "\x7fELF")]);
         assert_eq!(
-            super::plan(folder.path()).unwrap().build.as_deref(),
+            super::recipe(folder.path()).unwrap().build.as_deref(),
             Some("g++ -O2 -o maxconnect4 board.cpp main.cpp")
         );
         let folder =
             self::folder(&[(COMMAND_FILE, "# how\nbuild: make game\nrun: ./game one-move {in} {out} {depth}\n")]);
-        let plan = super::plan(folder.path()).unwrap();
+        let recipe = super::recipe(folder.path()).unwrap();
         assert_eq!(
-            (plan.build.as_deref(), plan.run.as_str()),
+            (recipe.build.as_deref(), recipe.run.as_str()),
             (Some("make game"), "./game one-move {in} {out} {depth}")
         );
         let folder = self::folder(&[("notes.txt", "")]);
-        assert_eq!(super::plan(folder.path()).unwrap_err(), NoPlan::Nothing);
+        assert_eq!(super::recipe(folder.path()).unwrap_err(), NoRecipe::Nothing);
     }
 
     #[test]
     fn names_that_are_no_plain_text_are_never_a_program() {
         let folder = folder(&[("evil\u{1b}]0;pwned\u{7}.py", "import sys\nprint(sys.argv)")]);
-        assert_eq!(plan(folder.path()).unwrap_err(), NoPlan::Nothing);
+        assert_eq!(recipe(folder.path()).unwrap_err(), NoRecipe::Nothing);
         let main = "package game\u{1b}[2J;\npublic class MaxConnect4 { public static void main(String[] a) {} }";
         let folder = self::folder(&[("game/MaxConnect4.java", main)]);
-        assert!(matches!(plan(folder.path()).unwrap_err(), NoPlan::NoMain { .. }));
+        assert!(matches!(recipe(folder.path()).unwrap_err(), NoRecipe::NoMain { .. }));
         assert!(java_name("hw4/maxconnect4", '/') && java_name("game.ai", '.') && !java_name("a b", '.'));
     }
 
