@@ -46,7 +46,8 @@ pub struct Process {
     /// needs no look through `/proc` for what the program started.
     init_pidfd: Option<OwnedFd>,
     /// Becomes readable when the child ends: a sandboxed program's, on
-    /// Linux. Without it the child is looked at ([`exited`]).
+    /// Linux, and only theirs (so it also says the program is sandboxed).
+    /// Without it the child is looked at ([`exited`]).
     pidfd: Option<OwnedFd>,
     /// bwrap's status pipe, kept open so that its last report never
     /// meets a closed pipe.
@@ -55,7 +56,6 @@ pub struct Process {
     stderr: Option<OwnedFd>,
     started: Instant,
     ended: Option<Instant>,
-    sandboxed: bool,
     stopped: bool,
 }
 
@@ -149,7 +149,6 @@ pub fn spawn(
         stderr: take(child.stderr.take().map(OwnedFd::from)),
         started: Instant::now(),
         ended: None,
-        sandboxed,
         stopped: false,
     };
     Ok((process, child.stdin.take()))
@@ -281,7 +280,7 @@ impl Process {
                 let code = libc::WEXITSTATUS(status);
                 // bwrap reports a program killed by signal N as 128 + N,
                 // as a shell does.
-                if self.sandboxed && code > 128 && self.ended.is_some() {
+                if self.pidfd.is_some() && code > 128 && self.ended.is_some() {
                     Ending::Signalled(code - 128)
                 } else {
                     Ending::Exited(code)
