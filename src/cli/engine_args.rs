@@ -147,11 +147,6 @@ impl TableOptions {
     }
 }
 
-/// `analyse`'s and `annotate`'s depth when neither `--depth` nor
-/// `--time-limit` is given: under a second of one core from the empty board
-/// (0.4 s), the same values on any machine.
-pub(crate) const ANALYSIS_DEPTH: u32 = 16;
-
 /// How much an analysis searches each position.
 #[derive(Args)]
 pub(crate) struct BudgetArgs {
@@ -166,12 +161,7 @@ pub(crate) struct BudgetArgs {
 
 impl BudgetArgs {
     pub(crate) fn budget(&self) -> Limits {
-        match self.time_limit {
-            Some(time_limit) => {
-                Limits { depth: self.depth.unwrap_or(Limits::TO_THE_END), time_limit: Some(time_limit) }
-            }
-            None => Limits::depth(self.depth.unwrap_or(ANALYSIS_DEPTH)),
-        }
+        Limits::analysis(self.depth, self.time_limit)
     }
 
     /// Whether either option was given.

@@ -23,12 +23,13 @@ type Module = Vec<String>;
 
 /// The workspace's crates: each one's name in paths, its sources, and the
 /// module its root stands for in the whole.
-const CRATES: [(&str, &str, &[&str]); 6] = [
+const CRATES: [(&str, &str, &[&str]); 7] = [
     ("maxconnect4_game", "crates/game/src", &[]),
     ("maxconnect4_io", "crates/io/src", &[]),
     ("maxconnect4_search", "crates/search/src", &["search"]),
     ("maxconnect4_contain", "crates/contain/src", &["contain"]),
     ("maxconnect4_referee", "crates/referee/src", &[]),
+    ("maxconnect4_python", "crates/python/src", &["python"]),
     ("maxconnect4", "src", &[]),
 ];
 

@@ -34,6 +34,24 @@ impl Limits {
     pub const fn time(time_limit: Duration) -> Limits {
         Limits { depth: Limits::TO_THE_END, time_limit: Some(time_limit) }
     }
+
+    /// An analysis's depth when neither a depth nor a time limit is given:
+    /// under a second of one core from the empty board (0.4 s), the same
+    /// values on any machine.
+    pub const ANALYSIS_DEPTH: u32 = 16;
+
+    /// The budget of an analysis given perhaps a depth and perhaps a time
+    /// limit, as `analyse`, `annotate` and the Python module read them:
+    /// with a time limit, as deep as it allows (up to `depth` if given);
+    /// without, `depth` or [`ANALYSIS_DEPTH`](Limits::ANALYSIS_DEPTH).
+    #[must_use]
+    pub const fn analysis(depth: Option<u32>, time_limit: Option<Duration>) -> Limits {
+        match (depth, time_limit) {
+            (Some(depth), time_limit) => Limits { depth, time_limit },
+            (None, Some(time_limit)) => Limits::time(time_limit),
+            (None, None) => Limits::depth(Limits::ANALYSIS_DEPTH),
+        }
+    }
 }
 
 /// How much of a position's exact value a solve finds.
