@@ -1,0 +1,48 @@
+"""connectx_agent in Kaggle's own environment (kaggle-environments'
+`evaluate('connectx', ...)`), against its negamax and random agents from
+both sides, and as a submission file.
+
+kaggle-environments is installed by .ci/run (without its 1.6 GB of
+dependencies: ConnectX needs only jsonschema and requests). Where it is
+missing the tests are skipped, unless MAXCONNECT4_REQUIRE_KAGGLE is set, as
+.ci/run sets it.
+"""
+
+import os
+import random
+
+import pytest
+
+import maxconnect4 as mc
+
+if os.environ.get("MAXCONNECT4_REQUIRE_KAGGLE"):
+    import kaggle_environments
+else:
+    kaggle_environments = pytest.importorskip("kaggle_environments")
+
+# One episode's rewards, first agent first: a win for the first agent.
+FIRST_WINS, SECOND_WINS = [1, -1], [-1, 1]
+
+
+def evaluate(agents, episodes, seed):
+    """Kaggle's evaluation, its agents' random choices seeded: the same games each run."""
+    random.seed(seed)
+    return kaggle_environments.evaluate("connectx", agents, num_episodes=episodes)
+
+
+@pytest.mark.parametrize("opponent", ["negamax", "random"])
+def test_the_agent_wins_every_game_from_both_sides(opponent):
+    assert evaluate([mc.connectx_agent, opponent], 3, seed=1) == [FIRST_WINS] * 3
+    assert evaluate([opponent, mc.connectx_agent], 3, seed=2) == [SECOND_WINS] * 3
+
+
+def test_a_game_against_itself_is_the_first_players_win():
+    # Classic Connect-4 is a first player's win with perfect play.
+    assert evaluate([mc.connectx_agent, mc.connectx_agent], 1, seed=3) == [FIRST_WINS]
+
+
+def test_a_submission_file_is_loaded_as_kaggle_loads_it(tmp_path):
+    """A submission's main.py imports the agent; Kaggle takes its last callable."""
+    submission = tmp_path / "main.py"
+    submission.write_text("from maxconnect4 import connectx_agent as agent\n")
+    assert evaluate([str(submission), "negamax"], 1, seed=4) == [FIRST_WINS]
