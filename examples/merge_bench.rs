@@ -35,6 +35,11 @@ impl Random {
     }
 }
 
+/// The settings of every game: Max-Connect4, depth 5, 10 seconds a move.
+fn settings() -> Settings {
+    Settings { rules: Rules::Max, depth: 5, timeout: Duration::from_secs(10), clock: None, adjudication: None }
+}
+
 /// A random game between `red` and `green` from the opening `44`.
 fn game(red: &Side, green: &Side, random: &mut Random) -> GameRecord {
     let opening = Board::empty().after(Column::from_number(4).unwrap()).after(Column::from_number(4).unwrap());
@@ -66,17 +71,13 @@ fn game(red: &Side, green: &Side, random: &mut Random) -> GameRecord {
         id: format!("44+{}+{}", red.name, green.name),
         red: red.clone(),
         green: green.clone(),
-        rules: Rules::Max,
-        depth: 5,
-        timeout: 10.0,
-        clock: None,
+        settings: settings(),
         start: encode_board(&opening),
         opening: Some("44".to_owned()),
         moves,
         score,
         result,
         forfeit: None,
-        adjudication: None,
         adjudicated: None,
         turns,
     }
@@ -93,9 +94,7 @@ fn main() {
             command: format!("python3 student{index:03}.py {{in}} {{out}}"),
         })
         .collect();
-    let settings =
-        Settings { rules: Rules::Max, depth: 5, timeout: Duration::from_secs(10), clock: None, adjudicate: None };
-    let manifest = Manifest::new(sides.clone(), vec!["44".to_owned()], settings, Vec::new(), sides[0].name.clone());
+    let manifest = Manifest::new(sides.clone(), vec!["44".to_owned()], settings(), Vec::new(), sides[0].name.clone());
     let mut lines = vec![String::new(); shards];
     let mut random = Random(0x9E37_79B9_7F4A_7C15);
     let mut index = 0;

@@ -3,11 +3,13 @@
 //! want them, certain only where the values are exact.
 
 use std::path::Path;
+use std::time::Duration;
 
 use maxconnect4::board::{Board, Column};
 use maxconnect4::player::Player;
 use maxconnect4::random::XorShift;
 use maxconnect4::referee::log::{encode_board, Colour, GameRecord, Outcome, Scores, Side, TurnRecord};
+use maxconnect4::referee::settings::Settings;
 use maxconnect4::rules::Rules;
 use maxconnect4::search::{Engine, Strength};
 
@@ -35,17 +37,13 @@ fn log(dir: &Path, rules: Rules, start: Board, moves: &[Column]) {
         id: "1".to_owned(),
         red: side("ann"),
         green: side("bob"),
-        rules,
-        depth: 5,
-        timeout: 10.0,
-        clock: None,
+        settings: Settings { rules, depth: 5, timeout: Duration::from_secs(10), clock: None, adjudication: None },
         start: encode_board(&start),
         opening: None,
         moves: moves.iter().map(|column| column.number().to_string()).collect(),
         score,
         result: Outcome::Draw,
         forfeit: None,
-        adjudication: None,
         adjudicated: None,
         turns,
     };

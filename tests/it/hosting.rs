@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use maxconnect4::protocol::arena::{Request, Response};
 use maxconnect4::referee::log::{Colour, GameRecord, Outcome};
@@ -107,12 +108,12 @@ fn coordinator_engines_play_whole_games_told_the_moves_and_the_clocks() {
         "{red}"
     );
     assert!(red.contains("> quit\n"), "{red}");
-    assert_eq!(record.clock, Some(100.0));
+    assert_eq!(record.settings.clock, Some(Duration::from_secs(100)));
     assert!(record.turns.iter().all(|turn| turn.clock.is_some_and(|left| left <= 100.0)));
     let (record, [_, green]) = check_game(&bot("valid", None), &valid, "max", &[]);
     assert!(green.contains("got name AI 1\n"), "{green}");
     assert!(green.contains("got position startpos 0\ngot isready AI 1\ngot go ftime 60000 stime 60000\n"), "{green}");
-    assert_eq!(record.clock, None);
+    assert_eq!(record.settings.clock, None);
     assert!(record.turns.iter().all(|turn| turn.clock.is_none()));
 }
 
@@ -200,7 +201,7 @@ fn a_bot_that_runs_out_of_its_clock_forfeits_on_time() {
         (forfeit.player, forfeit.verdict.as_str(), forfeit.reason.as_str()),
         (Colour::Red, "timeout", "timeout: its game clock of 1 s ran out")
     );
-    assert_eq!(record.clock, Some(1.0));
+    assert_eq!(record.settings.clock, Some(Duration::from_secs(1)));
     let red: Vec<f64> =
         record.turns.iter().filter(|turn| turn.player == Colour::Red).map(|turn| turn.clock.unwrap()).collect();
     assert!(red.windows(2).all(|pair| pair[1] <= pair[0]) && red.last() == Some(&0.0), "{red:?}");

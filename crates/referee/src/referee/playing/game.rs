@@ -75,7 +75,7 @@ impl Game<'_> {
         }
         // Each side's time used against its clock.
         let mut used = [Duration::ZERO; 2];
-        let mut adjudicator = match self.settings.adjudicate {
+        let mut adjudicator = match self.settings.adjudication {
             Some(budget) => Adjudicator::new(self.settings.rules, budget)?,
             None => None,
         };
@@ -210,7 +210,7 @@ pub fn summary(record: &GameRecord, board: &Board) -> String {
         ));
     } else {
         // The sentence gives the score: the board shown last has it too.
-        text.push_str(&format!("{}\n", display::result_sentence(record.rules, board)));
+        text.push_str(&format!("{}\n", display::result_sentence(record.settings.rules, board)));
     }
     match record.result.winner() {
         Some(winner) => text.push_str(&format!("Winner: {}.\n", named(winner))),

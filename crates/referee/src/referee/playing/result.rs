@@ -87,11 +87,7 @@ impl GameResult {
             id: self.id.clone(),
             red: red.side(),
             green: green.side(),
-            rules: self.settings.rules,
-            depth: self.settings.depth,
-            timeout: self.settings.timeout.as_secs_f64(),
-            clock: self.settings.clock.map(|clock| clock.as_secs_f64()),
-            adjudication: self.settings.adjudicate,
+            settings: self.settings,
             start: encode_board(&self.start),
             opening: self.opening.as_ref().map(ToString::to_string),
             moves: self.moves().collect::<Moves>().to_string(),
@@ -156,7 +152,7 @@ mod tests {
                 depth: 3,
                 timeout,
                 clock: Some(Duration::from_secs(30)),
-                adjudicate: None,
+                adjudication: None,
             },
             start,
             opening: Some(Moves::from(opening)),
@@ -171,7 +167,11 @@ mod tests {
         assert_eq!(result.outcome(), Outcome::Red);
         let record = result.record();
         assert_eq!(record.red, Side { name: "a".to_owned(), command: "self".to_owned() });
-        assert_eq!((record.rules, record.depth, record.timeout, record.clock), (Rules::Classic, 3, 1.5, Some(30.0)));
+        let logged = record.settings;
+        assert_eq!(
+            (logged.rules, logged.depth, logged.timeout, logged.clock),
+            (Rules::Classic, 3, Duration::from_millis(1500), Some(Duration::from_secs(30)))
+        );
         assert_eq!(record.start, encode_board(&start));
         assert_eq!((record.opening.as_deref(), record.moves.as_str()), (Some("43"), "5"));
         assert_eq!(record.moves_line(), "435");
@@ -185,7 +185,7 @@ mod tests {
             (0.25, Some(0.125), Some(29.75))
         );
         assert_eq!((record.turns[1].column, record.turns[1].clock), (None, Some(28.5)));
-        assert_eq!((record.adjudication, record.adjudicated), (None, None));
+        assert_eq!((record.settings.adjudication, record.adjudicated), (None, None));
     }
 
     #[test]
@@ -197,7 +197,7 @@ mod tests {
         let result = GameResult {
             id: "33+a+b".to_owned(),
             seats: [seat("a"), seat("b")],
-            settings: Settings { rules: Rules::Classic, depth: 1, timeout, clock: None, adjudicate: Some(1000) },
+            settings: Settings { rules: Rules::Classic, depth: 1, timeout, clock: None, adjudication: Some(1000) },
             start: Board::empty(),
             opening: None,
             turns: moves
@@ -215,7 +215,7 @@ mod tests {
         assert_eq!(result.outcome(), Outcome::Red, "the board alone says the game goes on");
         let record = result.record();
         assert_eq!(record.result, Outcome::Red);
-        assert_eq!(record.adjudication, Some(1000));
+        assert_eq!(record.settings.adjudication, Some(1000));
         assert_eq!(record.adjudicated, Some(Adjudicated { after: 5, result: Outcome::Red }));
     }
 }

@@ -287,7 +287,7 @@ pub fn json(record: &GameRecord, number: usize, notes: &[Note]) -> serde_json::V
     serde_json::json!({
         "game": number,
         "id": record.id,
-        "rules": record.rules.name(),
+        "rules": record.settings.rules.name(),
         "red": record.red.name,
         "green": record.green.name,
         "moves": moves,

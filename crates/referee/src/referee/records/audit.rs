@@ -54,7 +54,7 @@ pub fn check(record: &GameRecord) -> Result<(), Fault> {
             return Err(Fault::NotTheOpening { opening: opening.as_str().into() });
         }
     }
-    if record.rules.is_over(&start) {
+    if record.settings.rules.is_over(&start) {
         return Err(Fault::StartIsOver);
     }
     let score = (end.score(Player::One), end.score(Player::Two));
@@ -71,7 +71,7 @@ pub fn check(record: &GameRecord) -> Result<(), Fault> {
             return Err(Fault::Adjudicated { after: adjudicated.after, played: record.moves.len() });
         }
         (None, Some(adjudicated)) => adjudicated.result,
-        (None, None) => match record.rules.outcome(&end) {
+        (None, None) => match record.settings.rules.outcome(&end) {
             Some(rules::Outcome::Win(winner)) => Outcome::win_for(Colour::of(winner)),
             Some(_) => Outcome::Draw,
             None => return Err(Fault::NotOver),

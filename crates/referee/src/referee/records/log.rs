@@ -26,12 +26,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::referee::settings::Settings;
 use maxconnect4_game::board::{Board, ColumnFull};
 
 use maxconnect4_game::format::{self, LineEnding};
 use maxconnect4_game::moves::MoveStringError;
 use maxconnect4_game::player::Player;
-use maxconnect4_game::rules::Rules;
 
 /// What can go wrong with a log file.
 #[derive(Debug, thiserror::Error)]
@@ -422,20 +422,10 @@ pub struct GameRecord {
     pub red: Side,
     /// Player 2.
     pub green: Side,
-    /// The game played; logs written before games had rules were Max-Connect4.
-    #[serde(default)]
-    pub rules: Rules,
-    /// The search depth given to the programs (`{depth}`) and to `self`.
-    pub depth: u32,
-    /// Seconds each program had per move.
-    pub timeout: f64,
-    /// Seconds each side had for the whole game (`--clock`), if limited.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<f64>,
-    /// The positions the solver had to prove each position's result, in a
-    /// game played with adjudication (`--adjudicate`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adjudication: Option<u64>,
+    /// The rules and limits the game was played under, as fields of the
+    /// record where they stand.
+    #[serde(flatten)]
+    pub settings: Settings,
     /// The start position; see [`encode_board`].
     pub start: String,
     /// The moves that led to `start`: a tournament's opening, a match's
@@ -685,8 +675,11 @@ fn cut_unfinished_line(file: &mut File) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use maxconnect4_game::board::Column;
+    use maxconnect4_game::rules::Rules;
 
     fn record(id: &str) -> GameRecord {
         let side = |name: &str| Side { name: name.to_owned(), command: "self".to_owned() };
@@ -694,11 +687,13 @@ mod tests {
             id: id.to_owned(),
             red: side("a"),
             green: side("b"),
-            rules: Rules::Classic,
-            depth: 3,
-            timeout: 1.5,
-            clock: Some(30.0),
-            adjudication: None,
+            settings: Settings {
+                rules: Rules::Classic,
+                depth: 3,
+                timeout: Duration::from_millis(1500),
+                clock: Some(Duration::from_secs(30)),
+                adjudication: None,
+            },
             start: encode_board(&Board::empty()),
             opening: None,
             moves: "4".to_owned(),
@@ -727,7 +722,67 @@ mod tests {
         assert!(line.contains(r#""rules":"classic""#), "{line}");
         let old = line.replace(r#""rules":"classic","#, "");
         let read: GameRecord = serde_json::from_str(&old).unwrap();
-        assert_eq!(read.rules, Rules::Max);
+        assert_eq!(read.settings.rules, Rules::Max);
+    }
+
+    /// Lines as the referee wrote them before a game's settings were one
+    /// type: a classic game adjudicated with a clock, a forfeit, a
+    /// Max-Connect4 game of a log older than rules with a tenth of a second
+    /// a move.
+    const WRITTEN_BEFORE: [&str; 3] = [
+        r#"{"id":"44+a+c","red":{"name":"a","command":"self"},"green":{"name":"c","command":"python3 bot.py valid {in} {out}"},"rules":"classic","depth":3,"timeout":1.5,"clock":30.0,"adjudication":1000,"start":"0000000/0000000/0000000/0000000/0002000/0001000 1","opening":"44","moves":"4151","score":{"red":0,"green":0},"result":"red","forfeit":null,"adjudicated":{"after":4,"result":"red"},"turns":[{"player":"red","column":4,"wall":0.012935,"cpu":0.005195,"ending":"exit status 0","clock":29.987065},{"player":"green","column":1,"wall":0.056151,"cpu":0.044488,"ending":"exit status 0","clock":29.943849},{"player":"red","column":5,"wall":0.002177,"cpu":0.004671,"ending":"exit status 0","clock":29.984888},{"player":"green","column":1,"wall":0.069145,"cpu":0.045669,"ending":"exit status 0","clock":29.874703}]}"#,
+        r#"{"id":"44+b+a","red":{"name":"b","command":"python3 bot.py slow {in} {out}"},"green":{"name":"a","command":"self"},"rules":"max","depth":3,"timeout":2.0,"start":"0000000/0000000/0000000/0000000/0002000/0001000 1","opening":"44","moves":"","score":{"red":0,"green":0},"result":"green","forfeit":{"player":"red","verdict":"timeout","reason":"timeout: no move within 2 s; the player was stopped"},"turns":[{"player":"red","column":null,"wall":2.0,"cpu":0.041426,"ending":"timed out and killed"}]}"#,
+        r#"{"id":"1","red":{"name":"self","command":"self"},"green":{"name":"human","command":"human"},"depth":5,"timeout":0.1,"start":"0000000/0000000/0000000/0000000/0000000/0000000 1","moves":"4","score":{"red":0,"green":0},"result":"draw","forfeit":{"player":"green","verdict":"quit","reason":"quit"},"turns":[{"player":"red","column":4,"wall":0.05,"cpu":0.05},{"player":"green","column":null,"wall":1.25,"cpu":null}]}"#,
+    ];
+
+    #[test]
+    fn lines_written_before_read_and_write_back_byte_for_byte() {
+        for line in &WRITTEN_BEFORE[..2] {
+            let record: GameRecord = serde_json::from_str(line).unwrap();
+            assert_eq!(serde_json::to_string(&record).unwrap(), *line);
+        }
+        let adjudicated: GameRecord = serde_json::from_str(WRITTEN_BEFORE[0]).unwrap();
+        let settings = Settings {
+            rules: Rules::Classic,
+            depth: 3,
+            timeout: Duration::from_millis(1500),
+            clock: Some(Duration::from_secs(30)),
+            adjudication: Some(1000),
+        };
+        assert_eq!(adjudicated.settings, settings);
+        // A log older than rules is Max-Connect4's, and now says so.
+        let old: GameRecord = serde_json::from_str(WRITTEN_BEFORE[2]).unwrap();
+        assert_eq!(old.settings.timeout, Duration::from_millis(100));
+        let with_rules = WRITTEN_BEFORE[2].replace(r#""depth""#, r#""rules":"max","depth""#);
+        assert_eq!(serde_json::to_string(&old).unwrap(), with_rules);
+    }
+
+    #[test]
+    fn times_logged_read_back_as_the_same_seconds() {
+        for seconds in [0.1, 0.3, 1.5, 2.0, 10.0, 30.0, 0.000_001, 123_456.789, 1e9] {
+            let mut logged = record("1");
+            logged.settings.timeout = Duration::from_secs_f64(seconds);
+            logged.settings.clock = Some(Duration::from_secs_f64(seconds));
+            let line = serde_json::to_string(&logged).unwrap();
+            let read: GameRecord = serde_json::from_str(&line).unwrap();
+            assert_eq!(read, logged);
+            assert_eq!(serde_json::to_string(&read).unwrap(), line);
+            assert!(line.contains(&format!(r#""timeout":{seconds:?},"#)), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_time_that_is_no_time_is_no_record() {
+        let line = serde_json::to_string(&record("1")).unwrap();
+        for (from, to) in [(r#""timeout":1.5"#, r#""timeout":-1.5"#), (r#""clock":30.0"#, r#""clock":1e300"#)] {
+            let damaged = line.replace(from, to);
+            assert_ne!(damaged, line);
+            let error = serde_json::from_str::<GameRecord>(&damaged).unwrap_err().to_string();
+            assert!(error.contains("seconds"), "{error}");
+        }
+        // JSON has no NaN or infinity: the nearest a file comes is a
+        // number too large for a float, which serde_json refuses itself.
+        assert!(serde_json::from_str::<GameRecord>(&line.replace(r#""timeout":1.5"#, r#""timeout":1e999"#)).is_err());
     }
 
     #[test]
@@ -735,7 +790,7 @@ mod tests {
         let plain = serde_json::to_string(&record("1")).unwrap();
         assert!(!plain.contains("adjudicat"), "a game without adjudication is logged as before: {plain}");
         let mut adjudicated = record("2");
-        adjudicated.adjudication = Some(100_000);
+        adjudicated.settings.adjudication = Some(100_000);
         adjudicated.adjudicated = Some(Adjudicated { after: 1, result: Outcome::Red });
         let line = serde_json::to_string(&adjudicated).unwrap();
         assert!(line.contains(r#""adjudication":100000,"#), "{line}");

@@ -30,7 +30,7 @@ pub fn positions(record: &GameRecord) -> Result<Vec<Board>, Fault> {
     for (index, digit) in record.moves.chars().enumerate() {
         let move_number = index + 1;
         let column = moves::read_column(move_number, digit).map_err(Fault::NotAColumn)?;
-        if record.rules.is_over(&board) {
+        if record.settings.rules.is_over(&board) {
             return Err(Fault::AfterTheEnd { move_number });
         }
         board.try_play(column).map_err(|full| Fault::Full { move_number, full })?;
@@ -87,7 +87,7 @@ pub fn load(
         .ok_or_else(|| Error::NoSuchGame { log: path.to_owned(), count, number })?
         .clone();
     if let Some(rules) = rules {
-        record.rules = rules;
+        record.settings.rules = rules;
     }
     let positions = positions(&record).map_err(|fault| Error::BadGame { log: path.to_owned(), number, fault })?;
     Ok(Loaded { path: path.to_owned(), number, count, record, positions })
@@ -175,7 +175,7 @@ pub fn annotated(
     writeln!(out).map_err(terminal)?;
     for (colour, tally) in Colour::BOTH.into_iter().zip(annotation::tallies(&notes)) {
         let who = format!("{} ({})", colour.name(), record.side(colour).shown());
-        writeln!(out, "{}", tally.line(&who, record.rules)).map_err(terminal)?;
+        writeln!(out, "{}", tally.line(&who, record.settings.rules)).map_err(terminal)?;
     }
     Ok(())
 }

@@ -109,7 +109,7 @@ impl Figures {
             if let Some(cpu) = turn.cpu {
                 *self.cpu.get_or_insert(0.0) += cpu;
             }
-            self.near_limit += u32::from(turn.wall >= NEAR_LIMIT * record.timeout);
+            self.near_limit += u32::from(turn.wall >= NEAR_LIMIT * record.settings.timeout.as_secs_f64());
         }
         if let Some(forfeit) = record.forfeit.as_ref().filter(|forfeit| forfeit.player == colour) {
             match self.forfeits.iter_mut().find(|(verdict, _)| *verdict == forfeit.verdict) {

@@ -317,10 +317,10 @@ fn settings(records: &[GameRecord]) -> Settings {
     }
     let mut settings = Settings::default();
     for record in records {
-        add(&mut settings.rules, record.rules.to_string());
-        add(&mut settings.depth, record.depth);
-        add(&mut settings.timeout, record.timeout);
-        add(&mut settings.clock, record.clock);
+        add(&mut settings.rules, record.settings.rules.to_string());
+        add(&mut settings.depth, record.settings.depth);
+        add(&mut settings.timeout, record.settings.timeout.as_secs_f64());
+        add(&mut settings.clock, record.settings.clock.map(|clock| clock.as_secs_f64()));
         if let Some(opening) = &record.opening {
             add(&mut settings.openings, opening.clone());
         }
@@ -333,7 +333,7 @@ fn game<'a>(record: &'a GameRecord, places: &Places) -> GameData<'a> {
         id: &record.id,
         red: &record.red.name,
         green: &record.green.name,
-        rules: record.rules.to_string(),
+        rules: record.settings.rules.to_string(),
         opening: record.opening.as_deref(),
         start: &record.start,
         moves: &record.moves,
