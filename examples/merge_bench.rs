@@ -16,11 +16,11 @@ use std::time::{Duration, Instant};
 
 use maxconnect4::board::{Board, Column};
 use maxconnect4::player::Player;
-use maxconnect4::referee::log::{encode_board, Colour, GameRecord, Outcome, Scores, Side, TurnRecord};
+use maxconnect4::referee::log::{encode_board, GameRecord, Scores, Side, TurnRecord};
 use maxconnect4::referee::manifest::{Manifest, MANIFEST_FILE};
 use maxconnect4::referee::merge;
 use maxconnect4::referee::settings::Settings;
-use maxconnect4::rules::Rules;
+use maxconnect4::rules::{Outcome, Rules};
 
 /// A small deterministic generator (xorshift64), so every run merges the
 /// same games.
@@ -48,7 +48,7 @@ fn game(red: &Side, green: &Side, random: &mut Random) -> GameRecord {
     while !board.is_full() {
         let legal: Vec<Column> = board.legal_columns().collect();
         let column = legal[random.below(legal.len())];
-        let player = Colour::of(board.to_move());
+        let player = board.to_move();
         board.play(column);
         moves.push_str(&column.number().to_string());
         let wall = 0.001 * random.below(2_000) as f64;
@@ -63,8 +63,8 @@ fn game(red: &Side, green: &Side, random: &mut Random) -> GameRecord {
     }
     let score = Scores { red: board.score(Player::One), green: board.score(Player::Two) };
     let result = match score.red.cmp(&score.green) {
-        std::cmp::Ordering::Greater => Outcome::win_for(Colour::Red),
-        std::cmp::Ordering::Less => Outcome::win_for(Colour::Green),
+        std::cmp::Ordering::Greater => Outcome::Win(Player::One),
+        std::cmp::Ordering::Less => Outcome::Win(Player::Two),
         std::cmp::Ordering::Equal => Outcome::Draw,
     };
     GameRecord {

@@ -8,9 +8,9 @@ use std::time::Duration;
 use maxconnect4::board::{Board, Column};
 use maxconnect4::player::Player;
 use maxconnect4::random::XorShift;
-use maxconnect4::referee::log::{encode_board, Colour, GameRecord, Outcome, Scores, Side, TurnRecord};
+use maxconnect4::referee::log::{encode_board, GameRecord, Scores, Side, TurnRecord};
 use maxconnect4::referee::settings::Settings;
-use maxconnect4::rules::Rules;
+use maxconnect4::rules::{Outcome, Rules};
 use maxconnect4::search::{Engine, Strength};
 
 use super::util::maxconnect4;
@@ -22,7 +22,7 @@ fn log(dir: &Path, rules: Rules, start: Board, moves: &[Column]) {
     let mut turns = Vec::new();
     for &column in moves {
         turns.push(TurnRecord {
-            player: Colour::of(board.to_move()),
+            player: board.to_move(),
             column: Some(column.number()),
             wall: 0.01,
             cpu: Some(0.01),

@@ -8,8 +8,8 @@ use std::path::Path;
 use maxconnect4::board::Board;
 use maxconnect4::moves::Moves;
 use maxconnect4::referee::adjudication::DEFAULT_BUDGET;
-use maxconnect4::referee::log::{decode_board, Adjudicated, GameRecord, Outcome};
-use maxconnect4::rules::Rules;
+use maxconnect4::referee::log::{decode_board, Adjudicated, GameRecord};
+use maxconnect4::rules::{Outcome, Rules};
 use maxconnect4::search::{Engine, Strength};
 
 use super::util::{maxconnect4, read, records};
@@ -209,10 +209,10 @@ fn bad_gauntlets_shards_and_adjudication_are_usage_errors() {
 fn solved(board: &Board) -> Outcome {
     let mut engine = Engine::for_rules(Rules::Classic, 16 << 20).unwrap();
     let value = engine.solve(board, Strength::Weak, None).unwrap().value;
-    let mover = maxconnect4::referee::log::Colour::of(board.to_move());
+    let mover = board.to_move();
     match value {
-        1 => Outcome::win_for(mover),
-        -1 => Outcome::win_for(mover.other()),
+        1 => Outcome::Win(mover),
+        -1 => Outcome::Win(mover.other()),
         _ => Outcome::Draw,
     }
 }

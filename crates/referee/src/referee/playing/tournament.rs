@@ -35,7 +35,7 @@ use crate::referee::error::{NameError, TournamentError};
 use crate::referee::fixtures::{Fixture, check_gauntlet, game_id, game_list, in_shard};
 use crate::referee::game::Game;
 use crate::referee::gradebook::{Check, Entry};
-use crate::referee::log::{self, Colour, GameRecord, Log, Side};
+use crate::referee::log::{self, GameRecord, Log, Side};
 use crate::referee::manifest::{MANIFEST_FILE, Manifest};
 use crate::referee::player::PlayerSpec;
 use crate::referee::reporter::{Reporter, counted};
@@ -47,6 +47,7 @@ use maxconnect4_contain::Containment;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_game::board::Board;
 use maxconnect4_game::moves::Moves;
+use maxconnect4_game::player::Player;
 use maxconnect4_game::printable::file_name;
 use maxconnect4_game::rules::Rules;
 use maxconnect4_game::shard::Shard;
@@ -372,7 +373,7 @@ fn seats(players: &[(String, PlayerSpec)]) -> Result<Vec<Seat>, Error> {
 fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) -> Result<(), Error> {
     for record in records {
         let logged = &record.settings;
-        for colour in Colour::BOTH {
+        for colour in Player::BOTH {
             let side = record.side(colour);
             let Some(seat) = seats.iter().find(|seat| seat.name == side.name) else { continue };
             let differs = if seat.spec.command() != side.command {

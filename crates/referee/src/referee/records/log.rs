@@ -32,6 +32,7 @@ use maxconnect4_game::board::{Board, ColumnFull};
 use maxconnect4_game::format::{self, LineEnding};
 use maxconnect4_game::moves::MoveStringError;
 use maxconnect4_game::player::Player;
+use maxconnect4_game::rules::Outcome;
 
 /// What can go wrong with a log file.
 #[derive(Debug, thiserror::Error)]
@@ -115,12 +116,12 @@ pub enum Fault {
         given: (u32, u32),
     },
     /// The side logged as forfeiting was not the one to move.
-    #[error("{} forfeited, but it was {}'s turn", .forfeiter.name(), .mover.name())]
+    #[error("{} forfeited, but it was {}'s turn", .forfeiter.colour_name(), .mover.colour_name())]
     Forfeit {
         /// The side logged as forfeiting.
-        forfeiter: Colour,
+        forfeiter: Player,
         /// The side to move in the final position.
-        mover: Colour,
+        mover: Player,
     },
     /// The adjudication's move count is not the number of moves played.
     #[error("the game was adjudicated after {after} moves, but {played} were played")]
@@ -243,63 +244,6 @@ impl Records {
     }
 }
 
-/// The two sides by colour: red is player 1, green player 2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Colour {
-    /// Player 1, who moves first from the empty board.
-    Red,
-    /// Player 2.
-    Green,
-}
-
-impl Colour {
-    /// Both colours, red first.
-    pub const BOTH: [Colour; 2] = [Colour::Red, Colour::Green];
-
-    /// The player of this colour in board files.
-    #[must_use]
-    pub const fn player(self) -> Player {
-        match self {
-            Colour::Red => Player::One,
-            Colour::Green => Player::Two,
-        }
-    }
-
-    /// The colour of `player`.
-    #[must_use]
-    pub const fn of(player: Player) -> Colour {
-        match player {
-            Player::One => Colour::Red,
-            Player::Two => Colour::Green,
-        }
-    }
-
-    /// The other colour.
-    #[must_use]
-    pub const fn other(self) -> Colour {
-        match self {
-            Colour::Red => Colour::Green,
-            Colour::Green => Colour::Red,
-        }
-    }
-
-    /// 0 for red, 1 for green.
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self.player().index()
-    }
-
-    /// `red` or `green`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Colour::Red => "red",
-            Colour::Green => "green",
-        }
-    }
-}
-
 /// A player as logged: the name shown and the command as the user wrote it
 /// (`self`, `human` or a template).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -328,54 +272,11 @@ pub struct Scores {
     pub green: u32,
 }
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// Red won.
-    Red,
-    /// Green won.
-    Green,
-    /// Nobody won.
-    Draw,
-}
-
-impl Outcome {
-    /// The winner, if there is one.
-    #[must_use]
-    pub const fn winner(self) -> Option<Colour> {
-        match self {
-            Outcome::Red => Some(Colour::Red),
-            Outcome::Green => Some(Colour::Green),
-            Outcome::Draw => None,
-        }
-    }
-
-    /// The outcome in which `colour` wins.
-    #[must_use]
-    pub const fn win_for(colour: Colour) -> Outcome {
-        match colour {
-            Colour::Red => Outcome::Red,
-            Colour::Green => Outcome::Green,
-        }
-    }
-
-    /// The outcome in words: `red won`, `green won`, `a draw`.
-    #[must_use]
-    pub const fn said(self) -> &'static str {
-        match self {
-            Outcome::Red => "red won",
-            Outcome::Green => "green won",
-            Outcome::Draw => "a draw",
-        }
-    }
-}
-
 /// Who forfeited and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ForfeitRecord {
     /// The side that forfeited, and so lost.
-    pub player: Colour,
+    pub player: Player,
     /// `timeout`, `no-output`, `unparseable`, `illegal-move`, `failed-to-start` or `quit`.
     pub verdict: String,
     /// The whole verdict, as printed.
@@ -387,7 +288,7 @@ pub struct ForfeitRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TurnRecord {
     /// The side that moved.
-    pub player: Colour,
+    pub player: Player,
     /// The column played, 1-7; none for the turn that forfeited.
     pub column: Option<usize>,
     /// The turn's wall-clock time, in seconds.
@@ -450,20 +351,20 @@ pub struct GameRecord {
 impl GameRecord {
     /// The side of `colour`.
     #[must_use]
-    pub const fn side(&self, colour: Colour) -> &Side {
+    pub const fn side(&self, colour: Player) -> &Side {
         match colour {
-            Colour::Red => &self.red,
-            Colour::Green => &self.green,
+            Player::One => &self.red,
+            Player::Two => &self.green,
         }
     }
 
     /// `colour`'s score minus the opponent's.
     #[must_use]
-    pub const fn score_difference(&self, colour: Colour) -> i64 {
+    pub const fn score_difference(&self, colour: Player) -> i64 {
         let (red, green) = (self.score.red as i64, self.score.green as i64);
         match colour {
-            Colour::Red => red - green,
-            Colour::Green => green - red,
+            Player::One => red - green,
+            Player::Two => green - red,
         }
     }
 }
@@ -700,13 +601,13 @@ mod tests {
             score: Scores { red: 0, green: 0 },
             result: Outcome::Draw,
             forfeit: Some(ForfeitRecord {
-                player: Colour::Green,
+                player: Player::Two,
                 verdict: "timeout".to_owned(),
                 reason: "too slow".to_owned(),
             }),
             adjudicated: None,
             turns: vec![TurnRecord {
-                player: Colour::Red,
+                player: Player::One,
                 column: Some(4),
                 wall: 0.25,
                 cpu: Some(0.125),
@@ -786,12 +687,46 @@ mod tests {
     }
 
     #[test]
+    fn results_and_sides_are_the_words_logs_have_always_held() {
+        /// The log's own result type before it was the game's `Outcome`.
+        #[derive(Debug, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        #[allow(dead_code)]
+        enum Before {
+            Red,
+            Green,
+            Draw,
+        }
+        let words = [
+            (Outcome::Win(Player::One), "\"red\""),
+            (Outcome::Win(Player::Two), "\"green\""),
+            (Outcome::Draw, "\"draw\""),
+        ];
+        for (outcome, word) in words {
+            assert_eq!(serde_json::to_string(&outcome).unwrap(), word);
+            assert_eq!(serde_json::from_str::<Outcome>(word).unwrap(), outcome);
+        }
+        for (player, word) in [(Player::One, "\"red\""), (Player::Two, "\"green\"")] {
+            assert_eq!(serde_json::to_string(&player).unwrap(), word);
+            assert_eq!(serde_json::from_str::<Player>(word).unwrap(), player);
+        }
+        // What is no result is refused in the same words as before.
+        for bad in ["\"blue\"", "\"Red\"", "\"\""] {
+            let error = serde_json::from_str::<Outcome>(bad).unwrap_err().to_string();
+            assert_eq!(error, serde_json::from_str::<Before>(bad).unwrap_err().to_string());
+        }
+        assert!(serde_json::from_str::<Outcome>("1").is_err());
+        assert!(serde_json::from_str::<Outcome>(r#"{"Win":"One"}"#).is_err());
+        assert!(serde_json::from_str::<Player>("\"One\"").is_err());
+    }
+
+    #[test]
     fn adjudication_is_logged_only_where_there_was_some() {
         let plain = serde_json::to_string(&record("1")).unwrap();
         assert!(!plain.contains("adjudicat"), "a game without adjudication is logged as before: {plain}");
         let mut adjudicated = record("2");
         adjudicated.settings.adjudication = Some(100_000);
-        adjudicated.adjudicated = Some(Adjudicated { after: 1, result: Outcome::Red });
+        adjudicated.adjudicated = Some(Adjudicated { after: 1, result: Outcome::Win(Player::One) });
         let line = serde_json::to_string(&adjudicated).unwrap();
         assert!(line.contains(r#""adjudication":100000,"#), "{line}");
         assert!(line.contains(r#""adjudicated":{"after":1,"result":"red"}"#), "{line}");

@@ -163,8 +163,9 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::referee::log::{Colour, Outcome, Scores};
-    use maxconnect4_game::rules::Rules;
+    use crate::referee::log::Scores;
+    use maxconnect4_game::player::Player;
+    use maxconnect4_game::rules::{Outcome, Rules};
 
     /// A game between `red` and `green` from `opening`.
     fn game(red: &str, green: &str, opening: &str) -> GameRecord {
@@ -178,7 +179,7 @@ mod tests {
             opening: Some(opening.to_owned()),
             moves: String::new(),
             score: Scores { red: 0, green: 0 },
-            result: Outcome::win_for(Colour::Red),
+            result: Outcome::Win(Player::One),
             forfeit: None,
             adjudicated: None,
             turns: Vec::new(),

@@ -19,11 +19,12 @@ use std::path::{Path, PathBuf};
 
 use crate::referee::Error;
 use crate::referee::error::MergeError;
-use crate::referee::log::{self, Colour, GameRecord};
+use crate::referee::log::{self, GameRecord};
 use crate::referee::manifest::Manifest;
 use crate::referee::results::Results;
 use crate::referee::settings::Settings;
 use crate::referee::tournament::LOG_FILE;
+use maxconnect4_game::player::Player;
 
 /// The games of a set of logs, as one tournament.
 #[derive(Debug)]
@@ -214,7 +215,7 @@ fn check_settings(games: &[Source], manifest: Option<(&Manifest, &Path)>) -> Res
             Some(_) => {}
             None => expected = Some((settings, source.log)),
         }
-        for colour in Colour::BOTH {
+        for colour in Player::BOTH {
             let side = record.side(colour);
             match commands.get(side.name.as_str()) {
                 Some(&(command, from)) if command != side.command => {
@@ -242,7 +243,7 @@ fn check_settings(games: &[Source], manifest: Option<(&Manifest, &Path)>) -> Res
 fn first_appearance(games: &[GameRecord]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for record in games {
-        for colour in Colour::BOTH {
+        for colour in Player::BOTH {
             let name = &record.side(colour).name;
             if !names.contains(name) {
                 names.push(name.clone());

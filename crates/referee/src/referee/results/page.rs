@@ -23,9 +23,11 @@ use serde::Serialize;
 
 use crate::referee::crosstable::Crosstable;
 use crate::referee::figures::Figures;
-use crate::referee::log::{Colour, GameRecord, Outcome};
+use crate::referee::log::GameRecord;
 use crate::referee::ratings::Rating;
 use crate::referee::standings::{Forfeits, Standing, forfeits};
+use maxconnect4_game::player::Player;
+use maxconnect4_game::rules::Outcome;
 
 /// The page, with [`PLACEHOLDER`] where the results go.
 const TEMPLATE: &str = include_str!("page.html");
@@ -144,7 +146,7 @@ struct GameData<'a> {
 
 #[derive(Serialize)]
 struct ForfeitData<'a> {
-    player: Colour,
+    player: Player,
     verdict: &'a str,
     reason: Cow<'a, str>,
 }
@@ -371,9 +373,9 @@ mod tests {
         let mut forfeited = won.clone();
         forfeited.id = "44+b+a".to_owned();
         std::mem::swap(&mut forfeited.red, &mut forfeited.green);
-        forfeited.result = Outcome::Green;
+        forfeited.result = Outcome::Win(Player::Two);
         forfeited.forfeit =
-            Some(ForfeitRecord { player: Colour::Red, verdict: "no-output".to_owned(), reason: HOSTILE.to_owned() });
+            Some(ForfeitRecord { player: Player::One, verdict: "no-output".to_owned(), reason: HOSTILE.to_owned() });
         vec![won, forfeited]
     }
 
