@@ -16,11 +16,11 @@ use std::time::{Duration, Instant};
 
 use maxconnect4::board::{Board, Column};
 use maxconnect4::player::Player;
-use maxconnect4::referee::log::{encode_board, Colour, GameRecord, Outcome, Scores, Side, TurnRecord};
+use maxconnect4::referee::log::{encode_board, GameRecord, Scores, Side, TurnRecord};
 use maxconnect4::referee::manifest::{Manifest, MANIFEST_FILE};
 use maxconnect4::referee::merge;
 use maxconnect4::referee::settings::Settings;
-use maxconnect4::rules::Rules;
+use maxconnect4::rules::{Outcome, Rules};
 
 /// A small deterministic generator (xorshift64), so every run merges the
 /// same games.
@@ -35,6 +35,11 @@ impl Random {
     }
 }
 
+/// The settings of every game: Max-Connect4, depth 5, 10 seconds a move.
+fn settings() -> Settings {
+    Settings { rules: Rules::Max, depth: 5, timeout: Duration::from_secs(10), clock: None, adjudication: None }
+}
+
 /// A random game between `red` and `green` from the opening `44`.
 fn game(red: &Side, green: &Side, random: &mut Random) -> GameRecord {
     let opening = Board::empty().after(Column::from_number(4).unwrap()).after(Column::from_number(4).unwrap());
@@ -43,7 +48,7 @@ fn game(red: &Side, green: &Side, random: &mut Random) -> GameRecord {
     while !board.is_full() {
         let legal: Vec<Column> = board.legal_columns().collect();
         let column = legal[random.below(legal.len())];
-        let player = Colour::of(board.to_move());
+        let player = board.to_move();
         board.play(column);
         moves.push_str(&column.number().to_string());
         let wall = 0.001 * random.below(2_000) as f64;
@@ -58,25 +63,21 @@ fn game(red: &Side, green: &Side, random: &mut Random) -> GameRecord {
     }
     let score = Scores { red: board.score(Player::One), green: board.score(Player::Two) };
     let result = match score.red.cmp(&score.green) {
-        std::cmp::Ordering::Greater => Outcome::win_for(Colour::Red),
-        std::cmp::Ordering::Less => Outcome::win_for(Colour::Green),
+        std::cmp::Ordering::Greater => Outcome::Win(Player::One),
+        std::cmp::Ordering::Less => Outcome::Win(Player::Two),
         std::cmp::Ordering::Equal => Outcome::Draw,
     };
     GameRecord {
         id: format!("44+{}+{}", red.name, green.name),
         red: red.clone(),
         green: green.clone(),
-        rules: Rules::Max,
-        depth: 5,
-        timeout: 10.0,
-        clock: None,
+        settings: settings(),
         start: encode_board(&opening),
         opening: Some("44".to_owned()),
         moves,
         score,
         result,
         forfeit: None,
-        adjudication: None,
         adjudicated: None,
         turns,
     }
@@ -93,9 +94,7 @@ fn main() {
             command: format!("python3 student{index:03}.py {{in}} {{out}}"),
         })
         .collect();
-    let settings =
-        Settings { rules: Rules::Max, depth: 5, timeout: Duration::from_secs(10), clock: None, adjudicate: None };
-    let manifest = Manifest::new(sides.clone(), vec!["44".to_owned()], settings, Vec::new(), sides[0].name.clone());
+    let manifest = Manifest::new(sides.clone(), vec!["44".to_owned()], settings(), Vec::new(), sides[0].name.clone());
     let mut lines = vec![String::new(); shards];
     let mut random = Random(0x9E37_79B9_7F4A_7C15);
     let mut index = 0;

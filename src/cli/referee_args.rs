@@ -49,7 +49,7 @@ impl SettingsArgs {
             depth: self.depth,
             timeout: self.timeout,
             clock: self.clock,
-            adjudicate: None,
+            adjudication: None,
         }
     }
 }

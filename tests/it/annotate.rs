@@ -3,12 +3,14 @@
 //! want them, certain only where the values are exact.
 
 use std::path::Path;
+use std::time::Duration;
 
 use maxconnect4::board::{Board, Column};
 use maxconnect4::player::Player;
 use maxconnect4::random::XorShift;
-use maxconnect4::referee::log::{encode_board, Colour, GameRecord, Outcome, Scores, Side, TurnRecord};
-use maxconnect4::rules::Rules;
+use maxconnect4::referee::log::{encode_board, GameRecord, Scores, Side, TurnRecord};
+use maxconnect4::referee::settings::Settings;
+use maxconnect4::rules::{Outcome, Rules};
 use maxconnect4::search::{Engine, Strength};
 
 use super::util::maxconnect4;
@@ -20,7 +22,7 @@ fn log(dir: &Path, rules: Rules, start: Board, moves: &[Column]) {
     let mut turns = Vec::new();
     for &column in moves {
         turns.push(TurnRecord {
-            player: Colour::of(board.to_move()),
+            player: board.to_move(),
             column: Some(column.number()),
             wall: 0.01,
             cpu: Some(0.01),
@@ -35,17 +37,13 @@ fn log(dir: &Path, rules: Rules, start: Board, moves: &[Column]) {
         id: "1".to_owned(),
         red: side("ann"),
         green: side("bob"),
-        rules,
-        depth: 5,
-        timeout: 10.0,
-        clock: None,
+        settings: Settings { rules, depth: 5, timeout: Duration::from_secs(10), clock: None, adjudication: None },
         start: encode_board(&start),
         opening: None,
         moves: moves.iter().map(|column| column.number().to_string()).collect(),
         score,
         result: Outcome::Draw,
         forfeit: None,
-        adjudication: None,
         adjudicated: None,
         turns,
     };

@@ -4,7 +4,6 @@
 use maxconnect4::board::{Board, Column};
 
 use maxconnect4::player::Player;
-use maxconnect4::referee;
 use maxconnect4::referee::replay;
 use maxconnect4::rules::{Outcome, Rules};
 use maxconnect4::search::{Engine, Limits};
@@ -196,8 +195,8 @@ fn the_referee_ends_a_classic_game_at_the_first_four() {
     );
     assert_eq!(code, 0, "{stderr}");
     let record = records(&dir.path().join("games.jsonl")).remove(0);
-    assert_eq!(record.rules, Rules::Classic);
-    assert_eq!(record.result, referee::log::Outcome::Red, "{stdout}");
+    assert_eq!(record.settings.rules, Rules::Classic);
+    assert_eq!(record.result, Outcome::Win(Player::One), "{stdout}");
     assert!(stdout.contains("Player 1 wins with four in a row."), "{stdout}");
     // The last move made the four, and no move came after it.
     let positions = replay::positions(&record).unwrap();

@@ -8,7 +8,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use maxconnect4::referee::log::{Colour, GameRecord};
+use maxconnect4::player::Player;
+use maxconnect4::referee::log::GameRecord;
 
 use super::util::{assert_gone, bot, maxconnect4, python, read, records, running, shipped, wait_for_bot, write};
 
@@ -129,7 +130,7 @@ fn without_the_sandbox_every_ending_is_judged_and_nothing_is_left() {
         let forfeit = record.forfeit.as_ref().map(|forfeit| (forfeit.player, forfeit.verdict.as_str()));
         assert_eq!(
             (forfeit, record.moves.len()),
-            (verdict.map(|verdict| (Colour::Red, verdict)), moves),
+            (verdict.map(|verdict| (Player::One, verdict)), moves),
             "{behaviour}"
         );
         assert!(left_in(&dir.path().join("tmp")).is_empty(), "{behaviour}");
@@ -153,7 +154,7 @@ fn only_a_regular_file_is_read_as_an_answer() {
         let dir = tempfile::tempdir().unwrap();
         let (record, _) = play(dir.path(), &bot(behaviour, None), "self", EMPTY);
         let forfeit = record.forfeit.unwrap();
-        assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Colour::Red, "no-output"), "{behaviour}");
+        assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Player::One, "no-output"), "{behaviour}");
         assert_eq!(forfeit.reason, format!("no output: the output file cannot be read: {reason}"), "{behaviour}");
     }
 }

@@ -8,8 +8,8 @@ use std::path::Path;
 use maxconnect4::board::Board;
 use maxconnect4::moves::Moves;
 use maxconnect4::referee::adjudication::DEFAULT_BUDGET;
-use maxconnect4::referee::log::{decode_board, Adjudicated, GameRecord, Outcome};
-use maxconnect4::rules::Rules;
+use maxconnect4::referee::log::{decode_board, Adjudicated, GameRecord};
+use maxconnect4::rules::{Outcome, Rules};
 use maxconnect4::search::{Engine, Strength};
 
 use super::util::{maxconnect4, read, records};
@@ -209,10 +209,10 @@ fn bad_gauntlets_shards_and_adjudication_are_usage_errors() {
 fn solved(board: &Board) -> Outcome {
     let mut engine = Engine::for_rules(Rules::Classic, 16 << 20).unwrap();
     let value = engine.solve(board, Strength::Weak, None).unwrap().value;
-    let mover = maxconnect4::referee::log::Colour::of(board.to_move());
+    let mover = board.to_move();
     match value {
-        1 => Outcome::win_for(mover),
-        -1 => Outcome::win_for(mover.other()),
+        1 => Outcome::Win(mover),
+        -1 => Outcome::Win(mover.other()),
         _ => Outcome::Draw,
     }
 }
@@ -246,7 +246,7 @@ fn adjudicated_games_end_with_the_solvers_result() {
         assert_eq!(after, record.moves.len(), "{}", record.id);
         assert!(!board.is_full() && Rules::Classic.outcome(&board).is_none(), "{}: ended early", record.id);
         assert_eq!((result, record.result), (solved(&board), result), "{}: the full solver agrees", record.id);
-        assert_eq!(record.adjudication, Some(DEFAULT_BUDGET));
+        assert_eq!(record.settings.adjudication, Some(DEFAULT_BUDGET));
     }
     // Replayed, the game says how it ended.
     let assert = maxconnect4(dir.path())
@@ -292,7 +292,7 @@ fn adjudicated_games_end_with_the_solvers_result() {
     let plain = [&players[..], &["--depth", "1", "--timeout", "60", "--openings", "1", "--out", "plain"]].concat();
     tournament(dir.path(), &plain);
     let plain_games = records(&dir.path().join("plain").join("games.jsonl"));
-    assert!(plain_games.iter().all(|game| game.adjudicated.is_none() && game.adjudication.is_none()));
+    assert!(plain_games.iter().all(|game| game.adjudicated.is_none() && game.settings.adjudication.is_none()));
     assert!(!read(&dir.path().join("plain").join("games.jsonl")).contains("adjudicat"), "logged as before");
     maxconnect4(dir.path())
         .arg("tournament")

@@ -8,9 +8,12 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
+use maxconnect4::player::Player;
 use maxconnect4::protocol::arena::{Request, Response};
-use maxconnect4::referee::log::{Colour, GameRecord, Outcome};
+use maxconnect4::referee::log::GameRecord;
+use maxconnect4::rules::Outcome;
 
 use super::serve::Server;
 use super::util::{assert_gone, bot, maxconnect4, protocol_bot, read, records};
@@ -44,9 +47,9 @@ fn check_forfeit(red: &str, args: &[&str], verdict: &str, reason: &str) -> GameR
     args.extend(["--rules", "classic"]);
     let (record, stdout) = play_in(dir.path(), red, &bot("valid", None), &args);
     let forfeit = record.forfeit.as_ref().unwrap_or_else(|| panic!("no forfeit:\n{stdout}"));
-    assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Colour::Red, verdict), "{}", forfeit.reason);
+    assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Player::One, verdict), "{}", forfeit.reason);
     assert!(forfeit.reason.contains(reason), "expected '{reason}' in\n{}", forfeit.reason);
-    assert_eq!(record.result, Outcome::Green);
+    assert_eq!(record.result, Outcome::Win(Player::Two));
     assert!(stdout.contains(&format!("forfeits: {}", forfeit.reason)), "{stdout}");
     record
 }
@@ -78,8 +81,8 @@ fn check_game(red: &str, green: &str, rules: &str, args: &[&str]) -> (GameRecord
 /// exchange the referee keeps shows it.
 fn end_code(record: &GameRecord) -> &'static str {
     match record.result {
-        Outcome::Red => "> -1\n",
-        Outcome::Green => "> -2\n",
+        Outcome::Win(Player::One) => "> -1\n",
+        Outcome::Win(Player::Two) => "> -2\n",
         Outcome::Draw => "> -3\n",
     }
 }
@@ -89,7 +92,7 @@ fn moderator_bots_play_whole_games_and_hear_the_end() {
     let valid = protocol_bot("moderator", &["valid"]);
     // Both play the leftmost column with room: red completes the bottom row.
     let (record, [red, _]) = check_game(&valid, &bot("valid", None), "classic", &[]);
-    assert_eq!((record.moves.as_str(), record.result), ("1111112222223333334", Outcome::Red));
+    assert_eq!((record.moves.as_str(), record.result), ("1111112222223333334", Outcome::Win(Player::One)));
     assert!(red.contains("seat 1\n") && red.contains(end_code(&record)), "{red}");
     assert!(red.contains("> 1\n< 1\n> 1\n< 1\n"), "the exchange is kept:\n{red}");
     let (record, [_, green]) = check_game(&bot("valid", None), &valid, "max", &[]);
@@ -107,12 +110,12 @@ fn coordinator_engines_play_whole_games_told_the_moves_and_the_clocks() {
         "{red}"
     );
     assert!(red.contains("> quit\n"), "{red}");
-    assert_eq!(record.clock, Some(100.0));
+    assert_eq!(record.settings.clock, Some(Duration::from_secs(100)));
     assert!(record.turns.iter().all(|turn| turn.clock.is_some_and(|left| left <= 100.0)));
     let (record, [_, green]) = check_game(&bot("valid", None), &valid, "max", &[]);
     assert!(green.contains("got name AI 1\n"), "{green}");
     assert!(green.contains("got position startpos 0\ngot isready AI 1\ngot go ftime 60000 stime 60000\n"), "{green}");
-    assert_eq!(record.clock, None);
+    assert_eq!(record.settings.clock, None);
     assert!(record.turns.iter().all(|turn| turn.clock.is_none()));
 }
 
@@ -198,11 +201,11 @@ fn a_bot_that_runs_out_of_its_clock_forfeits_on_time() {
     let forfeit = record.forfeit.expect("red runs out of time");
     assert_eq!(
         (forfeit.player, forfeit.verdict.as_str(), forfeit.reason.as_str()),
-        (Colour::Red, "timeout", "timeout: its game clock of 1 s ran out")
+        (Player::One, "timeout", "timeout: its game clock of 1 s ran out")
     );
-    assert_eq!(record.clock, Some(1.0));
+    assert_eq!(record.settings.clock, Some(Duration::from_secs(1)));
     let red: Vec<f64> =
-        record.turns.iter().filter(|turn| turn.player == Colour::Red).map(|turn| turn.clock.unwrap()).collect();
+        record.turns.iter().filter(|turn| turn.player == Player::One).map(|turn| turn.clock.unwrap()).collect();
     assert!(red.windows(2).all(|pair| pair[1] <= pair[0]) && red.last() == Some(&0.0), "{red:?}");
 }
 

@@ -9,6 +9,7 @@ use std::io::Write;
 
 use maxconnect4::board::{Board, Column};
 use maxconnect4::moves::Moves;
+use maxconnect4::player::Player;
 use maxconnect4::protocol::arena::{PlayTurn, Request};
 use maxconnect4::rules::Rules;
 use maxconnect4::search::book::{layers::Layers, Book, BookSpec};
@@ -197,7 +198,7 @@ fn the_referees_perfect_player_gets_at_least_the_value_and_says_each_move_is_per
         .assert()
         .success();
     let records = super::util::records(&dir.path().join("games.jsonl"));
-    let difference = records[0].score_difference(maxconnect4::referee::log::Colour::Red);
+    let difference = records[0].score_difference(Player::One);
     assert!(difference >= i64::from(value), "red got {difference}, the position is worth {value}");
     let output = std::fs::read_to_string(dir.path().join("games.output/1/red.txt")).unwrap();
     assert_eq!(output.matches("=== move ").count(), 8, "{output}");

@@ -4,8 +4,9 @@
 use std::path::Path;
 
 use maxconnect4::player::Player;
-use maxconnect4::referee::log::{Colour, GameRecord, Outcome};
+use maxconnect4::referee::log::GameRecord;
 use maxconnect4::referee::replay;
+use maxconnect4::rules::Outcome;
 
 use super::util::{assert_gone, bot, engine, maxconnect4, python, read, records, shipped, write};
 
@@ -55,9 +56,9 @@ fn check_forfeit_within(behaviour: &str, timeout: &str, verdict: &str, reason: &
     let tag = dir.path().join("tag");
     let played = play_with(dir.path(), &bot(behaviour, Some(&tag)), "self", COLUMN_ONE_FULL, timeout);
     let forfeit = played.record.forfeit.as_ref().unwrap_or_else(|| panic!("no forfeit:\n{}", played.stdout));
-    assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Colour::Red, verdict), "{}", forfeit.reason);
+    assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Player::One, verdict), "{}", forfeit.reason);
     assert!(forfeit.reason.contains(reason), "expected '{reason}' in\n{}", forfeit.reason);
-    assert_eq!(played.record.result, Outcome::Green);
+    assert_eq!(played.record.result, Outcome::Win(Player::Two));
     assert_eq!(played.record.moves, "");
     assert!(played.stdout.contains(&format!("forfeits: {}", forfeit.reason)), "{}", played.stdout);
     assert!(played.stdout.contains("Winner: green (player 2, self)."), "{}", played.stdout);
@@ -146,10 +147,10 @@ fn a_program_that_does_not_exist_fails_to_start() {
     let dir = tempfile::tempdir().unwrap();
     let played = play(dir.path(), "self", "./no-such-bot {in} {out}", COLUMN_ONE_FULL);
     let forfeit = played.record.forfeit.unwrap();
-    assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Colour::Green, "failed-to-start"));
+    assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Player::Two, "failed-to-start"));
     assert!(forfeit.reason.contains("no-such-bot: No such file or directory"), "{}", forfeit.reason);
     assert_eq!(played.record.moves.len(), 1, "red moved before green failed");
-    assert_eq!(played.record.result, Outcome::Red);
+    assert_eq!(played.record.result, Outcome::Win(Player::One));
 }
 
 #[test]
@@ -188,8 +189,8 @@ fn self_plays_self_to_a_full_board() {
     assert!(last.is_full());
     assert_eq!((record.score.red, record.score.green), (last.score(Player::One), last.score(Player::Two)));
     let expected = match record.score.red.cmp(&record.score.green) {
-        std::cmp::Ordering::Greater => Outcome::Red,
-        std::cmp::Ordering::Less => Outcome::Green,
+        std::cmp::Ordering::Greater => Outcome::Win(Player::One),
+        std::cmp::Ordering::Less => Outcome::Win(Player::Two),
         std::cmp::Ordering::Equal => Outcome::Draw,
     };
     assert_eq!(record.result, expected);
@@ -233,7 +234,7 @@ fn a_person_plays_at_the_terminal_and_may_quit() {
     let record = &records(&dir.path().join("games.jsonl"))[0];
     assert_eq!(record.forfeit, None);
     assert_eq!(&record.moves[..1], "4");
-    assert!(record.turns.iter().filter(|turn| turn.player == Colour::Red).all(|turn| turn.cpu.is_none()));
+    assert!(record.turns.iter().filter(|turn| turn.player == Player::One).all(|turn| turn.cpu.is_none()));
 
     maxconnect4(dir.path())
         .args(["match", "self", "human", "--start", "start.txt"])
@@ -241,7 +242,7 @@ fn a_person_plays_at_the_terminal_and_may_quit() {
         .assert()
         .success();
     let forfeit = records(&dir.path().join("games.jsonl"))[1].forfeit.clone().unwrap();
-    assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Colour::Green, "quit"));
+    assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Player::Two, "quit"));
 }
 
 #[test]

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use maxconnect4::board::{Board, Column};
 use maxconnect4::referee::log::{decode_board, encode_board, GameRecord};
+use maxconnect4::rules::Outcome;
 
 use super::bots::tool_available;
 use super::page::{browser, Driver, PATIENCE};
@@ -169,10 +170,10 @@ fn the_results_page_opens_from_disk_and_replays_every_game() {
     assert_eq!(drawn_board(&client), expected_board(game, moves));
     let status = text(&client, "#replay-status");
     let winner = match game.result {
-        maxconnect4::referee::log::Outcome::Draw => "a draw".to_owned(),
+        Outcome::Draw => "a draw".to_owned(),
         result => {
             let colour = result.winner().unwrap();
-            format!("{} ({}) wins", game.side(colour).name, colour.name())
+            format!("{} ({}) wins", game.side(colour).name, colour.colour_name())
         }
     };
     assert!(status.starts_with(&format!("Move {moves} of {moves}.")) && status.contains(&winner), "{status}");

@@ -4,19 +4,22 @@
 use std::fmt;
 
 /// One of the two players. Player 1 is red and player 2 green in the
-/// assignment; board files write them as `1` and `2`.
+/// assignment; board files write them as `1` and `2`, and the referee's logs
+/// by their colours, `red` and `green`.
 ///
 /// A whole word wide, like every other field of
 /// [`Board`](crate::board::Board): the search
 /// copies a board right after a move wrote it, and a copy that reads a
 /// word of which a move wrote only a byte waits for the write to reach the
 /// cache (it cost a third of plain alpha-beta's time).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[repr(u64)]
 pub enum Player {
     /// The player who moves first on the empty board: red, `1`.
+    #[serde(rename = "red")]
     One,
     /// The player who moves second: green, `2`.
+    #[serde(rename = "green")]
     Two,
 }
 
@@ -49,6 +52,15 @@ impl Player {
             1 => Some(Player::One),
             2 => Some(Player::Two),
             _ => None,
+        }
+    }
+
+    /// The player's colour, as logs and messages name it: `red` or `green`.
+    #[must_use]
+    pub const fn colour_name(self) -> &'static str {
+        match self {
+            Player::One => "red",
+            Player::Two => "green",
         }
     }
 

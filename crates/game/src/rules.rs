@@ -42,6 +42,9 @@ pub enum Rules {
 }
 
 /// How a finished game ended.
+///
+/// Logs write it as one word, the winner's colour or `draw` (serde's
+/// default for `Win(Player)` would be an object).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// This player won: the higher score (Max-Connect4) or the first
@@ -49,6 +52,69 @@ pub enum Outcome {
     Win(Player),
     /// Equal scores (Max-Connect4), or a full board without a four (classic).
     Draw,
+}
+
+impl Outcome {
+    /// Every outcome, in the order logs' errors list their words.
+    pub const ALL: [Outcome; 3] = [Outcome::Win(Player::One), Outcome::Win(Player::Two), Outcome::Draw];
+
+    /// The winner, if there is one.
+    #[must_use]
+    pub const fn winner(self) -> Option<Player> {
+        match self {
+            Outcome::Win(player) => Some(player),
+            Outcome::Draw => None,
+        }
+    }
+
+    /// The outcome as logs write it: `red`, `green` or `draw`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Outcome::Win(player) => player.colour_name(),
+            Outcome::Draw => "draw",
+        }
+    }
+
+    /// The outcome in words: `red won`, `green won`, `a draw`.
+    #[must_use]
+    pub const fn said(self) -> &'static str {
+        match self {
+            Outcome::Win(Player::One) => "red won",
+            Outcome::Win(Player::Two) => "green won",
+            Outcome::Draw => "a draw",
+        }
+    }
+}
+
+impl serde::Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Outcome {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Outcome, D::Error> {
+        /// Reads one of [`Outcome::name`]'s words.
+        struct Word;
+
+        impl serde::de::Visitor<'_> for Word {
+            type Value = Outcome;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("`red`, `green` or `draw`")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, word: &str) -> Result<Outcome, E> {
+                Outcome::ALL
+                    .into_iter()
+                    .find(|outcome| outcome.name() == word)
+                    .ok_or_else(|| E::unknown_variant(word, &["red", "green", "draw"]))
+            }
+        }
+
+        deserializer.deserialize_str(Word)
+    }
 }
 
 impl Rules {

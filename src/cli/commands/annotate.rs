@@ -27,7 +27,7 @@ pub(crate) struct AnnotateArgs {
 impl Subcommand for AnnotateArgs {
     fn run(self, out: &mut Out) -> anyhow::Result<ExitCode> {
         let game = self.log.load(self.game)?;
-        let mut engine = self.analysis.engine(game.record.rules)?;
+        let mut engine = self.analysis.engine(game.record.settings.rules)?;
         replay::annotated(&game, &mut engine, &self.analysis.budget.budget(), self.json, out)?;
         Ok(ExitCode::SUCCESS)
     }

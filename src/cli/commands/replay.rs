@@ -40,7 +40,7 @@ impl Subcommand for ReplayArgs {
 
     fn run(self, out: &mut Out) -> anyhow::Result<ExitCode> {
         let game = self.log.load(self.game)?;
-        let mut engine = if self.annotate { Some(self.analysis.engine(game.record.rules)?) } else { None };
+        let mut engine = if self.annotate { Some(self.analysis.engine(game.record.settings.rules)?) } else { None };
         let budget = self.analysis.budget.budget();
         replay::replay(&game, self.delay, engine.as_mut().map(|engine| (engine, &budget)), out)?;
         Ok(ExitCode::SUCCESS)

@@ -71,7 +71,7 @@ pub(crate) struct TournamentArgs {
 
 impl TournamentArgs {
     fn options(self) -> tournament::TournamentOptions {
-        let settings = Settings { adjudicate: self.adjudicate, ..self.settings.settings() };
+        let settings = Settings { adjudication: self.adjudicate, ..self.settings.settings() };
         tournament::TournamentOptions {
             players: self.players,
             openings: self.openings.into(),

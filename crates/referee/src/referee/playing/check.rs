@@ -13,13 +13,13 @@ use std::time::Duration;
 use crate::protocol::verdict::Forfeit;
 use crate::referee::Error;
 use crate::referee::gradebook::{self, Check, Row};
-use crate::referee::log::Colour;
 use crate::referee::player::{self, Ask, End, PlayerSpec, Seating};
 use crate::referee::seat::{self, Seat};
 use crate::referee::settings::Settings;
 use maxconnect4_contain::Containment;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_game::board::{Board, Column};
+use maxconnect4_game::player::Player;
 
 /// How one player did.
 #[derive(Clone, Debug)]
@@ -77,7 +77,7 @@ pub fn check(
             base: &base,
             output_kept,
         };
-        let mut competitor = player::seat(&seat.spec, Colour::Red, &seating)?;
+        let mut competitor = player::seat(&seat.spec, Player::One, &seating)?;
         let ask = Ask {
             board: &board,
             history: Some(&[]),

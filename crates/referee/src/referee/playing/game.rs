@@ -15,7 +15,7 @@ use std::time::Duration;
 use crate::referee::Error;
 use crate::referee::adjudication::{Adjudication, Adjudicator};
 use crate::referee::console::Console;
-use crate::referee::log::{Colour, GameRecord, TurnRecord};
+use crate::referee::log::{GameRecord, TurnRecord};
 use crate::referee::player::{self, Ask, End, Seating, Turn};
 use crate::referee::result::{GameResult, PlayedTurn};
 use crate::referee::seat::Seat;
@@ -24,6 +24,7 @@ use maxconnect4_contain::Containment;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::display;
 use maxconnect4_game::moves::Moves;
+use maxconnect4_game::player::Player;
 
 /// Everything a game needs to be played.
 pub struct Game<'a> {
@@ -66,7 +67,7 @@ impl Game<'_> {
         };
         let [red, green] = self.seats;
         let mut players =
-            [player::seat(&red.spec, Colour::Red, &seating)?, player::seat(&green.spec, Colour::Green, &seating)?];
+            [player::seat(&red.spec, Player::One, &seating)?, player::seat(&green.spec, Player::Two, &seating)?];
         let mut board = self.start;
         let mut history = self.history.clone();
         let mut turns: Vec<PlayedTurn> = Vec::new();
@@ -75,13 +76,13 @@ impl Game<'_> {
         }
         // Each side's time used against its clock.
         let mut used = [Duration::ZERO; 2];
-        let mut adjudicator = match self.settings.adjudicate {
+        let mut adjudicator = match self.settings.adjudication {
             Some(budget) => Adjudicator::new(self.settings.rules, budget)?,
             None => None,
         };
         let mut adjudicated = None;
         while !self.settings.rules.is_over(&board) {
-            let colour = Colour::of(board.to_move());
+            let colour = board.to_move();
             let ply = turns.len() + 1;
             let (timeout, clock) = (self.settings.timeout, self.settings.clock);
             let left = used.map(|used| clock.map_or(timeout, |clock| clock.saturating_sub(used)));
@@ -143,7 +144,7 @@ impl Game<'_> {
         } else {
             adjudicated.map(|adjudicated| adjudicated.outcome).or_else(|| self.settings.rules.outcome(&board))
         };
-        for colour in Colour::BOTH {
+        for colour in Player::BOTH {
             players[colour.index()].finish(End { outcome, forfeited: forfeiter == Some(colour) })?;
         }
         Ok(result)
@@ -151,12 +152,12 @@ impl Game<'_> {
 
     /// Who plays which colour, and the start position.
     fn show_players(&self, console: &mut Console<'_>) -> Result<(), Error> {
-        for colour in Colour::BOTH {
+        for colour in Player::BOTH {
             writeln!(
                 console.output,
                 "{} (player {}): {}",
-                capitalised(colour.name()),
-                colour.player().number(),
+                capitalised(colour.colour_name()),
+                colour.number(),
                 self.seats[colour.index()].name
             )
             .map_err(Error::terminal)?;
@@ -168,7 +169,7 @@ impl Game<'_> {
     fn show_move(
         &self,
         console: &mut Console<'_>,
-        (ply, colour, column): (usize, Colour, Column),
+        (ply, colour, column): (usize, Player, Column),
         turn: &Turn,
         board: &Board,
     ) -> Result<(), Error> {
@@ -178,7 +179,7 @@ impl Game<'_> {
         write!(
             console.output,
             "\nMove {ply}: {} ({}) plays column {column}{time}.\n{}",
-            colour.name(),
+            colour.colour_name(),
             maxconnect4_game::printable::printable(&self.seats[colour.index()].name, maxconnect4_game::printable::LINE),
             display::board_and_score(board)
         )
@@ -190,8 +191,8 @@ impl Game<'_> {
 /// why, and the time each side used. `board` is the last position.
 #[must_use]
 pub fn summary(record: &GameRecord, board: &Board) -> String {
-    let named = |colour: Colour| {
-        format!("{} (player {}, {})", colour.name(), colour.player().number(), record.side(colour).shown())
+    let named = |colour: Player| {
+        format!("{} (player {}, {})", colour.colour_name(), colour.number(), record.side(colour).shown())
     };
     let mut text = String::new();
     if let Some(forfeit) = &record.forfeit {
@@ -210,13 +211,13 @@ pub fn summary(record: &GameRecord, board: &Board) -> String {
         ));
     } else {
         // The sentence gives the score: the board shown last has it too.
-        text.push_str(&format!("{}\n", display::result_sentence(record.rules, board)));
+        text.push_str(&format!("{}\n", display::result_sentence(record.settings.rules, board)));
     }
     match record.result.winner() {
         Some(winner) => text.push_str(&format!("Winner: {}.\n", named(winner))),
         None => text.push_str("No winner.\n"),
     }
-    for colour in Colour::BOTH {
+    for colour in Player::BOTH {
         let turns: Vec<&TurnRecord> = record.turns.iter().filter(|turn| turn.player == colour).collect();
         if turns.is_empty() {
             continue;
@@ -228,7 +229,7 @@ pub fn summary(record: &GameRecord, board: &Board) -> String {
             1 => "1 turn".to_owned(),
             many => format!("{many} turns"),
         };
-        text.push_str(&format!("Time used by {}: {wall:.3} s{cpu} over {count}.\n", colour.name()));
+        text.push_str(&format!("Time used by {}: {wall:.3} s{cpu} over {count}.\n", colour.colour_name()));
     }
     text
 }

@@ -10,7 +10,8 @@ use std::io::Write;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::referee::log::{Colour, GameRecord};
+use crate::referee::log::GameRecord;
+use maxconnect4_game::player::Player;
 use maxconnect4_game::printable::{NAME, printable};
 
 /// The tournament's reporter.
@@ -77,7 +78,7 @@ impl<'a> Reporter<'a> {
 /// `printable` shows them.
 fn describe(record: &GameRecord) -> String {
     let name = |colour| printable(&record.side(colour).name, NAME);
-    let names = format!("{} (red) vs {} (green)", name(Colour::Red), name(Colour::Green));
+    let names = format!("{} (red) vs {} (green)", name(Player::One), name(Player::Two));
     let opening = record.opening.as_deref().filter(|opening| !opening.is_empty()).unwrap_or("-");
     match &record.forfeit {
         Some(forfeit) => {
@@ -103,6 +104,7 @@ pub(super) fn counted(count: usize, noun: &str) -> String {
 mod tests {
     use super::*;
     use crate::referee::log;
+    use maxconnect4_game::rules::Outcome;
 
     #[test]
     fn an_adjudicated_game_says_so_on_its_progress_line() {
@@ -112,7 +114,7 @@ mod tests {
             "turns":[]}"#;
         let mut record: GameRecord = serde_json::from_str(line).unwrap();
         assert_eq!(describe(&record), "44 a (red) vs b (green): adjudicated after 4 moves, b wins");
-        record.adjudicated = Some(log::Adjudicated { after: 1, result: log::Outcome::Draw });
+        record.adjudicated = Some(log::Adjudicated { after: 1, result: Outcome::Draw });
         assert_eq!(describe(&record), "44 a (red) vs b (green): adjudicated after 1 move, a draw");
         record.adjudicated = None;
         assert_eq!(describe(&record), "44 a (red) vs b (green): 0 to 0");

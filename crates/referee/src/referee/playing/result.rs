@@ -8,20 +8,20 @@ use std::time::Duration;
 
 use crate::protocol::verdict::Forfeit;
 use crate::referee::adjudication::Adjudication;
-use crate::referee::log::{Adjudicated, Colour, ForfeitRecord, GameRecord, Outcome, Scores, TurnRecord, encode_board};
+use crate::referee::log::{Adjudicated, ForfeitRecord, GameRecord, Scores, TurnRecord, encode_board};
 use crate::referee::player::Turn;
 use crate::referee::seat::Seat;
 use crate::referee::settings::Settings;
 use maxconnect4_game::board::{Board, Column};
 use maxconnect4_game::moves::Moves;
 use maxconnect4_game::player::Player;
-use maxconnect4_game::rules;
+use maxconnect4_game::rules::Outcome;
 
 /// One turn of a game: who, and how it went.
 #[derive(Clone, Debug)]
 pub struct PlayedTurn {
     /// The side that moved.
-    pub player: Colour,
+    pub player: Player,
     /// The move or the forfeit, and its times.
     pub turn: Turn,
     /// What was left on the mover's clock after the turn, in a game with one.
@@ -58,7 +58,7 @@ impl GameResult {
 
     /// Who forfeited and why, if a side did.
     #[must_use]
-    pub fn forfeit(&self) -> Option<(Colour, &Forfeit)> {
+    pub fn forfeit(&self) -> Option<(Player, &Forfeit)> {
         let last = self.turns.last()?;
         last.turn.result.as_ref().err().map(|forfeit| (last.player, forfeit))
     }
@@ -69,13 +69,10 @@ impl GameResult {
     #[must_use]
     pub fn outcome(&self) -> Outcome {
         if let Some((player, _)) = self.forfeit() {
-            return Outcome::win_for(player.other());
+            return Outcome::Win(player.other());
         }
         let outcome = self.adjudicated.map(|adjudicated| adjudicated.outcome);
-        match outcome.or_else(|| self.settings.rules.outcome(&self.board)) {
-            Some(rules::Outcome::Win(winner)) => Outcome::win_for(Colour::of(winner)),
-            _ => Outcome::Draw,
-        }
+        outcome.or_else(|| self.settings.rules.outcome(&self.board)).unwrap_or(Outcome::Draw)
     }
 
     /// The game's record in the log: times to the microsecond, the start as
@@ -87,11 +84,7 @@ impl GameResult {
             id: self.id.clone(),
             red: red.side(),
             green: green.side(),
-            rules: self.settings.rules,
-            depth: self.settings.depth,
-            timeout: self.settings.timeout.as_secs_f64(),
-            clock: self.settings.clock.map(|clock| clock.as_secs_f64()),
-            adjudication: self.settings.adjudicate,
+            settings: self.settings,
             start: encode_board(&self.start),
             opening: self.opening.as_ref().map(ToString::to_string),
             moves: self.moves().collect::<Moves>().to_string(),
@@ -131,13 +124,13 @@ mod tests {
     use super::*;
     use crate::referee::log::Side;
     use crate::referee::player::PlayerSpec;
-    use maxconnect4_game::rules::Rules;
+    use maxconnect4_game::rules::{Outcome, Rules};
 
     fn column(number: usize) -> Column {
         Column::from_number(number).unwrap()
     }
 
-    fn turn(player: Colour, result: Result<Column, Forfeit>, wall: Duration, clock: Duration) -> PlayedTurn {
+    fn turn(player: Player, result: Result<Column, Forfeit>, wall: Duration, clock: Duration) -> PlayedTurn {
         let turn = Turn { result, wall, cpu: Some(wall / 2), ending: Some("exit status 0".to_owned()) };
         PlayedTurn { player, turn, clock: Some(clock) }
     }
@@ -156,28 +149,32 @@ mod tests {
                 depth: 3,
                 timeout,
                 clock: Some(Duration::from_secs(30)),
-                adjudicate: None,
+                adjudication: None,
             },
             start,
             opening: Some(Moves::from(opening)),
             turns: vec![
-                turn(Colour::Red, Ok(column(5)), Duration::from_nanos(250_000_400), Duration::from_millis(29_750)),
-                turn(Colour::Green, Err(Forfeit::Timeout(timeout)), timeout, Duration::from_millis(28_500)),
+                turn(Player::One, Ok(column(5)), Duration::from_nanos(250_000_400), Duration::from_millis(29_750)),
+                turn(Player::Two, Err(Forfeit::Timeout(timeout)), timeout, Duration::from_millis(28_500)),
             ],
             board: start.after(column(5)),
             adjudicated: None,
         };
         assert_eq!(result.moves().collect::<Vec<_>>(), [column(5)]);
-        assert_eq!(result.outcome(), Outcome::Red);
+        assert_eq!(result.outcome(), Outcome::Win(Player::One));
         let record = result.record();
         assert_eq!(record.red, Side { name: "a".to_owned(), command: "self".to_owned() });
-        assert_eq!((record.rules, record.depth, record.timeout, record.clock), (Rules::Classic, 3, 1.5, Some(30.0)));
+        let logged = record.settings;
+        assert_eq!(
+            (logged.rules, logged.depth, logged.timeout, logged.clock),
+            (Rules::Classic, 3, Duration::from_millis(1500), Some(Duration::from_secs(30)))
+        );
         assert_eq!(record.start, encode_board(&start));
         assert_eq!((record.opening.as_deref(), record.moves.as_str()), (Some("43"), "5"));
         assert_eq!(record.moves_line(), "435");
-        assert_eq!(record.result, Outcome::Red);
+        assert_eq!(record.result, Outcome::Win(Player::One));
         let forfeit = record.forfeit.as_ref().unwrap();
-        assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Colour::Green, "timeout"));
+        assert_eq!((forfeit.player, forfeit.verdict.as_str()), (Player::Two, "timeout"));
         assert_eq!(forfeit.reason, Forfeit::Timeout(timeout).to_string());
         assert_eq!(record.turns[0].column, Some(5));
         assert_eq!(
@@ -185,7 +182,7 @@ mod tests {
             (0.25, Some(0.125), Some(29.75))
         );
         assert_eq!((record.turns[1].column, record.turns[1].clock), (None, Some(28.5)));
-        assert_eq!((record.adjudication, record.adjudicated), (None, None));
+        assert_eq!((record.settings.adjudication, record.adjudicated), (None, None));
     }
 
     #[test]
@@ -197,25 +194,25 @@ mod tests {
         let result = GameResult {
             id: "33+a+b".to_owned(),
             seats: [seat("a"), seat("b")],
-            settings: Settings { rules: Rules::Classic, depth: 1, timeout, clock: None, adjudicate: Some(1000) },
+            settings: Settings { rules: Rules::Classic, depth: 1, timeout, clock: None, adjudication: Some(1000) },
             start: Board::empty(),
             opening: None,
             turns: moves
                 .iter()
                 .enumerate()
                 .map(|(ply, &column)| PlayedTurn {
-                    player: if ply % 2 == 0 { Colour::Red } else { Colour::Green },
+                    player: if ply % 2 == 0 { Player::One } else { Player::Two },
                     turn: Turn { result: Ok(column), wall: timeout / 10, cpu: None, ending: None },
                     clock: None,
                 })
                 .collect(),
             board: moves.iter().fold(Board::empty(), |board, &column| board.after(column)),
-            adjudicated: Some(Adjudication { after: 5, outcome: rules::Outcome::Win(Player::One) }),
+            adjudicated: Some(Adjudication { after: 5, outcome: Outcome::Win(Player::One) }),
         };
-        assert_eq!(result.outcome(), Outcome::Red, "the board alone says the game goes on");
+        assert_eq!(result.outcome(), Outcome::Win(Player::One), "the board alone says the game goes on");
         let record = result.record();
-        assert_eq!(record.result, Outcome::Red);
-        assert_eq!(record.adjudication, Some(1000));
-        assert_eq!(record.adjudicated, Some(Adjudicated { after: 5, result: Outcome::Red }));
+        assert_eq!(record.result, Outcome::Win(Player::One));
+        assert_eq!(record.settings.adjudication, Some(1000));
+        assert_eq!(record.adjudicated, Some(Adjudicated { after: 5, result: Outcome::Win(Player::One) }));
     }
 }

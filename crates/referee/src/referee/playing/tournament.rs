@@ -35,7 +35,7 @@ use crate::referee::error::{NameError, TournamentError};
 use crate::referee::fixtures::{Fixture, check_gauntlet, game_id, game_list, in_shard};
 use crate::referee::game::Game;
 use crate::referee::gradebook::{Check, Entry};
-use crate::referee::log::{self, Colour, GameRecord, Log, Side};
+use crate::referee::log::{self, GameRecord, Log, Side};
 use crate::referee::manifest::{MANIFEST_FILE, Manifest};
 use crate::referee::player::PlayerSpec;
 use crate::referee::reporter::{Reporter, counted};
@@ -47,6 +47,7 @@ use maxconnect4_contain::Containment;
 use maxconnect4_contain::sandbox::Isolation;
 use maxconnect4_game::board::Board;
 use maxconnect4_game::moves::Moves;
+use maxconnect4_game::player::Player;
 use maxconnect4_game::printable::file_name;
 use maxconnect4_game::rules::Rules;
 use maxconnect4_game::shard::Shard;
@@ -167,7 +168,7 @@ impl TournamentOptions {
     /// classic.
     fn check(&self) -> Result<(), Error> {
         check_gauntlet(&self.names(), &self.gauntlet).map_err(TournamentError::from)?;
-        if self.settings.adjudicate.is_some() && self.settings.rules != Rules::Classic {
+        if self.settings.adjudication.is_some() && self.settings.rules != Rules::Classic {
             return Err(TournamentError::AdjudicateClassicOnly.into());
         }
         Ok(())
@@ -371,23 +372,24 @@ fn seats(players: &[(String, PlayerSpec)]) -> Result<Vec<Seat>, Error> {
 /// depth or time limit: resuming would mix results of different contests.
 fn check_settings(records: &[GameRecord], seats: &[Seat], settings: Settings) -> Result<(), Error> {
     for record in records {
-        for colour in Colour::BOTH {
+        let logged = &record.settings;
+        for colour in Player::BOTH {
             let side = record.side(colour);
             let Some(seat) = seats.iter().find(|seat| seat.name == side.name) else { continue };
             let differs = if seat.spec.command() != side.command {
                 Some(format!("'{}' was played with the command '{}'", side.name, side.command))
-            } else if record.rules != settings.rules {
-                Some(format!("games were played with --rules {}", record.rules))
-            } else if record.depth != settings.depth {
-                Some(format!("games were played with --depth {}", record.depth))
-            } else if record.timeout != settings.timeout.as_secs_f64() {
-                Some(format!("games were played with --timeout {}", record.timeout))
-            } else if record.clock != settings.clock.map(|clock| clock.as_secs_f64()) {
-                Some(record.clock.map_or("games were played without --clock".to_owned(), |clock| {
-                    format!("games were played with --clock {clock}")
+            } else if logged.rules != settings.rules {
+                Some(format!("games were played with --rules {}", logged.rules))
+            } else if logged.depth != settings.depth {
+                Some(format!("games were played with --depth {}", logged.depth))
+            } else if logged.timeout != settings.timeout {
+                Some(format!("games were played with --timeout {}", logged.timeout.as_secs_f64()))
+            } else if logged.clock != settings.clock {
+                Some(logged.clock.map_or("games were played without --clock".to_owned(), |clock| {
+                    format!("games were played with --clock {}", clock.as_secs_f64())
                 }))
-            } else if record.adjudication != settings.adjudicate {
-                Some(match (record.adjudication, settings.adjudicate) {
+            } else if logged.adjudication != settings.adjudication {
+                Some(match (logged.adjudication, settings.adjudication) {
                     (None, _) => "games were played without --adjudicate".to_owned(),
                     (Some(_), None) => "games were played with --adjudicate".to_owned(),
                     (Some(budget), Some(_)) => format!("games were adjudicated with a budget of {budget} positions"),

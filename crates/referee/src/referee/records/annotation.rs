@@ -16,8 +16,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::referee::log::{Colour, GameRecord};
+use crate::referee::log::GameRecord;
 use maxconnect4_game::board::{Board, Column};
+use maxconnect4_game::player::Player;
 use maxconnect4_game::rules::Rules;
 use maxconnect4_search::{self as search, Analysis, ColumnValue, Engine, Judgement, Limits, Reach};
 
@@ -27,7 +28,7 @@ pub struct Note {
     /// From 1, counting from the record's start position.
     pub number: usize,
     /// The side that played it.
-    pub colour: Colour,
+    pub colour: Player,
     /// The column played.
     pub column: Column,
     /// The analysis of the position before the move.
@@ -117,7 +118,7 @@ impl Note {
         let mut line = format!(
             "Move {}, {} ({name}) plays {}: {}",
             self.number,
-            self.colour.name(),
+            self.colour.colour_name(),
             self.column.number(),
             shown(self.played())
         );
@@ -190,12 +191,7 @@ fn points(points: f64) -> String {
 /// `None` when `after` does not follow from `before` by one move.
 pub fn note(number: usize, before: &Board, after: &Board, engine: &mut Engine, budget: &Limits) -> Option<Note> {
     let column = Column::ALL.into_iter().find(|&column| before.can_play(column) && before.after(column) == *after)?;
-    Some(Note {
-        number,
-        colour: Colour::of(before.to_move()),
-        column,
-        analysis: search::analyse(engine, before, budget),
-    })
+    Some(Note { number, colour: before.to_move(), column, analysis: search::analyse(engine, before, budget) })
 }
 
 /// The notes of every move of a game, given its start position and the
@@ -287,7 +283,7 @@ pub fn json(record: &GameRecord, number: usize, notes: &[Note]) -> serde_json::V
     serde_json::json!({
         "game": number,
         "id": record.id,
-        "rules": record.rules.name(),
+        "rules": record.settings.rules.name(),
         "red": record.red.name,
         "green": record.green.name,
         "moves": moves,
@@ -302,7 +298,7 @@ mod tests {
 
     fn note(columns: [Option<ColumnValue>; 7], played: usize) -> Note {
         let analysis = Analysis { rules: Rules::Max, columns, nodes: 0 };
-        Note { number: 3, colour: Colour::Red, column: Column::from_number(played).unwrap(), analysis }
+        Note { number: 3, colour: Player::One, column: Column::from_number(played).unwrap(), analysis }
     }
 
     /// A move of the best value is a best move for certain only when every

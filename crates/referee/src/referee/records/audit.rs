@@ -12,12 +12,12 @@
 use std::path::Path;
 
 use crate::referee::fixtures::Fixture;
-use crate::referee::log::{Colour, Fault, GameRecord, LogError, Outcome, Records};
+use crate::referee::log::{Fault, GameRecord, LogError, Records};
 use crate::referee::replay;
 use maxconnect4_game::moves::Moves;
 use maxconnect4_game::player::Player;
 use maxconnect4_game::printable::{LINE, printable};
-use maxconnect4_game::rules::{self, Rules};
+use maxconnect4_game::rules::{Outcome, Rules};
 
 /// Checks every game of the log at `path` against itself, as every reader
 /// that counts games does before it counts them.
@@ -54,28 +54,24 @@ pub fn check(record: &GameRecord) -> Result<(), Fault> {
             return Err(Fault::NotTheOpening { opening: opening.as_str().into() });
         }
     }
-    if record.rules.is_over(&start) {
+    if record.settings.rules.is_over(&start) {
         return Err(Fault::StartIsOver);
     }
     let score = (end.score(Player::One), end.score(Player::Two));
     if (record.score.red, record.score.green) != score {
         return Err(Fault::Score { said: (record.score.red, record.score.green), given: score });
     }
-    let mover = Colour::of(end.to_move());
+    let mover = end.to_move();
     let result = match (&record.forfeit, &record.adjudicated) {
         (Some(forfeit), _) if forfeit.player != mover => {
             return Err(Fault::Forfeit { forfeiter: forfeit.player, mover });
         }
-        (Some(forfeit), _) => Outcome::win_for(forfeit.player.other()),
+        (Some(forfeit), _) => Outcome::Win(forfeit.player.other()),
         (None, Some(adjudicated)) if adjudicated.after != record.moves.len() => {
             return Err(Fault::Adjudicated { after: adjudicated.after, played: record.moves.len() });
         }
         (None, Some(adjudicated)) => adjudicated.result,
-        (None, None) => match record.rules.outcome(&end) {
-            Some(rules::Outcome::Win(winner)) => Outcome::win_for(Colour::of(winner)),
-            Some(_) => Outcome::Draw,
-            None => return Err(Fault::NotOver),
-        },
+        (None, None) => record.settings.rules.outcome(&end).ok_or(Fault::NotOver)?,
     };
     if record.result != result {
         return Err(Fault::Result { said: record.result, given: result });
@@ -109,7 +105,7 @@ fn turns(record: &GameRecord, positions: &[maxconnect4_game::board::Board]) -> R
     }
     let columns = record.moves.chars().map(|digit| digit.to_digit(10).map(|column| column as usize));
     for (index, (turn, column)) in record.turns.iter().zip(columns.map(Some).chain([None])).enumerate() {
-        let mover = Colour::of(positions[index].to_move());
+        let mover = positions[index].to_move();
         if turn.player != mover || turn.column != column.flatten() {
             return Err(Fault::Turn(index + 1));
         }
@@ -218,8 +214,8 @@ mod tests {
             edit(&mut record);
             check(&record).unwrap_err()
         };
-        let result = edited(&|r| r.result = Outcome::Red);
-        assert_eq!(result, Fault::Result { said: Outcome::Red, given: Outcome::Green });
+        let result = edited(&|r| r.result = Outcome::Win(Player::One));
+        assert_eq!(result, Fault::Result { said: Outcome::Win(Player::One), given: Outcome::Win(Player::Two) });
         assert_eq!(result.to_string(), "the result says red won, but the game gives green won");
         let score = edited(&|r| r.score.green = 6);
         assert_eq!(score, Fault::Score { said: (0, 6), given: (0, 0) });
@@ -228,8 +224,8 @@ mod tests {
         assert_eq!(full.to_string(), "move 7 is illegal: column 1 is full");
         assert!(matches!(full, Fault::Full { move_number: 7, .. }));
         assert!(matches!(edited(&|r| r.moves = "89".into()), Fault::NotAColumn(_)));
-        let forfeit = edited(&|r| r.forfeit.as_mut().unwrap().player = Colour::Green);
-        assert_eq!(forfeit, Fault::Forfeit { forfeiter: Colour::Green, mover: Colour::Red });
+        let forfeit = edited(&|r| r.forfeit.as_mut().unwrap().player = Player::Two);
+        assert_eq!(forfeit, Fault::Forfeit { forfeiter: Player::Two, mover: Player::One });
         assert_eq!(forfeit.to_string(), "green forfeited, but it was red's turn");
         assert_eq!(edited(&|r| r.forfeit = None), Fault::NotOver);
         assert_eq!(

@@ -26,12 +26,13 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::referee::settings::Settings;
 use maxconnect4_game::board::{Board, ColumnFull};
 
 use maxconnect4_game::format::{self, LineEnding};
 use maxconnect4_game::moves::MoveStringError;
 use maxconnect4_game::player::Player;
-use maxconnect4_game::rules::Rules;
+use maxconnect4_game::rules::Outcome;
 
 /// What can go wrong with a log file.
 #[derive(Debug, thiserror::Error)]
@@ -115,12 +116,12 @@ pub enum Fault {
         given: (u32, u32),
     },
     /// The side logged as forfeiting was not the one to move.
-    #[error("{} forfeited, but it was {}'s turn", .forfeiter.name(), .mover.name())]
+    #[error("{} forfeited, but it was {}'s turn", .forfeiter.colour_name(), .mover.colour_name())]
     Forfeit {
         /// The side logged as forfeiting.
-        forfeiter: Colour,
+        forfeiter: Player,
         /// The side to move in the final position.
-        mover: Colour,
+        mover: Player,
     },
     /// The adjudication's move count is not the number of moves played.
     #[error("the game was adjudicated after {after} moves, but {played} were played")]
@@ -243,63 +244,6 @@ impl Records {
     }
 }
 
-/// The two sides by colour: red is player 1, green player 2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Colour {
-    /// Player 1, who moves first from the empty board.
-    Red,
-    /// Player 2.
-    Green,
-}
-
-impl Colour {
-    /// Both colours, red first.
-    pub const BOTH: [Colour; 2] = [Colour::Red, Colour::Green];
-
-    /// The player of this colour in board files.
-    #[must_use]
-    pub const fn player(self) -> Player {
-        match self {
-            Colour::Red => Player::One,
-            Colour::Green => Player::Two,
-        }
-    }
-
-    /// The colour of `player`.
-    #[must_use]
-    pub const fn of(player: Player) -> Colour {
-        match player {
-            Player::One => Colour::Red,
-            Player::Two => Colour::Green,
-        }
-    }
-
-    /// The other colour.
-    #[must_use]
-    pub const fn other(self) -> Colour {
-        match self {
-            Colour::Red => Colour::Green,
-            Colour::Green => Colour::Red,
-        }
-    }
-
-    /// 0 for red, 1 for green.
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self.player().index()
-    }
-
-    /// `red` or `green`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Colour::Red => "red",
-            Colour::Green => "green",
-        }
-    }
-}
-
 /// A player as logged: the name shown and the command as the user wrote it
 /// (`self`, `human` or a template).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -328,54 +272,11 @@ pub struct Scores {
     pub green: u32,
 }
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// Red won.
-    Red,
-    /// Green won.
-    Green,
-    /// Nobody won.
-    Draw,
-}
-
-impl Outcome {
-    /// The winner, if there is one.
-    #[must_use]
-    pub const fn winner(self) -> Option<Colour> {
-        match self {
-            Outcome::Red => Some(Colour::Red),
-            Outcome::Green => Some(Colour::Green),
-            Outcome::Draw => None,
-        }
-    }
-
-    /// The outcome in which `colour` wins.
-    #[must_use]
-    pub const fn win_for(colour: Colour) -> Outcome {
-        match colour {
-            Colour::Red => Outcome::Red,
-            Colour::Green => Outcome::Green,
-        }
-    }
-
-    /// The outcome in words: `red won`, `green won`, `a draw`.
-    #[must_use]
-    pub const fn said(self) -> &'static str {
-        match self {
-            Outcome::Red => "red won",
-            Outcome::Green => "green won",
-            Outcome::Draw => "a draw",
-        }
-    }
-}
-
 /// Who forfeited and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ForfeitRecord {
     /// The side that forfeited, and so lost.
-    pub player: Colour,
+    pub player: Player,
     /// `timeout`, `no-output`, `unparseable`, `illegal-move`, `failed-to-start` or `quit`.
     pub verdict: String,
     /// The whole verdict, as printed.
@@ -387,7 +288,7 @@ pub struct ForfeitRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TurnRecord {
     /// The side that moved.
-    pub player: Colour,
+    pub player: Player,
     /// The column played, 1-7; none for the turn that forfeited.
     pub column: Option<usize>,
     /// The turn's wall-clock time, in seconds.
@@ -422,20 +323,10 @@ pub struct GameRecord {
     pub red: Side,
     /// Player 2.
     pub green: Side,
-    /// The game played; logs written before games had rules were Max-Connect4.
-    #[serde(default)]
-    pub rules: Rules,
-    /// The search depth given to the programs (`{depth}`) and to `self`.
-    pub depth: u32,
-    /// Seconds each program had per move.
-    pub timeout: f64,
-    /// Seconds each side had for the whole game (`--clock`), if limited.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<f64>,
-    /// The positions the solver had to prove each position's result, in a
-    /// game played with adjudication (`--adjudicate`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adjudication: Option<u64>,
+    /// The rules and limits the game was played under, as fields of the
+    /// record where they stand.
+    #[serde(flatten)]
+    pub settings: Settings,
     /// The start position; see [`encode_board`].
     pub start: String,
     /// The moves that led to `start`: a tournament's opening, a match's
@@ -460,20 +351,20 @@ pub struct GameRecord {
 impl GameRecord {
     /// The side of `colour`.
     #[must_use]
-    pub const fn side(&self, colour: Colour) -> &Side {
+    pub const fn side(&self, colour: Player) -> &Side {
         match colour {
-            Colour::Red => &self.red,
-            Colour::Green => &self.green,
+            Player::One => &self.red,
+            Player::Two => &self.green,
         }
     }
 
     /// `colour`'s score minus the opponent's.
     #[must_use]
-    pub const fn score_difference(&self, colour: Colour) -> i64 {
+    pub const fn score_difference(&self, colour: Player) -> i64 {
         let (red, green) = (self.score.red as i64, self.score.green as i64);
         match colour {
-            Colour::Red => red - green,
-            Colour::Green => green - red,
+            Player::One => red - green,
+            Player::Two => green - red,
         }
     }
 }
@@ -685,8 +576,11 @@ fn cut_unfinished_line(file: &mut File) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use maxconnect4_game::board::Column;
+    use maxconnect4_game::rules::Rules;
 
     fn record(id: &str) -> GameRecord {
         let side = |name: &str| Side { name: name.to_owned(), command: "self".to_owned() };
@@ -694,24 +588,26 @@ mod tests {
             id: id.to_owned(),
             red: side("a"),
             green: side("b"),
-            rules: Rules::Classic,
-            depth: 3,
-            timeout: 1.5,
-            clock: Some(30.0),
-            adjudication: None,
+            settings: Settings {
+                rules: Rules::Classic,
+                depth: 3,
+                timeout: Duration::from_millis(1500),
+                clock: Some(Duration::from_secs(30)),
+                adjudication: None,
+            },
             start: encode_board(&Board::empty()),
             opening: None,
             moves: "4".to_owned(),
             score: Scores { red: 0, green: 0 },
             result: Outcome::Draw,
             forfeit: Some(ForfeitRecord {
-                player: Colour::Green,
+                player: Player::Two,
                 verdict: "timeout".to_owned(),
                 reason: "too slow".to_owned(),
             }),
             adjudicated: None,
             turns: vec![TurnRecord {
-                player: Colour::Red,
+                player: Player::One,
                 column: Some(4),
                 wall: 0.25,
                 cpu: Some(0.125),
@@ -727,7 +623,101 @@ mod tests {
         assert!(line.contains(r#""rules":"classic""#), "{line}");
         let old = line.replace(r#""rules":"classic","#, "");
         let read: GameRecord = serde_json::from_str(&old).unwrap();
-        assert_eq!(read.rules, Rules::Max);
+        assert_eq!(read.settings.rules, Rules::Max);
+    }
+
+    /// Lines as the referee wrote them before a game's settings were one
+    /// type: a classic game adjudicated with a clock, a forfeit, a
+    /// Max-Connect4 game of a log older than rules with a tenth of a second
+    /// a move.
+    const WRITTEN_BEFORE: [&str; 3] = [
+        r#"{"id":"44+a+c","red":{"name":"a","command":"self"},"green":{"name":"c","command":"python3 bot.py valid {in} {out}"},"rules":"classic","depth":3,"timeout":1.5,"clock":30.0,"adjudication":1000,"start":"0000000/0000000/0000000/0000000/0002000/0001000 1","opening":"44","moves":"4151","score":{"red":0,"green":0},"result":"red","forfeit":null,"adjudicated":{"after":4,"result":"red"},"turns":[{"player":"red","column":4,"wall":0.012935,"cpu":0.005195,"ending":"exit status 0","clock":29.987065},{"player":"green","column":1,"wall":0.056151,"cpu":0.044488,"ending":"exit status 0","clock":29.943849},{"player":"red","column":5,"wall":0.002177,"cpu":0.004671,"ending":"exit status 0","clock":29.984888},{"player":"green","column":1,"wall":0.069145,"cpu":0.045669,"ending":"exit status 0","clock":29.874703}]}"#,
+        r#"{"id":"44+b+a","red":{"name":"b","command":"python3 bot.py slow {in} {out}"},"green":{"name":"a","command":"self"},"rules":"max","depth":3,"timeout":2.0,"start":"0000000/0000000/0000000/0000000/0002000/0001000 1","opening":"44","moves":"","score":{"red":0,"green":0},"result":"green","forfeit":{"player":"red","verdict":"timeout","reason":"timeout: no move within 2 s; the player was stopped"},"turns":[{"player":"red","column":null,"wall":2.0,"cpu":0.041426,"ending":"timed out and killed"}]}"#,
+        r#"{"id":"1","red":{"name":"self","command":"self"},"green":{"name":"human","command":"human"},"depth":5,"timeout":0.1,"start":"0000000/0000000/0000000/0000000/0000000/0000000 1","moves":"4","score":{"red":0,"green":0},"result":"draw","forfeit":{"player":"green","verdict":"quit","reason":"quit"},"turns":[{"player":"red","column":4,"wall":0.05,"cpu":0.05},{"player":"green","column":null,"wall":1.25,"cpu":null}]}"#,
+    ];
+
+    #[test]
+    fn lines_written_before_read_and_write_back_byte_for_byte() {
+        for line in &WRITTEN_BEFORE[..2] {
+            let record: GameRecord = serde_json::from_str(line).unwrap();
+            assert_eq!(serde_json::to_string(&record).unwrap(), *line);
+        }
+        let adjudicated: GameRecord = serde_json::from_str(WRITTEN_BEFORE[0]).unwrap();
+        let settings = Settings {
+            rules: Rules::Classic,
+            depth: 3,
+            timeout: Duration::from_millis(1500),
+            clock: Some(Duration::from_secs(30)),
+            adjudication: Some(1000),
+        };
+        assert_eq!(adjudicated.settings, settings);
+        // A log older than rules is Max-Connect4's, and now says so.
+        let old: GameRecord = serde_json::from_str(WRITTEN_BEFORE[2]).unwrap();
+        assert_eq!(old.settings.timeout, Duration::from_millis(100));
+        let with_rules = WRITTEN_BEFORE[2].replace(r#""depth""#, r#""rules":"max","depth""#);
+        assert_eq!(serde_json::to_string(&old).unwrap(), with_rules);
+    }
+
+    #[test]
+    fn times_logged_read_back_as_the_same_seconds() {
+        for seconds in [0.1, 0.3, 1.5, 2.0, 10.0, 30.0, 0.000_001, 123_456.789, 1e9] {
+            let mut logged = record("1");
+            logged.settings.timeout = Duration::from_secs_f64(seconds);
+            logged.settings.clock = Some(Duration::from_secs_f64(seconds));
+            let line = serde_json::to_string(&logged).unwrap();
+            let read: GameRecord = serde_json::from_str(&line).unwrap();
+            assert_eq!(read, logged);
+            assert_eq!(serde_json::to_string(&read).unwrap(), line);
+            assert!(line.contains(&format!(r#""timeout":{seconds:?},"#)), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_time_that_is_no_time_is_no_record() {
+        let line = serde_json::to_string(&record("1")).unwrap();
+        for (from, to) in [(r#""timeout":1.5"#, r#""timeout":-1.5"#), (r#""clock":30.0"#, r#""clock":1e300"#)] {
+            let damaged = line.replace(from, to);
+            assert_ne!(damaged, line);
+            let error = serde_json::from_str::<GameRecord>(&damaged).unwrap_err().to_string();
+            assert!(error.contains("seconds"), "{error}");
+        }
+        // JSON has no NaN or infinity: the nearest a file comes is a
+        // number too large for a float, which serde_json refuses itself.
+        assert!(serde_json::from_str::<GameRecord>(&line.replace(r#""timeout":1.5"#, r#""timeout":1e999"#)).is_err());
+    }
+
+    #[test]
+    fn results_and_sides_are_the_words_logs_have_always_held() {
+        /// The log's own result type before it was the game's `Outcome`.
+        #[derive(Debug, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        #[allow(dead_code)]
+        enum Before {
+            Red,
+            Green,
+            Draw,
+        }
+        let words = [
+            (Outcome::Win(Player::One), "\"red\""),
+            (Outcome::Win(Player::Two), "\"green\""),
+            (Outcome::Draw, "\"draw\""),
+        ];
+        for (outcome, word) in words {
+            assert_eq!(serde_json::to_string(&outcome).unwrap(), word);
+            assert_eq!(serde_json::from_str::<Outcome>(word).unwrap(), outcome);
+        }
+        for (player, word) in [(Player::One, "\"red\""), (Player::Two, "\"green\"")] {
+            assert_eq!(serde_json::to_string(&player).unwrap(), word);
+            assert_eq!(serde_json::from_str::<Player>(word).unwrap(), player);
+        }
+        // What is no result is refused in the same words as before.
+        for bad in ["\"blue\"", "\"Red\"", "\"\""] {
+            let error = serde_json::from_str::<Outcome>(bad).unwrap_err().to_string();
+            assert_eq!(error, serde_json::from_str::<Before>(bad).unwrap_err().to_string());
+        }
+        assert!(serde_json::from_str::<Outcome>("1").is_err());
+        assert!(serde_json::from_str::<Outcome>(r#"{"Win":"One"}"#).is_err());
+        assert!(serde_json::from_str::<Player>("\"One\"").is_err());
     }
 
     #[test]
@@ -735,8 +725,8 @@ mod tests {
         let plain = serde_json::to_string(&record("1")).unwrap();
         assert!(!plain.contains("adjudicat"), "a game without adjudication is logged as before: {plain}");
         let mut adjudicated = record("2");
-        adjudicated.adjudication = Some(100_000);
-        adjudicated.adjudicated = Some(Adjudicated { after: 1, result: Outcome::Red });
+        adjudicated.settings.adjudication = Some(100_000);
+        adjudicated.adjudicated = Some(Adjudicated { after: 1, result: Outcome::Win(Player::One) });
         let line = serde_json::to_string(&adjudicated).unwrap();
         assert!(line.contains(r#""adjudication":100000,"#), "{line}");
         assert!(line.contains(r#""adjudicated":{"after":1,"result":"red"}"#), "{line}");

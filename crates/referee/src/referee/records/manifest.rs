@@ -20,7 +20,6 @@ use crate::referee::fixtures::{Fixture, game_list, meets};
 use crate::referee::gradebook::{Check, Entry};
 use crate::referee::log::{GameRecord, Side};
 use crate::referee::settings::Settings;
-use maxconnect4_game::rules::Rules;
 
 /// The manifest's file name, in the tournament's directory.
 pub const MANIFEST_FILE: &str = "tournament.json";
@@ -37,19 +36,10 @@ pub struct Manifest {
     /// The openings' moves, as two digits each; one empty opening for the
     /// empty board.
     pub openings: Vec<String>,
-    /// The game played.
-    pub rules: Rules,
-    /// The search depth given to the programs (`{depth}`) and to `self`.
-    pub depth: u32,
-    /// Seconds per move.
-    pub timeout: f64,
-    /// Seconds per side per game, if the game has a clock.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<f64>,
-    /// Under classic rules, the solver's budget for ending a game early
-    /// (`--adjudicate`), if it may.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adjudicate: Option<u64>,
+    /// The rules and limits every game is played under, as fields of the
+    /// manifest where they stand.
+    #[serde(flatten)]
+    pub settings: Settings,
     /// The reference players of a gauntlet; empty for a round robin.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gauntlet: Vec<String>,
@@ -71,18 +61,7 @@ impl Manifest {
         gauntlet: Vec<String>,
         anchor: String,
     ) -> Manifest {
-        Manifest {
-            adjudicate: settings.adjudicate,
-            gauntlet,
-            players,
-            openings,
-            rules: settings.rules,
-            depth: settings.depth,
-            timeout: settings.timeout.as_secs_f64(),
-            clock: settings.clock.map(|clock| clock.as_secs_f64()),
-            anchor,
-            entries: Vec::new(),
-        }
+        Manifest { players, openings, settings, gauntlet, anchor, entries: Vec::new() }
     }
 
     /// Where the manifest of the tournament whose log is `log` lives.
@@ -150,16 +129,10 @@ impl Manifest {
             };
             return Some(format!("{} against {}", gauntlet(self), gauntlet(other)));
         }
-        if self.settings() != other.settings() {
-            return Some(format!("{} against {}", self.settings(), other.settings()));
+        if self.settings != other.settings {
+            return Some(format!("{} against {}", self.settings, other.settings));
         }
         (self.anchor != other.anchor).then(|| format!("anchor {} against {}", self.anchor, other.anchor))
-    }
-
-    /// The rules and limits, as the command line's options.
-    #[must_use]
-    pub fn settings(&self) -> String {
-        settings_words(self.rules, self.depth, self.timeout, self.clock, self.adjudicate)
     }
 
     /// How many games the tournament plays, all shards together.
@@ -185,21 +158,14 @@ impl Manifest {
     }
 }
 
-/// Rules and limits as the options that give them: `--rules max --depth 5
-/// --timeout 10`, with `--clock` and `--adjudicate` when they were given.
-#[must_use]
-pub fn settings_words(rules: Rules, depth: u32, timeout: f64, clock: Option<f64>, adjudicate: Option<u64>) -> String {
-    let clock = clock.map_or(String::new(), |clock| format!(" --clock {clock}"));
-    let adjudicate = adjudicate.map_or(String::new(), |budget| format!(" --adjudicate={budget}"));
-    format!("--rules {rules} --depth {depth} --timeout {timeout}{clock}{adjudicate}")
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::referee::log::{Colour, Outcome, Scores};
+    use crate::referee::log::Scores;
+    use maxconnect4_game::player::Player;
+    use maxconnect4_game::rules::{Outcome, Rules};
 
     /// A game between `red` and `green` from `opening`.
     fn game(red: &str, green: &str, opening: &str) -> GameRecord {
@@ -208,17 +174,13 @@ mod tests {
             id: format!("{opening}+{red}+{green}"),
             red: side(red),
             green: side(green),
-            rules: Rules::Max,
-            depth: 3,
-            timeout: 10.0,
-            clock: None,
+            settings: manifest().settings,
             start: String::new(),
             opening: Some(opening.to_owned()),
             moves: String::new(),
             score: Scores { red: 0, green: 0 },
-            result: Outcome::win_for(Colour::Red),
+            result: Outcome::Win(Player::One),
             forfeit: None,
-            adjudication: None,
             adjudicated: None,
             turns: Vec::new(),
         }
@@ -245,8 +207,44 @@ mod tests {
     fn manifest() -> Manifest {
         let side = |name: &str| Side { name: name.to_owned(), command: "self".to_owned() };
         let settings =
-            Settings { rules: Rules::Max, depth: 3, timeout: Duration::from_secs(10), clock: None, adjudicate: None };
+            Settings { rules: Rules::Max, depth: 3, timeout: Duration::from_secs(10), clock: None, adjudication: None };
         Manifest::new(vec![side("a"), side("b")], vec!["44".to_owned()], settings, Vec::new(), "a".to_owned())
+    }
+
+    #[test]
+    fn a_manifest_that_says_adjudicate_still_reads() {
+        // As a tournament wrote it before the key was the game logs' own.
+        let written_before = r#"{
+  "players": [
+    {
+      "name": "a",
+      "command": "self"
+    },
+    {
+      "name": "b",
+      "command": "self"
+    }
+  ],
+  "openings": [
+    "44"
+  ],
+  "rules": "classic",
+  "depth": 3,
+  "timeout": 1.5,
+  "clock": 30.0,
+  "adjudicate": 1000,
+  "anchor": "a"
+}
+"#;
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join(MANIFEST_FILE);
+        std::fs::write(&path, written_before).unwrap();
+        let read = Manifest::read(&path).unwrap().unwrap();
+        assert_eq!(read.settings.to_string(), "--rules classic --depth 3 --timeout 1.5 --clock 30 --adjudicate=1000");
+        read.write(&path).unwrap();
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(written, written_before.replace(r#""adjudicate""#, r#""adjudication""#));
+        assert_eq!(Manifest::read(&path).unwrap(), Some(read));
     }
 
     #[test]
@@ -257,7 +255,7 @@ mod tests {
         manifest().write(&path).unwrap();
         assert_eq!(Manifest::read(&path).unwrap(), Some(manifest()));
         let mut deeper = manifest();
-        deeper.depth = 5;
+        deeper.settings.depth = 5;
         assert_eq!(
             manifest().difference(&deeper).as_deref(),
             Some("--rules max --depth 3 --timeout 10 against --rules max --depth 5 --timeout 10")

@@ -19,10 +19,12 @@ use std::path::{Path, PathBuf};
 
 use crate::referee::Error;
 use crate::referee::error::MergeError;
-use crate::referee::log::{self, Colour, GameRecord};
-use crate::referee::manifest::{Manifest, settings_words};
+use crate::referee::log::{self, GameRecord};
+use crate::referee::manifest::Manifest;
 use crate::referee::results::Results;
+use crate::referee::settings::Settings;
 use crate::referee::tournament::LOG_FILE;
+use maxconnect4_game::player::Player;
 
 /// The games of a set of logs, as one tournament.
 #[derive(Debug)]
@@ -195,7 +197,7 @@ pub fn results(
 /// with two commands (or with another than the manifest's).
 fn check_settings(games: &[Source], manifest: Option<(&Manifest, &Path)>) -> Result<(), Error> {
     // What every game must agree with, and the file that first said it.
-    let mut expected: Option<(String, &Path)> = manifest.map(|(manifest, path)| (manifest.settings(), path));
+    let mut expected: Option<(Settings, &Path)> = manifest.map(|(manifest, path)| (manifest.settings, path));
     let mut commands: HashMap<&str, (&str, &Path)> = manifest
         .map(|(manifest, path)| {
             manifest.players.iter().map(|side| (side.name.as_str(), (side.command.as_str(), path))).collect()
@@ -203,16 +205,17 @@ fn check_settings(games: &[Source], manifest: Option<(&Manifest, &Path)>) -> Res
         .unwrap_or_default();
     for source in games {
         let record = &source.record;
-        let settings = settings_words(record.rules, record.depth, record.timeout, record.clock, record.adjudication);
+        let settings = record.settings;
         match &expected {
             Some((want, from)) if *want != settings => {
                 let (log, id, said) = (source.log.to_path_buf(), record.id.clone(), from.to_path_buf());
-                return Err(MergeError::Settings { log, id, settings, said, want: want.clone() }.into());
+                let (settings, want) = (settings.to_string(), want.to_string());
+                return Err(MergeError::Settings { log, id, settings, said, want }.into());
             }
             Some(_) => {}
             None => expected = Some((settings, source.log)),
         }
-        for colour in Colour::BOTH {
+        for colour in Player::BOTH {
             let side = record.side(colour);
             match commands.get(side.name.as_str()) {
                 Some(&(command, from)) if command != side.command => {
@@ -240,7 +243,7 @@ fn check_settings(games: &[Source], manifest: Option<(&Manifest, &Path)>) -> Res
 fn first_appearance(games: &[GameRecord]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for record in games {
-        for colour in Colour::BOTH {
+        for colour in Player::BOTH {
             let name = &record.side(colour).name;
             if !names.contains(name) {
                 names.push(name.clone());

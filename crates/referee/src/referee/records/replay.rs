@@ -11,10 +11,11 @@ use std::time::Duration;
 use crate::referee::Error;
 use crate::referee::annotation;
 use crate::referee::game::summary;
-use crate::referee::log::{self, Colour, Fault, GameRecord};
+use crate::referee::log::{self, Fault, GameRecord};
 use maxconnect4_game::board::Board;
 use maxconnect4_game::display;
 use maxconnect4_game::moves;
+use maxconnect4_game::player::Player;
 use maxconnect4_game::rules::Rules;
 use maxconnect4_search::{Engine, Limits};
 
@@ -30,7 +31,7 @@ pub fn positions(record: &GameRecord) -> Result<Vec<Board>, Fault> {
     for (index, digit) in record.moves.chars().enumerate() {
         let move_number = index + 1;
         let column = moves::read_column(move_number, digit).map_err(Fault::NotAColumn)?;
-        if record.rules.is_over(&board) {
+        if record.settings.rules.is_over(&board) {
             return Err(Fault::AfterTheEnd { move_number });
         }
         board.try_play(column).map_err(|full| Fault::Full { move_number, full })?;
@@ -87,7 +88,7 @@ pub fn load(
         .ok_or_else(|| Error::NoSuchGame { log: path.to_owned(), count, number })?
         .clone();
     if let Some(rules) = rules {
-        record.rules = rules;
+        record.settings.rules = rules;
     }
     let positions = positions(&record).map_err(|fault| Error::BadGame { log: path.to_owned(), number, fault })?;
     Ok(Loaded { path: path.to_owned(), number, count, record, positions })
@@ -127,10 +128,10 @@ pub fn replay(
     write!(out, "\n{}", display::board_and_score(&positions[0])).map_err(terminal)?;
     for (index, (pair, digit)) in positions.windows(2).zip(record.moves.chars()).enumerate() {
         std::thread::sleep(delay);
-        let colour = Colour::of(pair[0].to_move());
+        let colour = pair[0].to_move();
         let side = record.side(colour);
         let board = display::board_and_score(&pair[1]);
-        write!(out, "\nMove {}: {} ({}) plays column {digit}.\n{board}", index + 1, colour.name(), side.shown())
+        write!(out, "\nMove {}: {} ({}) plays column {digit}.\n{board}", index + 1, colour.colour_name(), side.shown())
             .map_err(terminal)?;
         if let Some((engine, budget)) = annotate.as_mut()
             && let Some(note) = annotation::note(index + 1, &pair[0], &pair[1], engine, budget)
@@ -173,9 +174,9 @@ pub fn annotated(
         }
     }
     writeln!(out).map_err(terminal)?;
-    for (colour, tally) in Colour::BOTH.into_iter().zip(annotation::tallies(&notes)) {
-        let who = format!("{} ({})", colour.name(), record.side(colour).shown());
-        writeln!(out, "{}", tally.line(&who, record.rules)).map_err(terminal)?;
+    for (colour, tally) in Player::BOTH.into_iter().zip(annotation::tallies(&notes)) {
+        let who = format!("{} ({})", colour.colour_name(), record.side(colour).shown());
+        writeln!(out, "{}", tally.line(&who, record.settings.rules)).map_err(terminal)?;
     }
     Ok(())
 }

@@ -3,10 +3,12 @@
 //! player, counted from the game records (a forfeit is a loss), as a table
 //! for the terminal and as CSV, one line per pair, for a spreadsheet.
 
+use maxconnect4_game::player::Player;
 use maxconnect4_game::printable::{NAME, csv_field, padded, printable};
+use maxconnect4_game::rules::Outcome;
 use std::fmt::Write as _;
 
-use crate::referee::log::{Colour, GameRecord, Outcome};
+use crate::referee::log::GameRecord;
 use crate::referee::standings::{POINTS, Standing};
 
 /// One player's results against one opponent.
@@ -54,7 +56,7 @@ pub fn crosstable(standings: &[Standing], records: &[&GameRecord]) -> Crosstable
         let (Some(red), Some(green)) = (index(&record.red.name), index(&record.green.name)) else {
             continue;
         };
-        for (colour, row, column) in [(Colour::Red, red, green), (Colour::Green, green, red)] {
+        for (colour, row, column) in [(Player::One, red, green), (Player::Two, green, red)] {
             let cell = &mut results[row][column];
             match record.result {
                 Outcome::Draw => cell.draws += 1,

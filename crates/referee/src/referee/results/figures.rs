@@ -6,10 +6,11 @@
 //! much CPU it burned, and why it forfeited. Every turn a program was asked
 //! to move counts, the one it forfeited included: its time was spent.
 
+use maxconnect4_game::player::Player;
 use maxconnect4_game::printable::csv_field;
 use std::fmt::Write as _;
 
-use crate::referee::log::{Colour, GameRecord};
+use crate::referee::log::GameRecord;
 use crate::referee::standings::{self, Standing};
 
 /// A move that took at least this share of its time limit was near it.
@@ -90,7 +91,7 @@ pub fn figures(standings: &[Standing], records: &[&GameRecord]) -> Vec<Figures> 
                 score_difference: standing.score_difference,
             };
             for record in records {
-                for colour in Colour::BOTH.into_iter().filter(|&colour| record.side(colour).name == standing.name) {
+                for colour in Player::BOTH.into_iter().filter(|&colour| record.side(colour).name == standing.name) {
                     figures.add(record, colour);
                 }
             }
@@ -101,7 +102,7 @@ pub fn figures(standings: &[Standing], records: &[&GameRecord]) -> Vec<Figures> 
 
 impl Figures {
     /// Counts the turns and the forfeit of `colour` in `record`.
-    fn add(&mut self, record: &GameRecord, colour: Colour) {
+    fn add(&mut self, record: &GameRecord, colour: Player) {
         for turn in record.turns.iter().filter(|turn| turn.player == colour) {
             self.moves += 1;
             self.wall += turn.wall;
@@ -109,7 +110,7 @@ impl Figures {
             if let Some(cpu) = turn.cpu {
                 *self.cpu.get_or_insert(0.0) += cpu;
             }
-            self.near_limit += u32::from(turn.wall >= NEAR_LIMIT * record.timeout);
+            self.near_limit += u32::from(turn.wall >= NEAR_LIMIT * record.settings.timeout.as_secs_f64());
         }
         if let Some(forfeit) = record.forfeit.as_ref().filter(|forfeit| forfeit.player == colour) {
             match self.forfeits.iter_mut().find(|(verdict, _)| *verdict == forfeit.verdict) {
@@ -153,6 +154,7 @@ mod tests {
     use super::*;
     use crate::referee::log::{ForfeitRecord, TurnRecord};
     use crate::referee::standings::standings;
+    use maxconnect4_game::rules::Outcome;
 
     /// A game between `red` and `green` with a time limit of 10 s and the
     /// `turns` given as (colour, wall, cpu), forfeited by `forfeit`'s
@@ -160,8 +162,8 @@ mod tests {
     fn game(
         red: &str,
         green: &str,
-        turns: &[(Colour, f64, Option<f64>)],
-        forfeit: Option<(Colour, &str)>,
+        turns: &[(Player, f64, Option<f64>)],
+        forfeit: Option<(Player, &str)>,
     ) -> GameRecord {
         let line = format!(
             r#"{{"id":"1","red":{{"name":"{red}","command":"self"}},"green":{{"name":"{green}","command":"self"}},"depth":3,"timeout":10.0,"start":"0000000/0000000/0000000/0000000/0000000/0000000 1","moves":"","score":{{"red":3,"green":1}},"result":"red","forfeit":null,"turns":[]}}"#
@@ -177,22 +179,22 @@ mod tests {
             reason: format!("{verdict}: why"),
         });
         if let Some((player, _)) = forfeit {
-            record.result = crate::referee::log::Outcome::win_for(player.other());
+            record.result = Outcome::Win(player.other());
         }
         record
     }
 
     #[test]
     fn times_near_limit_cpu_and_forfeits_by_verdict() {
-        use Colour::{Green, Red};
+        use Player::{One, Two};
         let games = [
             // a: 1, 9 (exactly 90% of 10 s: near the limit), 2; b: 3.
-            game("a", "b", &[(Red, 1.0, Some(0.5)), (Green, 3.0, Some(2.0)), (Red, 9.0, Some(8.0))], None),
+            game("a", "b", &[(One, 1.0, Some(0.5)), (Two, 3.0, Some(2.0)), (One, 9.0, Some(8.0))], None),
             // b forfeits on time (10.5 s), a plays 2 s.
-            game("a", "b", &[(Red, 2.0, Some(1.5)), (Green, 10.5, Some(10.0))], Some((Green, "timeout"))),
+            game("a", "b", &[(One, 2.0, Some(1.5)), (Two, 10.5, Some(10.0))], Some((Two, "timeout"))),
             // b forfeits twice more, once by memory: b is green here.
-            game("a", "b", &[(Red, 0.0, Some(0.0)), (Green, 0.2, None)], Some((Green, "memory-limit"))),
-            game("b", "a", &[(Red, 8.9, Some(1.0))], Some((Red, "timeout"))),
+            game("a", "b", &[(One, 0.0, Some(0.0)), (Two, 0.2, None)], Some((Two, "memory-limit"))),
+            game("b", "a", &[(One, 8.9, Some(1.0))], Some((One, "timeout"))),
         ];
         let records: Vec<&GameRecord> = games.iter().collect();
         let table = standings(&["a".to_owned(), "b".to_owned()], &records);
@@ -226,7 +228,7 @@ mod tests {
 
     #[test]
     fn a_player_without_turns_or_cpu_times_shows_dashes() {
-        let games = [game("a", "b", &[(Colour::Red, 0.5, None)], Some((Colour::Green, "failed-to-start")))];
+        let games = [game("a", "b", &[(Player::One, 0.5, None)], Some((Player::Two, "failed-to-start")))];
         let records: Vec<&GameRecord> = games.iter().collect();
         let table = standings(&["a".to_owned(), "b".to_owned()], &records);
         let figures = figures(&table, &records);

@@ -23,9 +23,11 @@ use serde::Serialize;
 
 use crate::referee::crosstable::Crosstable;
 use crate::referee::figures::Figures;
-use crate::referee::log::{Colour, GameRecord, Outcome};
+use crate::referee::log::GameRecord;
 use crate::referee::ratings::Rating;
 use crate::referee::standings::{Forfeits, Standing, forfeits};
+use maxconnect4_game::player::Player;
+use maxconnect4_game::rules::Outcome;
 
 /// The page, with [`PLACEHOLDER`] where the results go.
 const TEMPLATE: &str = include_str!("page.html");
@@ -144,7 +146,7 @@ struct GameData<'a> {
 
 #[derive(Serialize)]
 struct ForfeitData<'a> {
-    player: Colour,
+    player: Player,
     verdict: &'a str,
     reason: Cow<'a, str>,
 }
@@ -317,10 +319,10 @@ fn settings(records: &[GameRecord]) -> Settings {
     }
     let mut settings = Settings::default();
     for record in records {
-        add(&mut settings.rules, record.rules.to_string());
-        add(&mut settings.depth, record.depth);
-        add(&mut settings.timeout, record.timeout);
-        add(&mut settings.clock, record.clock);
+        add(&mut settings.rules, record.settings.rules.to_string());
+        add(&mut settings.depth, record.settings.depth);
+        add(&mut settings.timeout, record.settings.timeout.as_secs_f64());
+        add(&mut settings.clock, record.settings.clock.map(|clock| clock.as_secs_f64()));
         if let Some(opening) = &record.opening {
             add(&mut settings.openings, opening.clone());
         }
@@ -333,7 +335,7 @@ fn game<'a>(record: &'a GameRecord, places: &Places) -> GameData<'a> {
         id: &record.id,
         red: &record.red.name,
         green: &record.green.name,
-        rules: record.rules.to_string(),
+        rules: record.settings.rules.to_string(),
         opening: record.opening.as_deref(),
         start: &record.start,
         moves: &record.moves,
@@ -371,9 +373,9 @@ mod tests {
         let mut forfeited = won.clone();
         forfeited.id = "44+b+a".to_owned();
         std::mem::swap(&mut forfeited.red, &mut forfeited.green);
-        forfeited.result = Outcome::Green;
+        forfeited.result = Outcome::Win(Player::Two);
         forfeited.forfeit =
-            Some(ForfeitRecord { player: Colour::Red, verdict: "no-output".to_owned(), reason: HOSTILE.to_owned() });
+            Some(ForfeitRecord { player: Player::One, verdict: "no-output".to_owned(), reason: HOSTILE.to_owned() });
         vec![won, forfeited]
     }
 

@@ -13,8 +13,10 @@
 //! that played is given one virtual draw, as BayesElo's prior does: it pulls
 //! every difference a little towards 0, by less the more games there are.
 
-use crate::referee::log::{Colour, GameRecord, Outcome};
+use crate::referee::log::GameRecord;
+use maxconnect4_game::player::Player;
 use maxconnect4_game::printable::{NAME, csv_field, padded, printable};
+use maxconnect4_game::rules::Outcome;
 
 /// Elo points per unit of natural log-strength: `400 / ln 10`.
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;
@@ -58,7 +60,7 @@ pub fn ratings(names: &[String], records: &[&GameRecord], anchor: usize) -> Vec<
         games[green][red] += 1.0;
         let red_points = match record.result {
             Outcome::Draw => 0.5,
-            result if result.winner() == Some(Colour::Red) => 1.0,
+            result if result.winner() == Some(Player::One) => 1.0,
             _ => 0.0,
         };
         score[red][green] += red_points;

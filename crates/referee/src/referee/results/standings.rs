@@ -3,10 +3,12 @@
 //! and ranked, as a table for the terminal, as CSV, and the forfeits' reasons
 //! under the table. The tournament makes them and the chart draws them.
 
+use maxconnect4_game::player::Player;
 use maxconnect4_game::printable::{LINE, NAME, csv_field, padded, printable, right};
+use maxconnect4_game::rules::Outcome;
 use std::fmt::Write as _;
 
-use crate::referee::log::{Colour, GameRecord, Outcome};
+use crate::referee::log::GameRecord;
 
 /// Points for a win, a draw and a loss (a forfeit is a loss).
 pub const POINTS: [u32; 3] = [2, 1, 0];
@@ -53,7 +55,7 @@ pub fn standings(names: &[String], records: &[&GameRecord]) -> Vec<Standing> {
         })
         .collect();
     for record in records {
-        for colour in Colour::BOTH {
+        for colour in Player::BOTH {
             let Some(standing) = table.iter_mut().find(|standing| standing.name == record.side(colour).name) else {
                 continue;
             };

@@ -18,10 +18,10 @@ use super::{Ask, Competitor, End, Turn};
 use crate::protocol::arena::{ANSWER_LIMIT, Delivery, Host};
 use crate::referee::Error;
 use crate::referee::console::Console;
-use crate::referee::log::Colour;
 use crate::referee::settings::Settings;
 use maxconnect4_contain::Captured;
 use maxconnect4_contain::captures::Captures;
+use maxconnect4_game::player::Player;
 
 /// `http:URL`.
 pub struct Http {
@@ -38,7 +38,7 @@ impl Http {
     /// The bot at `url` playing `colour` in game `game_id`, its exchanges
     /// kept in `captures`.
     #[must_use]
-    pub fn new(url: &str, game_id: &str, colour: Colour, settings: Settings, captures: Captures) -> Http {
+    pub fn new(url: &str, game_id: &str, colour: Player, settings: Settings, captures: Captures) -> Http {
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_redirects(0)
@@ -55,7 +55,7 @@ impl Http {
         Http {
             url: url.to_owned(),
             agent,
-            host: Host::new(url, game_id, colour.player(), settings.rules, startup),
+            host: Host::new(url, game_id, colour, settings.rules, startup),
             exchange: Captured::default(),
             captures,
         }

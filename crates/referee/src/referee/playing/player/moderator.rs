@@ -11,15 +11,15 @@ use std::time::Duration;
 
 use super::pipe::Protocol;
 use crate::protocol::moderator::Host;
-use crate::referee::log::Colour;
+use maxconnect4_game::player::Player;
 
 /// `moderator:COMMAND`, playing `colour`.
-pub struct Moderator(pub Colour);
+pub struct Moderator(pub Player);
 
 impl Protocol for Moderator {
     type Host = Host;
 
     fn host(&self, startup: Duration) -> Host {
-        Host::new(self.0.player(), startup)
+        Host::new(self.0, startup)
     }
 }

@@ -7,11 +7,11 @@ use std::path::Path;
 use super::{Competitor, PlayerKind, PlayerSpec, STARTUP};
 use super::{coordinator, http, human, moderator, pipe, program};
 use crate::referee::Error;
-use crate::referee::log::Colour;
 use crate::referee::settings::Settings;
 use maxconnect4_contain::captures::Captures;
 use maxconnect4_contain::scratch::ScratchDir;
 use maxconnect4_contain::{ContainError, Containment};
+use maxconnect4_game::player::Player;
 
 /// What every player of a game is seated with.
 pub struct Seating<'a> {
@@ -37,13 +37,13 @@ pub struct Seating<'a> {
 /// # Errors
 /// When the referee cannot run it (no containment, no copy of itself for
 /// `self`, no folder).
-pub fn seat<'a>(spec: &PlayerSpec, colour: Colour, at: &Seating<'a>) -> Result<Box<dyn Competitor + 'a>, Error> {
-    let path = at.output_directory.join(format!("{}.txt", colour.name()));
+pub fn seat<'a>(spec: &PlayerSpec, colour: Player, at: &Seating<'a>) -> Result<Box<dyn Competitor + 'a>, Error> {
+    let path = at.output_directory.join(format!("{}.txt", colour.colour_name()));
     let captures = if at.output_kept { Captures::new(path) } else { Captures::passing(path) };
     let contained = || -> Result<(&'a Containment, ScratchDir), Error> {
         let containment = at.containment.ok_or(ContainError::Unsupported)?;
         let directory = containment
-            .player_dir(&format!("{}-", colour.name()))
+            .player_dir(&format!("{}-", colour.colour_name()))
             .map_err(|source| Error::io("create a player's folder in", &std::env::temp_dir(), source))?;
         Ok((containment, directory))
     };
@@ -68,7 +68,7 @@ pub fn seat<'a>(spec: &PlayerSpec, colour: Colour, at: &Seating<'a>) -> Result<B
         PlayerKind::Coordinator(template) => {
             let (containment, directory) = contained()?;
             let conversation = pipe::Conversation::start(containment, template, settings.depth, directory, base);
-            let protocol = coordinator::Coordinator(if colour == Colour::Red { 0 } else { 1 });
+            let protocol = coordinator::Coordinator(if colour == Player::One { 0 } else { 1 });
             Box::new(pipe::Bot::new(protocol, conversation, STARTUP.max(settings.timeout), captures))
         }
         PlayerKind::Http(url) => Box::new(http::Http::new(url, at.game_id, colour, settings, captures)),
