@@ -101,7 +101,7 @@ fn number(text: &str) -> Option<u64> {
 
 /// The one-move program a report times, as `--player` names it.
 #[derive(Clone, Debug)]
-pub struct Player {
+pub struct TimedProgram {
     /// The command as given, without the blanks around it.
     pub command: String,
     pub program: Timed,
@@ -119,7 +119,7 @@ pub enum Timed {
 /// What to run and how.
 #[derive(Clone, Debug)]
 pub struct ProgramOptions {
-    pub player: Player,
+    pub player: TimedProgram,
     pub nodes: NodesPattern,
     /// Run this program's own one-move mode beside it.
     pub compare: bool,

@@ -12,7 +12,7 @@ use maxconnect4::contain;
 use maxconnect4::contain::template::OwnPlay;
 use maxconnect4::referee::player::PlayerKind;
 use maxconnect4::report;
-use maxconnect4::report::program::{NodesPattern, Player, Timed};
+use maxconnect4::report::program::{NodesPattern, Timed, TimedProgram};
 
 use super::{say_players_killed, Out, Subcommand};
 use crate::cli::{parse_depth, parse_player, parse_seconds, IsolationArgs};
@@ -25,7 +25,7 @@ pub(crate) struct ReportArgs {
     positions: Vec<PathBuf>,
     /// Time your one-move program instead: a command with {in}, {out} and {depth}, run as the referee runs a player.
     #[arg(long, value_name = "TEMPLATE", value_parser = parse_one_move_player)]
-    player: Option<report::program::Player>,
+    player: Option<report::program::TimedProgram>,
     /// Where the program prints its node count: a regular expression (case ignored), its first group the count;
     /// the last match on stdout, else on stderr.
     #[arg(long, value_name = "REGEX", default_value = report::program::DEFAULT_NODES_PATTERN,
@@ -74,14 +74,14 @@ impl Subcommand for ReportArgs {
 }
 
 /// The program a timing report runs: a one-move command template, or `self`.
-fn parse_one_move_player(text: &str) -> Result<Player, String> {
+fn parse_one_move_player(text: &str) -> Result<TimedProgram, String> {
     let spec = parse_player(text)?;
     let program = match spec.kind() {
         PlayerKind::Command(template) => Timed::Command(template.clone()),
         PlayerKind::Engine(OwnPlay::BookMoves) => Timed::Own,
         _ => return Err(report::program::NOT_ONE_MOVE.to_owned()),
     };
-    Ok(Player { command: spec.command().to_owned(), program })
+    Ok(TimedProgram { command: spec.command().to_owned(), program })
 }
 
 /// A node count's pattern: a regular expression with a group.

@@ -59,7 +59,7 @@ pub struct Contents<'a> {
 /// The JSON blob the page's script reads.
 #[derive(Serialize)]
 struct Data<'a> {
-    settings: Settings,
+    settings: SettingsSeen,
     anchor: &'a str,
     standings: Vec<StandingData<'a>>,
     ratings: Vec<RatingData<'a>>,
@@ -73,7 +73,7 @@ struct Data<'a> {
 /// Each setting's values among the games, in the order first met: one
 /// value for a tournament, more only for logs played under several.
 #[derive(Serialize, Default)]
-struct Settings {
+struct SettingsSeen {
     rules: Vec<String>,
     depth: Vec<u32>,
     timeout: Vec<f64>,
@@ -311,13 +311,13 @@ pub fn render(contents: &Contents) -> String {
 }
 
 /// The settings the `records` were played under.
-fn settings(records: &[GameRecord]) -> Settings {
+fn settings(records: &[GameRecord]) -> SettingsSeen {
     fn add<T: PartialEq>(values: &mut Vec<T>, value: T) {
         if !values.contains(&value) {
             values.push(value);
         }
     }
-    let mut settings = Settings::default();
+    let mut settings = SettingsSeen::default();
     for record in records {
         add(&mut settings.rules, record.settings.rules.to_string());
         add(&mut settings.depth, record.settings.depth);
