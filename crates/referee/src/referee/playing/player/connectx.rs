@@ -11,6 +11,7 @@
 //! else [`overage`]: Kaggle's 60 s would let a hostile agent hold a class
 //! tournament a minute a game. The agent is told the real figure each move.
 
+use std::path::Path;
 use std::time::Duration;
 
 use super::pipe::{Bot, Conversation, Protocol};
@@ -23,7 +24,6 @@ use maxconnect4_contain::Containment;
 use maxconnect4_contain::captures::Captures;
 use maxconnect4_contain::scratch::ScratchDir;
 use maxconnect4_contain::template::Template;
-use std::path::Path;
 
 /// The overage budget of a game without a clock: one move's time again,
 /// so that an agent holds a game at most one move longer than any other
