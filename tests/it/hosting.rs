@@ -41,7 +41,7 @@ fn play_in(dir: &Path, red: &str, green: &str, args: &[&str]) -> (GameRecord, St
 /// Plays `red` against a one-move bot that plays the leftmost column, under
 /// classic rules, and checks that red forfeits with `verdict` and a reason
 /// containing `reason`.
-fn check_forfeit(red: &str, args: &[&str], verdict: &str, reason: &str) -> GameRecord {
+pub(super) fn check_forfeit(red: &str, args: &[&str], verdict: &str, reason: &str) -> GameRecord {
     let dir = tempfile::tempdir().unwrap();
     let mut args = args.to_vec();
     args.extend(["--rules", "classic"]);
@@ -58,7 +58,7 @@ fn check_forfeit(red: &str, args: &[&str], verdict: &str, reason: &str) -> GameR
 /// to its end (a full board under max rules), and its line in the moves
 /// file; returns the record and what each side's bot printed (stderr and
 /// the exchange), red first.
-fn check_game(red: &str, green: &str, rules: &str, args: &[&str]) -> (GameRecord, [String; 2]) {
+pub(super) fn check_game(red: &str, green: &str, rules: &str, args: &[&str]) -> (GameRecord, [String; 2]) {
     let dir = tempfile::tempdir().unwrap();
     let mut all = vec!["--rules", rules];
     all.extend(args);

@@ -14,6 +14,8 @@ mod book_shards;
 mod bots;
 mod classic;
 #[cfg(target_os = "linux")]
+mod connectx;
+#[cfg(target_os = "linux")]
 mod containment;
 mod endgame;
 mod engine;

@@ -15,7 +15,9 @@
 //!
 //! The assignment's own protocol, a board file in and a board file out for
 //! each move ([`one_move`]), has no messages: its programs are judged by the
-//! file they write. Every protocol's faults come to one [`verdict`].
+//! file they write. Kaggle's ConnectX agents are Python functions, played
+//! through a harness that speaks for them ([`connectx`]). Every protocol's
+//! faults come to one [`verdict`].
 
 /// The longest line either side of a pipe protocol reads from the other,
 /// as everything read from outside is bounded: a line is a short message,
@@ -23,6 +25,7 @@
 pub const LINE_LIMIT: usize = 64 * 1024;
 
 pub mod arena;
+pub mod connectx;
 pub mod coordinator;
 pub mod host;
 pub mod moderator;

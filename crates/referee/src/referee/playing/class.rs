@@ -7,7 +7,8 @@
 //! folder gives; Java (class files with a `main`, else the sources, built
 //! with `javac`, packages included); Python (the `maxconnect4*.py` script,
 //! or the only one that reads its arguments; Python 3, or Python 2 where
-//! only it compiles the script); C or C++ (`make` where there is a
+//! only it compiles the script; where none reads its arguments, a Kaggle
+//! ConnectX agent: see [`agent_recipe`]); C or C++ (`make` where there is a
 //! Makefile, else the sources compiled together); an executable named like
 //! maxconnect4. The main class or program is the one named like
 //! maxconnect4, case aside, or the only one.
@@ -117,8 +118,10 @@ pub enum NoRecipe {
         main: &'static str,
     },
     /// Python files were found, but none reads its arguments, as a
-    /// one-move program must.
-    #[error("Python files, but none reads its arguments (sys.argv)")]
+    /// one-move program must, and none defines a ConnectX agent.
+    #[error(
+        "Python files, but none reads its arguments (sys.argv) or defines a ConnectX agent (def agent(obs, config))"
+    )]
     NoArguments,
     /// More than one candidate (`what`, named), none named like maxconnect4.
     #[error(
@@ -284,12 +287,64 @@ fn python_recipe(folder: &Path, python: &[&PathBuf]) -> Result<Recipe, NoRecipe>
         head(path, LARGEST_READ).is_some_and(|text| String::from_utf8_lossy(&text).contains("sys.argv"))
     };
     let scripts: Vec<&PathBuf> = python.iter().filter(reads_arguments).copied().collect();
+    if scripts.is_empty()
+        && let Some(recipe) = agent_recipe(folder, python)?
+    {
+        return Ok(recipe);
+    }
     let script = choose(&scripts, |path| stem(path)).ok_or_else(|| match scripts.is_empty() {
         true => NoRecipe::NoArguments,
         false => several("Python scripts that read their arguments", scripts.iter().map(|path| stem(path))),
     })?;
     let script = quote(&relative(folder, script));
     Ok(Recipe { language: "Python", build: None, run: format!("python3 {script} {ARGUMENTS}"), python: Some(script) })
+}
+
+/// A Kaggle ConnectX agent among Python files none of which reads its
+/// arguments (one that does is a one-move program, which comes first): a
+/// file with a top-level `def NAME(obs...)` or `def NAME(obs..., conf...)`
+/// (`agent(observation, configuration)`, `my_agent(obs, config)`), played
+/// as `connectx:FILE`. Of several, the one named like maxconnect4, else
+/// `main.py` (Kaggle's entry point of a submission of several files), else
+/// `submission.py` (the file Kaggle's tutorials write).
+fn agent_recipe(folder: &Path, python: &[&PathBuf]) -> Result<Option<Recipe>, NoRecipe> {
+    let agents: Vec<&PathBuf> = python
+        .iter()
+        .filter(|path| {
+            head(path, LARGEST_READ).is_some_and(|text| String::from_utf8_lossy(&text).lines().any(agent_def))
+        })
+        .copied()
+        .collect();
+    if agents.is_empty() {
+        return Ok(None);
+    }
+    let named = |name: &str| agents.iter().find(|path| stem(path) == name).copied();
+    let agent = choose(&agents, |path| stem(path))
+        .or_else(|| named("main"))
+        .or_else(|| named("submission"))
+        .ok_or_else(|| several("ConnectX agents", agents.iter().map(|path| stem(path))))?;
+    let run = format!("connectx:{}", quote(&relative(folder, agent)));
+    Ok(Some(Recipe { language: "ConnectX agent", build: None, run, python: None }))
+}
+
+/// Whether `line` defines, at the top level, a function whose parameters
+/// look like a ConnectX agent's: `(obs...)` or `(obs..., conf...)`,
+/// annotations and defaults aside.
+fn agent_def(line: &str) -> bool {
+    let Some(parameters) = line.strip_prefix("def ").and_then(|rest| rest.split_once('(')) else { return false };
+    let Some((parameters, _)) = parameters.1.split_once(')') else { return false };
+    let names: Vec<&str> = parameters
+        .split(',')
+        .map(|parameter| parameter.split([':', '=']).next().unwrap_or_default().trim())
+        .filter(|name| !name.is_empty())
+        .collect();
+    match names.as_slice() {
+        [observation] => observation.starts_with("obs"),
+        [observation, configuration] => {
+            observation.starts_with("obs") && ["conf", "cfg"].iter().any(|prefix| configuration.starts_with(prefix))
+        }
+        _ => false,
+    }
 }
 
 fn native_recipe(folder: &Path, makefile: bool, cpp: &[&PathBuf], c: &[&PathBuf]) -> Result<Recipe, NoRecipe> {
@@ -628,7 +683,12 @@ fn entrant(folder: &Path, containment: &Containment) -> Entrant {
         }
         found = format!("{found} {}", if run.starts_with("python2") { 2 } else { 3 });
     }
-    match PlayerSpec::parse(&format!("{cd} {run}")) {
+    // An agent's folder goes inside its `connectx:`.
+    let given = match run.strip_prefix("connectx:") {
+        Some(file) => format!("connectx:{cd} {file}"),
+        None => format!("{cd} {run}"),
+    };
+    match PlayerSpec::parse(&given) {
         Ok(spec) => {
             let spec = spec.built_in(built.path().to_owned());
             Entrant { name, found, spec, _built: Some(built) }
@@ -707,6 +767,40 @@ mod tests {
         );
         let folder = self::folder(&[("notes.txt", "")]);
         assert_eq!(super::recipe(folder.path()).unwrap_err(), NoRecipe::Nothing);
+    }
+
+    #[test]
+    fn a_connectx_agent_is_python_that_reads_no_arguments_and_defines_an_agent() {
+        let agent = "import numpy as np\n\ndef my_agent(obs, config):\n    return 3\n";
+        let helper = "def negamax(board, depth):\n    return 0\n";
+        let folder = folder(&[("submission.py", agent), ("helper.py", helper)]);
+        let recipe = recipe(folder.path()).unwrap();
+        assert_eq!((recipe.language, recipe.run.as_str()), ("ConnectX agent", "connectx:submission.py"));
+        // A one-move program comes first, whatever else the folder holds.
+        let one_move = "import sys\ndef play(observation, configuration): pass\nprint(sys.argv)\n";
+        let folder = self::folder(&[("submission.py", agent), ("maxconnect4.py", one_move)]);
+        assert_eq!(super::recipe(folder.path()).unwrap().run, "python3 maxconnect4.py one-move {in} {out} {depth}");
+        // Kaggle's entry point of several files is main.py.
+        let folder = self::folder(&[("main.py", agent), ("random_agent.py", "def act(observation): return 0\n")]);
+        assert_eq!(super::recipe(folder.path()).unwrap().run, "connectx:main.py");
+        let folder = self::folder(&[("a.py", agent), ("b.py", agent)]);
+        assert_eq!(
+            super::recipe(folder.path()).unwrap_err().to_string(),
+            "2 ConnectX agents (a, b) and none named like maxconnect4: say which in maxconnect4-player.txt"
+        );
+        let folder = self::folder(&[("game.py", helper)]);
+        assert_eq!(super::recipe(folder.path()).unwrap_err(), NoRecipe::NoArguments);
+        for (line, agent) in [
+            ("def agent(observation, configuration):", true),
+            ("def act(obs: dict, conf=None) -> int:", true),
+            ("def act(obs):", true),
+            ("def __call__(self, obs, config):", false),
+            ("    def agent(obs, config):", false),
+            ("def agent(board, config):", false),
+            ("def agent(obs, config, extra):", false),
+        ] {
+            assert_eq!(agent_def(line), agent, "{line}");
+        }
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! the turn's time, and returns a column or a forfeit, whatever the player
 //! is: our own engine (`self`), a person at the terminal (`human`), a
 //! one-move program run from a command template ([`program`]), a Connect 4
-//! Moderator bot ([`moderator`]), a coordinator engine ([`coordinator`]) or
-//! a web arena bot ([`http`]). The game never asks which kind it has.
+//! Moderator bot ([`moderator`]), a coordinator engine ([`coordinator`]), a
+//! web arena bot ([`http`]) or a Kaggle ConnectX agent ([`connectx`]). The
+//! game never asks which kind it has.
 //!
 //! How a player is named is [`spec`] (its command a `contain::template`),
 //! the interface is [`competitor`], and
@@ -15,6 +16,7 @@
 //! output bounded and against the turn's deadline.
 
 pub mod competitor;
+pub mod connectx;
 pub mod coordinator;
 pub mod http;
 pub mod human;

@@ -99,14 +99,33 @@ impl Conversation {
         containment: &Containment,
         template: &Template,
         depth: u32,
+        directory: ScratchDir,
+        base: &Path,
+    ) -> Conversation {
+        Conversation::start_after(containment, template, depth, directory, base, &[])
+    }
+
+    /// As [`start`](Conversation::start), the program given the words
+    /// `leading` before the template's arguments: each word, and how the
+    /// command kept with the output shows it (a harness's source given to
+    /// `python3 -c` is shown by name).
+    #[must_use]
+    pub fn start_after(
+        containment: &Containment,
+        template: &Template,
+        depth: u32,
         mut directory: ScratchDir,
         base: &Path,
+        leading: &[(&str, &str)],
     ) -> Conversation {
         template.furnish(containment, &mut directory, base);
         let values = Substitution { input: None, output: None, depth };
-        let (program, args) = template.command_line(&values, base, directory.copy_of_home());
-        let words = std::iter::once(program.as_os_str()).chain(args.iter().map(|arg| arg.as_os_str()));
-        let command = shell_words::join(words.map(|word| word.to_string_lossy().into_owned()));
+        let (program, mut args) = template.command_line(&values, base, directory.copy_of_home());
+        let shown = leading.iter().map(|(_, shown)| (*shown).to_owned());
+        let words = args.iter().map(|arg| arg.to_string_lossy().into_owned());
+        let command =
+            shell_words::join(std::iter::once(program.to_string_lossy().into_owned()).chain(shown).chain(words));
+        args.splice(0..0, leading.iter().map(|(word, _)| std::ffi::OsString::from(word)));
         let process = containment.spawn(&program, &args, &directory, true).map_err(Gone::NotStarted);
         Conversation {
             process,
@@ -385,6 +404,12 @@ impl<H: PipeHost> Bot<H> {
         captures: Captures,
     ) -> Bot<H> {
         Bot { host: protocol.host(startup), conversation, startup, greeted: false, captures }
+    }
+
+    /// The host's state machine, for a player that tells it more than a
+    /// turn's [`Situation`] holds (a ConnectX agent's overage time).
+    pub fn host_mut(&mut self) -> &mut H {
+        &mut self.host
     }
 }
 

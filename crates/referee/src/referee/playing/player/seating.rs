@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::{Competitor, PlayerKind, PlayerSpec, STARTUP};
-use super::{coordinator, http, human, moderator, pipe, program};
+use super::{connectx, coordinator, http, human, moderator, pipe, program};
 use crate::referee::Error;
 use crate::referee::settings::Settings;
 use maxconnect4_contain::captures::Captures;
@@ -72,5 +72,9 @@ pub fn seat<'a>(spec: &PlayerSpec, colour: Player, at: &Seating<'a>) -> Result<B
             Box::new(pipe::Bot::new(protocol, conversation, STARTUP.max(settings.timeout), captures))
         }
         PlayerKind::Http(url) => Box::new(http::Http::new(url, at.game_id, colour, settings, captures)),
+        PlayerKind::ConnectX(template) => {
+            let (containment, directory) = contained()?;
+            Box::new(connectx::ConnectX::start(containment, template, directory, base, settings, captures))
+        }
     })
 }

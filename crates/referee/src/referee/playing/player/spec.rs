@@ -16,6 +16,9 @@ pub enum SpecError {
     /// An `http:` player's address, held here, is not a usable URL.
     #[error("'{0}' is not an http:// URL with a host (https is not supported: the referee speaks plain HTTP)")]
     Url(String),
+    /// A `connectx:` player's file, held here, is not one Python file.
+    #[error("'{0}' is not the path of one Python file (connectx:agent.py, or connectx:cd DIR && agent.py)")]
+    Agent(String),
 }
 
 /// A side of the board as the user named it on the command line, parsed
@@ -45,21 +48,27 @@ pub enum PlayerKind {
     Coordinator(Template),
     /// `http:URL`: a web arena bot (seed 004), its URL starting `http://`.
     Http(String),
+    /// `connectx:PATH.py`: a Kaggle ConnectX agent, its file run as
+    /// `python3 PATH.py` words (the harness is slipped in when it starts).
+    ConnectX(Template),
 }
 
 impl PlayerSpec {
     /// Reads `self`, `perfect`, `human`, `moderator:COMMAND`, `coordinator:COMMAND`,
-    /// `http:URL` (or a bare `http://` URL), or a command template.
+    /// `http:URL` (or a bare `http://` URL), `connectx:PATH.py`, or a command template.
     ///
     /// # Errors
     /// When a template cannot be split into words or lacks `{in}` or `{out}`,
-    /// a bot's command names `{in}` or `{out}`, or a URL is not `http://`.
+    /// a bot's command names `{in}` or `{out}`, a URL is not `http://`, or
+    /// an agent is not one `.py` file.
     pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
         let trimmed = text.trim();
         let kind = if let Some(command) = trimmed.strip_prefix("moderator:") {
             PlayerKind::Moderator(Template::bot(command, "moderator")?)
         } else if let Some(command) = trimmed.strip_prefix("coordinator:") {
             PlayerKind::Coordinator(Template::bot(command, "coordinator")?)
+        } else if let Some(path) = trimmed.strip_prefix("connectx:") {
+            PlayerKind::ConnectX(agent(path)?)
         } else if trimmed.starts_with("http:") || trimmed.starts_with("https:") {
             PlayerKind::Http(url(trimmed)?)
         } else {
@@ -82,6 +91,7 @@ impl PlayerSpec {
             PlayerKind::Command(template) => PlayerKind::Command(template.built_in(built)),
             PlayerKind::Moderator(template) => PlayerKind::Moderator(template.built_in(built)),
             PlayerKind::Coordinator(template) => PlayerKind::Coordinator(template.built_in(built)),
+            PlayerKind::ConnectX(template) => PlayerKind::ConnectX(template.built_in(built)),
             other => other,
         };
         PlayerSpec { kind, given: self.given }
@@ -153,6 +163,23 @@ impl std::str::FromStr for PlayerSpec {
     }
 }
 
+/// The words that run the agent of `connectx:PATH.py` (or `connectx:cd DIR
+/// && FILE.py`): `python3` and its file, from its folder.
+fn agent(text: &str) -> Result<Template, SpecError> {
+    let refused = || SpecError::Agent(text.trim().to_owned());
+    let (folder, file) = match text.split_once("&&") {
+        Some((cd, file)) if cd.trim_start().starts_with("cd ") => (format!("{}&& ", cd.trim_start()), file),
+        _ => (String::new(), text),
+    };
+    match shell_words::split(file).map_err(|_| refused())?.as_slice() {
+        [file] if file.ends_with(".py") && !file.contains('{') => {
+            let command = format!("{folder}python3 {}", shell_words::quote(file));
+            Template::bot(&command, "ConnectX agent").map_err(|_| refused())
+        }
+        _ => Err(refused()),
+    }
+}
+
 /// The URL of `http:URL` or of a bare `http://...`: plain HTTP with a host.
 fn url(text: &str) -> Result<String, SpecError> {
     let url = match text.strip_prefix("http:") {
@@ -198,6 +225,20 @@ mod tests {
             Err("'https://example.org/' is not an http:// URL with a host (https is not supported: the referee speaks plain HTTP)".into())
         );
         assert!(spec("http:").is_err() && spec("http:///x").is_err() && spec("http:ftp://x").is_err());
+        assert_eq!(spec("connectx:'my agent.py'"), Ok(PlayerKind::ConnectX(words("python3 'my agent.py'", "x"))));
+        assert_eq!(
+            spec("connectx:cd kaggle/eve && main.py"),
+            Ok(PlayerKind::ConnectX(words("cd kaggle/eve && python3 main.py", "x")))
+        );
+        for wrong in ["connectx:", "connectx:agent", "connectx:python3 agent.py", "connectx:a.py b.py"] {
+            let text = wrong.strip_prefix("connectx:").unwrap();
+            assert_eq!(
+                spec(wrong),
+                Err(format!(
+                    "'{text}' is not the path of one Python file (connectx:agent.py, or connectx:cd DIR && agent.py)"
+                )),
+            );
+        }
     }
 
     #[test]
