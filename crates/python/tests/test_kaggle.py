@@ -8,8 +8,10 @@ missing the tests are skipped, unless MAXCONNECT4_REQUIRE_KAGGLE is set, as
 .ci/run sets it.
 """
 
+import json
 import os
 import random
+import subprocess
 
 import pytest
 
@@ -46,3 +48,37 @@ def test_a_submission_file_is_loaded_as_kaggle_loads_it(tmp_path):
     submission = tmp_path / "main.py"
     submission.write_text("from maxconnect4 import connectx_agent as agent\n")
     assert evaluate([str(submission), "negamax"], 1, seed=4) == [FIRST_WINS]
+
+
+def write_kaggle_agent(path, name):
+    """ConnectX's own agent `name` written out as a file: what it uses of its
+    module (the imports and helpers), then the agent, the last callable, which
+    Kaggle's loader and the referee's take."""
+    import inspect
+
+    from kaggle_environments.envs.connectx import connectx
+
+    parts = ["from random import choice", "EMPTY = 0"]
+    parts += [inspect.getsource(helper) for helper in (connectx.play, connectx.is_win)]
+    parts.append(inspect.getsource(getattr(connectx, f"{name}_agent")))
+    path.write_text("\n\n".join(parts))
+
+
+@pytest.mark.parametrize("rules", ["classic", "max"])
+def test_kaggles_own_agents_play_whole_games_in_the_referee(command, tmp_path, rules):
+    negamax, chance = tmp_path / "negamax.py", tmp_path / "random_agent.py"
+    write_kaggle_agent(negamax, "negamax")
+    write_kaggle_agent(chance, "random")
+    log = tmp_path / "games.jsonl"
+    for red, green in [(negamax, chance), (chance, negamax), (negamax, negamax)]:
+        words = [command, "match", f"connectx:{red}", f"connectx:{green}", "--rules", rules, "--quiet", "--log", str(log)]
+        done = subprocess.run(words, capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    games = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(games) == 3
+    for game in games:
+        assert game["forfeit"] is None, game["forfeit"]
+        if rules == "max":
+            assert len(game["moves"]) == 42, "a Max-Connect4 game goes on to a full board"
+        else:
+            assert game["result"] != "draw" or len(game["moves"]) == 42
