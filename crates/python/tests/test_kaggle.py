@@ -12,6 +12,7 @@ import json
 import os
 import random
 import subprocess
+import sys
 
 import pytest
 
@@ -82,3 +83,36 @@ def test_kaggles_own_agents_play_whole_games_in_the_referee(command, tmp_path, r
             assert len(game["moves"]) == 42, "a Max-Connect4 game goes on to a full board"
         else:
             assert game["result"] != "draw" or len(game["moves"]) == 42
+
+
+NUMPY_AGENT = '''
+import numpy as np
+
+def agent(observation, configuration):
+    """As many public agents do: the board as a numpy array, the column an np.int64 made int."""
+    grid = np.asarray(observation.board).reshape(configuration.rows, configuration.columns)
+    open_columns = np.flatnonzero(grid[0] == 0)
+    return int(open_columns[np.argmin(np.abs(open_columns - configuration.columns // 2))])
+'''
+
+
+def test_an_agent_plays_with_the_packages_of_the_users_environment(command, tmp_path):
+    """numpy installed in a virtualenv in the home folder, which is active:
+    the agent runs with that environment's python3 and imports it."""
+    home = tmp_path / "home"
+    venv = home / "venvs" / "kaggle"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "numpy"], check=True)
+    # The agents' folder apart from the home folder, which players never see.
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "numpy_agent.py").write_text(NUMPY_AGENT)
+    write_kaggle_agent(agents / "random_agent.py", "random")
+    log = tmp_path / "games.jsonl"
+    environment = dict(os.environ, HOME=str(home), PATH=f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    words = [command, "match", "connectx:numpy_agent.py", "connectx:random_agent.py", "--rules", "classic"]
+    done = subprocess.run([*words, "--quiet", "--log", str(log)], capture_output=True, text=True, cwd=agents, env=environment)
+    assert done.returncode == 0, done.stderr
+    game = json.loads(log.read_text())
+    assert game["forfeit"] is None, game["forfeit"]
+    assert game["moves"].startswith("4"), "the numpy agent plays the centre first"
