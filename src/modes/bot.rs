@@ -7,6 +7,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+use super::settings::Play;
 use crate::board::{Board, Column};
 use crate::protocol::coordinator::{self, Think};
 use crate::protocol::moderator::{self, Step};
@@ -118,16 +119,6 @@ fn finish(mut kept: Vec<u8>, length: u64) -> Line {
     String::from_utf8(kept).map_or(Line::NotUtf8, Line::Text)
 }
 
-/// How a bot chooses its moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Play {
-    /// The book's move where it holds the position, else the search's.
-    BookThenSearch,
-    /// Perfectly where the time allows ([`Mover::choose_perfectly`]): a
-    /// move that is not perfect play is said on standard error.
-    Perfect,
-}
-
 /// Plays one game for the moderator: prints `p`, then answers each line of
 /// `input` until an end code or the end of the input, searching with
 /// `threads` threads. Playing perfectly, a move that is not perfect play is
@@ -222,7 +213,9 @@ impl Chooser {
     fn choose(&mut self, board: &Board, limits: &Limits) -> (Column, Value) {
         const UNFINISHED: &str = "the protocol asks for moves only in unfinished games";
         let result = match self.play {
-            Play::BookThenSearch => self.mover.choose(board, limits).expect(UNFINISHED),
+            // An arena compares bots on strength, not on the assignment's
+            // search: a bot plays the book's move wherever it has one.
+            Play::Search | Play::BookThenSearch => self.mover.choose(board, limits).expect(UNFINISHED),
             Play::Perfect => {
                 let played = self.mover.choose_perfectly(board, limits).expect(UNFINISHED);
                 if played.chosen == Chosen::Searched {

@@ -116,3 +116,43 @@ def test_an_agent_plays_with_the_packages_of_the_users_environment(command, tmp_
     game = json.loads(log.read_text())
     assert game["forfeit"] is None, game["forfeit"]
     assert game["moves"].startswith("4"), "the numpy agent plays the centre first"
+
+
+COMPILING_AGENT = r'''
+import ctypes, os, subprocess, tempfile
+
+# As public agents that build their search in C or C++ at import: the
+# source written out, compiled to a shared library, loaded with ctypes.
+SOURCE = """
+int choose(const int *board, int columns) {
+    for (int offset = 0; offset < columns; offset++) {
+        int column = columns / 2 + (offset % 2 ? -(offset + 1) / 2 : offset / 2);
+        if (board[column] == 0) return column;
+    }
+    return 0;
+}
+"""
+folder = tempfile.mkdtemp()
+with open(os.path.join(folder, "choose.c"), "w") as file:
+    file.write(SOURCE)
+subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", os.path.join(folder, "choose.so"), os.path.join(folder, "choose.c")], check=True)
+library = ctypes.CDLL(os.path.join(folder, "choose.so"))
+
+def agent(observation, configuration):
+    board = (ctypes.c_int * len(observation.board))(*observation.board)
+    return library.choose(board, configuration.columns)
+'''
+
+
+def test_an_agent_that_compiles_its_search_at_import_plays(command, tmp_path):
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "compiled.py").write_text(COMPILING_AGENT)
+    write_kaggle_agent(agents / "random_agent.py", "random")
+    log = tmp_path / "games.jsonl"
+    words = [command, "match", "connectx:compiled.py", "connectx:random_agent.py", "--rules", "max"]
+    done = subprocess.run([*words, "--quiet", "--log", str(log)], capture_output=True, text=True, cwd=agents)
+    assert done.returncode == 0, done.stderr
+    game = json.loads(log.read_text())
+    assert game["forfeit"] is None, game["forfeit"]
+    assert len(game["moves"]) == 42 and game["moves"].startswith("4")

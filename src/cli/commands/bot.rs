@@ -4,7 +4,7 @@
 use std::io;
 use std::process::ExitCode;
 
-use maxconnect4::modes::bot;
+use maxconnect4::modes::{bot, Play};
 use maxconnect4::protocol::coordinator;
 use maxconnect4::rules::Rules;
 
@@ -73,10 +73,10 @@ impl Subcommand for BotCommand {
 }
 
 /// How a bot plays, `--perfect` or not.
-const fn bot_play(perfect: bool) -> bot::Play {
+const fn bot_play(perfect: bool) -> Play {
     if perfect {
-        bot::Play::Perfect
+        Play::Perfect
     } else {
-        bot::Play::BookThenSearch
+        Play::BookThenSearch
     }
 }
