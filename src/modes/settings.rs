@@ -22,7 +22,9 @@ pub struct EngineSettings {
     pub play: Play,
 }
 
-/// How a mode that plays chooses its move.
+/// How a mode that plays chooses its move: one-move, interactive, and the
+/// arenas' bots (`bot`, which play from the book wherever it has a move,
+/// so `Search` is `BookThenSearch` there).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Play {
     /// The depth-limited search ([`Engine::search`]), the assignment's;
