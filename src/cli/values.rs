@@ -60,10 +60,9 @@ pub(crate) fn check_moves(
     Ok(())
 }
 
-/// The longest time any option takes, in seconds (about 31 years): far
-/// beyond any game, and far below what a clock reading plus a duration can
-/// hold (about 9.2e18 s), so that no deadline overflows.
-pub(crate) const MAX_SECONDS: f64 = 1e9;
+/// The longest time any option takes, in seconds: the search's longest
+/// time limit (about 31 years), which no deadline overflows.
+pub(crate) const MAX_SECONDS: f64 = maxconnect4::search::Limits::LONGEST_SECONDS;
 
 /// SECONDS: a positive number, fractions allowed, at most [`MAX_SECONDS`].
 pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {

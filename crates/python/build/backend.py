@@ -25,8 +25,12 @@ SCRIPTS = ROOT / "crates" / "python" / "maxconnect4.data" / "scripts"
 
 
 def _build_command() -> None:
-    """Builds the maxconnect4 command and copies it to SCRIPTS."""
+    """Builds the maxconnect4 command and copies it to SCRIPTS. cargo reads
+    CARGO_BUILD_TARGET, which a cross build sets for maturin too, so the
+    command is built for the wheel's system."""
     cargo = os.environ.get("CARGO", "cargo")
+    if shutil.which(cargo) is None:
+        sys.exit("error: building maxconnect4 needs Rust's cargo on the PATH (https://rustup.rs)")
     built = subprocess.run(
         [cargo, "build", "--release", "--locked", "--bin", "maxconnect4", "--message-format=json-render-diagnostics"],
         cwd=ROOT,
@@ -43,6 +47,13 @@ def _build_command() -> None:
         sys.exit("error: cargo built no maxconnect4 executable")
     SCRIPTS.mkdir(parents=True, exist_ok=True)
     shutil.copy2(executables[-1], SCRIPTS / Path(executables[-1]).name)
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    # maturin's source distribution holds the module's crate and its path
+    # dependencies, not the command's crate nor the opening books the
+    # search embeds: a wheel could not be built from it.
+    sys.exit("error: maxconnect4 is distributed as wheels, or built from a clone of its repository (pip install .)")
 
 
 def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):

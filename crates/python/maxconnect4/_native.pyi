@@ -1,6 +1,6 @@
 """Types of the Rust module ``maxconnect4._native``, re-exported by ``maxconnect4``."""
 
-from typing import Any, Literal, Mapping, Optional, Sequence
+from typing import Any, Literal, Optional, Sequence, Union
 
 Rules = Literal["max", "classic"]
 
@@ -46,6 +46,7 @@ class Position:
         """The winner of a finished game; ``None`` for a draw or a game that goes on."""
     def play(self, column: int) -> "Position":
         """The position after the player to move plays ``column`` (1-7); raises IllegalMove."""
+    def __reduce__(self) -> Any: ...
     def board_file(self) -> str: ...
     def connectx_board(self) -> list[int]: ...
 
@@ -58,7 +59,7 @@ class Solution:
     """The value of each legal column for the player who plays it."""
 
 class ColumnValue:
-    value: float
+    value: Union[int, float]
     """Points (max) or score (classic): an int when exact, else rounded to two decimals."""
     exact: bool
     depth: Optional[int]
@@ -71,7 +72,7 @@ class Analysis:
     nodes: int
 
 def solve(position: Position, *, weak: bool = False, time_limit: Optional[float] = None) -> Solution:
-    """The exact value of the position and of each column; raises OutOfTime."""
+    """The exact value of the position and of each column; raises OutOfTime, or KeyboardInterrupt on Ctrl-C."""
 
 def best_move(
     position: Position,

@@ -82,7 +82,10 @@ fn budget(configuration: Option<&Bound<'_, PyAny>>, observation: &Bound<'_, PyAn
         None => number::<f64>(configuration, "timeout")?.unwrap_or(DEFAULT_ACT_TIMEOUT),
     };
     let overage = number::<f64>(Some(observation), "remainingOverageTime")?.unwrap_or(0.0);
-    let seconds = act.max(0.0) * ACT_SHARE + overage.max(0.0) * OVERAGE_SHARE;
+    // NaN counts as nothing; an infinite or huge allowance as the longest
+    // time limit, which no deadline overflows.
+    let (act, overage) = (act.max(0.0), overage.max(0.0));
+    let seconds = (act * ACT_SHARE + overage * OVERAGE_SHARE).min(Limits::LONGEST_SECONDS);
     // At least a millisecond: the search then still finds a move at depth 1.
     Ok(Duration::try_from_secs_f64(seconds).unwrap_or_default().max(Duration::from_millis(1)))
 }
@@ -93,13 +96,9 @@ fn budget(configuration: Option<&Bound<'_, PyAny>>, observation: &Bound<'_, PyAn
 #[pyo3(signature = (observation, configuration = None))]
 pub fn connectx_agent(observation: &Bound<'_, PyAny>, configuration: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     check_size(configuration)?;
-    let board = field(observation, "board")?
-        .ok_or_else(|| InvalidPosition::new_err("the observation has no board"))?
-        .extract::<Vec<i64>>()?;
-    let mark = field(observation, "mark")?
-        .ok_or_else(|| InvalidPosition::new_err("the observation has no mark"))?
-        .extract::<i64>()?;
-    let board = connectx_board(&board, mark)?;
+    let board = field(observation, "board")?.ok_or_else(|| InvalidPosition::new_err("the observation has no board"))?;
+    let mark = field(observation, "mark")?.ok_or_else(|| InvalidPosition::new_err("the observation has no mark"))?;
+    let board = connectx_board(&board, &mark)?;
     if Rules::Classic.is_over(&board) {
         return Err(IllegalMove::new_err("the game is over: there is no move to make"));
     }

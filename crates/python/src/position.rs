@@ -66,9 +66,9 @@ impl Position {
     /// player to move. Classic rules unless told otherwise.
     #[staticmethod]
     #[pyo3(signature = (board, mark, *, rules = "classic"))]
-    fn from_connectx(board: Vec<i64>, mark: i64, rules: &str) -> PyResult<Position> {
+    fn from_connectx(board: &Bound<'_, PyAny>, mark: &Bound<'_, PyAny>, rules: &str) -> PyResult<Position> {
         let rules = self::rules(rules)?;
-        Ok(Position { board: connectx_board(&board, mark)?, rules })
+        Ok(Position { board: connectx_board(board, mark)?, rules })
     }
 
     /// The rules: `"max"` or `"classic"`.
@@ -124,7 +124,7 @@ impl Position {
     }
 
     /// The position after the player to move plays `column` (1-7).
-    fn play(&self, column: i64) -> PyResult<Position> {
+    fn play(&self, column: &Bound<'_, PyAny>) -> PyResult<Position> {
         let column = self.playable(column)?;
         Ok(Position { board: self.board.after(column), rules: self.rules })
     }
@@ -153,6 +153,19 @@ impl Position {
         without_colours(&display::board_and_score(&self.board))
     }
 
+    /// Pickling (as `multiprocessing` does to send a position to another
+    /// process): the board file's text and the rules.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str))> {
+        let restore = py.get_type::<Position>().getattr("_unpickle")?;
+        Ok((restore, (self.board_file(), self.rules.name())))
+    }
+
+    /// The position `__reduce__` pickled.
+    #[staticmethod]
+    fn _unpickle(text: &str, rules: &str) -> PyResult<Position> {
+        Position::from_board_file(text, rules)
+    }
+
     fn __repr__(&self) -> String {
         let text = self.board_file();
         format!("Position.from_board_file({text:?}, rules={:?})", self.rules.name())
@@ -161,19 +174,34 @@ impl Position {
 
 impl Position {
     /// `column` (1-7) if the player to move may play it.
-    pub(crate) fn playable(&self, column: i64) -> PyResult<Column> {
+    fn playable(&self, column: &Bound<'_, PyAny>) -> PyResult<Column> {
         if self.rules.is_over(&self.board) {
             return Err(IllegalMove::new_err("the game is over"));
         }
-        let column = usize::try_from(column)
-            .ok()
+        let column = whole_number(column)
+            .and_then(|number| usize::try_from(number).ok())
             .and_then(Column::from_number)
-            .ok_or_else(|| IllegalMove::new_err(format!("there is no column {column}: columns are 1-7")))?;
+            .ok_or_else(|| IllegalMove::new_err(format!("there is no column {}: columns are 1-7", shown(column))))?;
         if !self.board.can_play(column) {
             return Err(IllegalMove::new_err(format!("column {column} is full")));
         }
         Ok(column)
     }
+}
+
+/// `value` as a whole number, if it is an `int` (or another integer type,
+/// numpy's among them) that fits 64 bits; `None` for anything else, `bool`
+/// among them, so that each caller raises its own exception.
+pub(crate) fn whole_number(value: &Bound<'_, PyAny>) -> Option<i64> {
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return None;
+    }
+    value.extract::<i64>().ok()
+}
+
+/// `value` as Python shows it (its `repr`), for a message.
+pub(crate) fn shown(value: &Bound<'_, PyAny>) -> String {
+    value.repr().map_or_else(|_| "(a value without a repr)".to_owned(), |repr| repr.to_string())
 }
 
 /// `text` without its ANSI styles (`ESC [ ... m`): a Python string is
@@ -190,27 +218,34 @@ fn without_colours(text: &str) -> String {
     plain
 }
 
-/// The board of a ConnectX observation (see [`Position::from_connectx`]).
-pub(crate) fn connectx_board(cells: &[i64], mark: i64) -> PyResult<Board> {
-    if cells.len() != WIDTH * HEIGHT {
+/// The board of a ConnectX observation (see [`Position::from_connectx`]):
+/// `cells` any sequence of 42 integers, `mark` 1 or 2.
+pub(crate) fn connectx_board(cells: &Bound<'_, PyAny>, mark: &Bound<'_, PyAny>) -> PyResult<Board> {
+    let count = cells.len().map_err(|_| {
+        InvalidPosition::new_err(format!("a ConnectX board is a list of 42 cells, not {}", shown(cells)))
+    })?;
+    if count != WIDTH * HEIGHT {
         return Err(InvalidPosition::new_err(format!(
-            "a ConnectX board of 6 rows and 7 columns has 42 cells, not {}",
-            cells.len()
+            "a ConnectX board of 6 rows and 7 columns has 42 cells, not {count}"
         )));
     }
-    let to_move = u8::try_from(mark)
-        .ok()
+    let to_move = whole_number(mark)
+        .and_then(|number| u8::try_from(number).ok())
         .and_then(Player::from_number)
-        .ok_or_else(|| InvalidPosition::new_err(format!("the mark must be 1 or 2, not {mark}")))?;
+        .ok_or_else(|| InvalidPosition::new_err(format!("the mark must be 1 or 2, not {}", shown(mark))))?;
     let mut pieces = [0u64; 2];
-    for (index, &cell) in cells.iter().enumerate() {
+    for index in 0..WIDTH * HEIGHT {
+        let cell = cells.get_item(index)?;
         let (row, column) = (HEIGHT - 1 - index / WIDTH, index % WIDTH);
-        match u8::try_from(cell).ok().and_then(Player::from_number) {
-            Some(player) => pieces[player.index()] |= bitboard::cell(column, row),
-            None if cell == 0 => {}
-            None => {
+        match whole_number(&cell) {
+            Some(0) => {}
+            Some(number) if let Some(player) = u8::try_from(number).ok().and_then(Player::from_number) => {
+                pieces[player.index()] |= bitboard::cell(column, row);
+            }
+            _ => {
                 return Err(InvalidPosition::new_err(format!(
-                    "cell {index} of the board holds {cell}: cells are 0 (empty), 1 or 2"
+                    "cell {index} of the board holds {}: cells are 0 (empty), 1 or 2",
+                    shown(&cell)
                 )));
             }
         }

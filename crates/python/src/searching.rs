@@ -3,7 +3,8 @@
 //! GIL released on an engine kept for each rule set.
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use pyo3::exceptions::{PyMemoryError, PyValueError};
@@ -14,7 +15,7 @@ use maxconnect4_game::rules::Rules;
 use maxconnect4_search::{self as search, Engine, Limits, Reach, SolveError, Strength};
 
 use crate::errors::{IllegalMove, OutOfTime};
-use crate::position::Position;
+use crate::position::{Position, shown, whole_number};
 
 /// One engine per rule set, made at its first use (a table of the command
 /// line's default size, the shipped opening book, a thread per core as the
@@ -23,7 +24,15 @@ use crate::position::Position;
 /// the same rules take turns.
 static ENGINES: [Mutex<Option<Engine>>; 2] = [const { Mutex::new(None) }; 2];
 
-/// Runs `work` on the engine of `rules` with the GIL released.
+/// How often a search asks Python whether Ctrl-C was pressed: Python's own
+/// handler only notes a signal, and the note is read by whoever holds the GIL.
+const SIGNAL_LOOK: Duration = Duration::from_millis(50);
+
+/// Runs `work` on the engine of `rules` with the GIL released, on a thread
+/// of its own while this one looks for Ctrl-C (or any signal whose Python
+/// handler raises). Then the engine's searches and solves that have a
+/// time limit stop at once, and the exception is raised once `work` has
+/// returned; depth-limited searches without a time limit run to their end.
 pub(crate) fn with_engine<T: Send>(
     py: Python<'_>,
     rules: Rules,
@@ -31,40 +40,78 @@ pub(crate) fn with_engine<T: Send>(
 ) -> PyResult<T> {
     py.detach(|| {
         let index = Rules::ALL.iter().position(|&each| each == rules).expect("every rule set is in ALL");
-        // A panic in an earlier search leaves no half-made state that a new
-        // search trusts: the engine clears what it needs per search.
-        let mut slot = ENGINES[index].lock().unwrap_or_else(PoisonError::into_inner);
+        let mut slot = ENGINES[index].lock().unwrap_or_else(|poisoned| {
+            // A search that panicked may have left its engine half-way: a
+            // new one is made rather than trusted.
+            ENGINES[index].clear_poison();
+            let mut slot = poisoned.into_inner();
+            *slot = None;
+            slot
+        });
         if slot.is_none() {
             let mut engine = Engine::for_rules(rules, Engine::DEFAULT_HASH_BYTES)
                 .map_err(|error| PyMemoryError::new_err(error.to_string()))?;
             engine.set_threads(std::thread::available_parallelism().map_or(1, usize::from));
             *slot = Some(engine);
         }
-        Ok(work(slot.as_mut().expect("made above")))
+        let engine = slot.as_mut().expect("made above");
+        let canceller = engine.canceller();
+        let waiting = std::thread::current();
+        std::thread::scope(|scope| {
+            let search = scope.spawn(move || {
+                let done = work(engine);
+                waiting.unpark();
+                done
+            });
+            let mut interrupted = None;
+            while !search.is_finished() {
+                std::thread::park_timeout(SIGNAL_LOOK);
+                if interrupted.is_none() && !search.is_finished() {
+                    interrupted = Python::attach(|py| py.check_signals()).err();
+                    if interrupted.is_some() {
+                        canceller.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            let done = search.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            // The flag stays set once set: the next search must run.
+            canceller.store(false, Ordering::Relaxed);
+            interrupted.map_or(Ok(done), Err)
+        })
     })
 }
 
-/// A time limit given in seconds, which must be a positive number.
+/// A time limit given in seconds, which must be a positive number of at
+/// most [`Limits::LONGEST_SECONDS`] (about 31 years).
 fn seconds(time_limit: Option<f64>) -> PyResult<Option<Duration>> {
     time_limit
         .map(|seconds| {
-            Duration::try_from_secs_f64(seconds).ok().filter(|limit| !limit.is_zero()).ok_or_else(|| {
-                PyValueError::new_err(format!("time_limit must be a positive number of seconds, not {seconds}"))
-            })
+            Some(seconds)
+                .filter(|&seconds| seconds <= Limits::LONGEST_SECONDS)
+                .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+                .filter(|limit| !limit.is_zero())
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "time_limit must be a positive number of seconds, at most {:e}, not {seconds}",
+                        Limits::LONGEST_SECONDS
+                    ))
+                })
         })
         .transpose()
 }
 
+/// The time limit of a solve that was given none: the longest, so that
+/// Ctrl-C can stop it (the engine stops only solves that have a limit).
+const UNTIL_SOLVED: Duration = Duration::from_secs(1_000_000_000);
+
 /// A depth given in plies, 1 to the board's 42 cells.
-fn plies(depth: Option<i64>) -> PyResult<Option<u32>> {
-    depth
-        .map(|depth| {
-            u32::try_from(depth)
-                .ok()
-                .filter(|depth| (1..=Limits::TO_THE_END).contains(depth))
-                .ok_or_else(|| PyValueError::new_err(format!("depth must be 1 to 42 plies, not {depth}")))
-        })
-        .transpose()
+fn plies(depth: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u32>> {
+    let Some(depth) = depth else { return Ok(None) };
+    whole_number(depth)
+        .and_then(|plies| u32::try_from(plies).ok())
+        .filter(|plies| (1..=Limits::TO_THE_END).contains(plies))
+        .map(Some)
+        .ok_or_else(|| PyValueError::new_err(format!("depth must be 1 to 42 plies, not {}", shown(depth))))
 }
 
 /// Why a solve of `board` stopped without an answer, as the command line says it.
@@ -107,7 +154,7 @@ impl Solution {
 #[pyo3(signature = (position, *, weak = false, time_limit = None))]
 pub fn solve(py: Python<'_>, position: &Position, weak: bool, time_limit: Option<f64>) -> PyResult<Solution> {
     let (board, rules) = (position.board, position.rules);
-    let limit = seconds(time_limit)?;
+    let limit = Some(seconds(time_limit)?.unwrap_or(UNTIL_SOLVED));
     let strength = if weak { Strength::Weak } else { Strength::Strong };
     if rules.is_over(&board) {
         let solved = with_engine(py, rules, |engine| engine.solve(&board, strength, limit))?;
@@ -130,7 +177,7 @@ pub fn solve(py: Python<'_>, position: &Position, weak: bool, time_limit: Option
 pub fn best_move(
     py: Python<'_>,
     position: &Position,
-    depth: Option<i64>,
+    depth: Option<&Bound<'_, PyAny>>,
     time_limit: Option<f64>,
     perfect: bool,
 ) -> PyResult<usize> {
@@ -141,9 +188,14 @@ pub fn best_move(
     }
     let limits = Limits { depth: depth.unwrap_or(Limits::TO_THE_END), time_limit: limit };
     let column = match (perfect, limit) {
+        (true, None) if depth.is_some() => {
+            return Err(PyValueError::new_err(
+                "perfect=True without a time_limit solves the position: a depth is for the search after a solve that runs out of time",
+            ));
+        }
         // Without a time limit, perfect play is a solve to the end.
         (true, None) => {
-            let solved = with_engine(py, rules, |engine| engine.best_move(&board, None))?
+            let solved = with_engine(py, rules, |engine| engine.best_move(&board, Some(UNTIL_SOLVED)))?
                 .map_err(|error| gave_up(&board, &error))?;
             Column::CENTRE_FIRST
                 .into_iter()
@@ -225,7 +277,12 @@ impl Analysis {
 /// default) or as deep as `time_limit` allows.
 #[pyfunction]
 #[pyo3(signature = (position, *, depth = None, time_limit = None))]
-pub fn analyse(py: Python<'_>, position: &Position, depth: Option<i64>, time_limit: Option<f64>) -> PyResult<Analysis> {
+pub fn analyse(
+    py: Python<'_>,
+    position: &Position,
+    depth: Option<&Bound<'_, PyAny>>,
+    time_limit: Option<f64>,
+) -> PyResult<Analysis> {
     let (board, rules) = (position.board, position.rules);
     let budget = Limits::analysis(plies(depth)?, seconds(time_limit)?);
     let analysis = with_engine(py, rules, |engine| {

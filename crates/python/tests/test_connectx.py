@@ -52,3 +52,23 @@ def test_a_bad_observation_says_what_is_wrong():
         mc.connectx_agent({"mark": 1}, CONFIGURATION)
     with pytest.raises(mc.InvalidPosition, match="mark"):
         mc.connectx_agent(dict(observation(""), mark=3), CONFIGURATION)
+
+
+def test_with_no_time_to_spare_it_still_answers_a_legal_column():
+    """Past the book, a move time of a hundredth of a second and no overage:
+    the solve cannot finish, and the depth-limited search's move is played."""
+    moves = "4444443322"
+    observation_ = dict(observation(moves), remainingOverageTime=0)
+    column = mc.connectx_agent(observation_, dict(CONFIGURATION, actTimeout=0.01))
+    assert column + 1 in mc.Position(moves, rules="classic").legal_columns
+
+
+@pytest.mark.parametrize("act", [float("nan"), float("inf"), 1e300, -5])
+def test_odd_move_times_are_taken_in_stride(act):
+    column = mc.connectx_agent(observation("4453"), dict(CONFIGURATION, actTimeout=act))
+    assert column + 1 in mc.Position("4453", rules="classic").legal_columns
+
+
+def test_a_numpy_like_board_and_mark_are_read():
+    array = bytearray(mc.Position("44", rules="classic").connectx_board())  # a sequence of ints, not a list
+    assert mc.connectx_agent({"board": array, "mark": 1}, CONFIGURATION) + 1 in mc.solve(mc.Position("44", rules="classic")).best

@@ -28,9 +28,12 @@ FIRST_WINS, SECOND_WINS = [1, -1], [-1, 1]
 
 
 def evaluate(agents, episodes, seed):
-    """Kaggle's evaluation, its agents' random choices seeded: the same games each run."""
+    """Kaggle's evaluation, its agents' random choices seeded: the same games
+    each run. Ten seconds a move, so that a slow machine under load still
+    solves every move rather than playing a search's move."""
     random.seed(seed)
-    return kaggle_environments.evaluate("connectx", agents, num_episodes=episodes)
+    configuration = {"actTimeout": 10}
+    return kaggle_environments.evaluate("connectx", agents, configuration=configuration, num_episodes=episodes)
 
 
 @pytest.mark.parametrize("opponent", ["negamax", "random"])

@@ -1,6 +1,8 @@
 """solve, best_move and analyse give the command line's answers."""
 
+import _thread
 import json
+import pickle
 import random
 import sys
 import threading
@@ -105,7 +107,8 @@ def test_other_threads_run_while_one_searches():
     With the switch interval made huge, Python never takes the GIL from a
     thread by time: the counting thread then runs only when the main
     thread gives the GIL up, as a search that releases it does. Held
-    through the search, the count would stay where it was.
+    through the search (a third of a second, by its time limit), the count
+    would stay where it was.
     """
     counted = 0
     ready, done = threading.Event(), threading.Event()
@@ -124,10 +127,64 @@ def test_other_threads_run_while_one_searches():
         counter.start()
         ready.wait()
         before = counted
-        mc.best_move(mc.Position("44"), depth=14)
+        with pytest.raises(mc.OutOfTime):
+            mc.solve(mc.Position("112233"), time_limit=0.3)
         during = counted - before
     finally:
         done.set()
         counter.join()
         sys.setswitchinterval(interval)
     assert during > 0, "no other thread ran while the engine searched"
+
+
+def test_ctrl_c_stops_a_long_solve():
+    """Ctrl-C (here Python's own simulation of it) stops a solve that has no
+    time limit and raises KeyboardInterrupt; the engine plays on after."""
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            mc.solve(mc.Position("112233"))  # some ten seconds of work
+    finally:
+        timer.cancel()
+    assert mc.solve(mc.Position("4453", rules="classic")).value == -2
+
+
+@pytest.mark.parametrize("limit", [float("nan"), float("inf"), 1e19, -1.0, 0.0])
+def test_time_limits_out_of_range_are_refused(limit):
+    with pytest.raises(ValueError, match="time_limit must be a positive number of seconds"):
+        mc.best_move(mc.Position(rules="classic"), time_limit=limit)
+
+
+@pytest.mark.parametrize("column", [2**70, -(2**70), True, 3.0, "3"])
+def test_a_column_must_be_a_whole_number(column):
+    with pytest.raises(mc.IllegalMove, match="columns are 1-7"):
+        mc.Position().play(column)
+
+
+def test_depth_must_be_a_whole_number_of_plies():
+    for depth in [2**70, True, 2.5, 43]:
+        with pytest.raises(ValueError, match="depth must be 1 to 42"):
+            mc.best_move(mc.Position(), depth=depth)
+    with pytest.raises(ValueError, match="a depth is for the search after a solve"):
+        mc.best_move(mc.Position(), depth=5, perfect=True)
+
+
+def test_a_depth_limited_move_does_not_depend_on_earlier_searches(run, tmp_path):
+    """The classic search trusts its table: an empty one each time, as one-move has."""
+    position = mc.Position("4453", rules="classic")
+    fresh = mc.best_move(position, depth=9)
+    mc.solve(mc.Position("44533", rules="classic"))
+    mc.best_move(mc.Position("445", rules="classic"), depth=12)
+    assert mc.best_move(position, depth=9) == fresh
+
+
+def test_perfect_play_past_the_book_is_a_solved_best_move():
+    # Ten moves in: past the classic book (eight moves), solved in well under a second.
+    position = mc.Position("4444443322", rules="classic")
+    assert mc.best_move(position, perfect=True) in mc.solve(position).best
+
+
+def test_positions_pickle_for_other_processes():
+    for position in [mc.Position("4453"), mc.Position("4453", rules="classic"), mc.Position("1122334", rules="classic")]:
+        assert pickle.loads(pickle.dumps(position)) == position

@@ -22,6 +22,11 @@ impl Limits {
     /// The depth of a board's 42 cells: enough to reach the end of any game.
     pub const TO_THE_END: u32 = 42;
 
+    /// The longest time limit a caller should give, in seconds (about 31
+    /// years): far beyond any game, and far below what a clock reading plus
+    /// a duration can hold (about 9.2e18 s), so that no deadline overflows.
+    pub const LONGEST_SECONDS: f64 = 1e9;
+
     /// A search to `depth` plies without a time limit: the same result on
     /// any machine.
     #[must_use]
