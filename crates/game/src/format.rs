@@ -286,6 +286,19 @@ fn describe(bytes: &[u8]) -> String {
     format!("'{shown}{more}'")
 }
 
+/// The cells of `board` row by row from the top, left to right: 0 for an
+/// empty cell, else the player's number. The order of a board file's rows,
+/// and of the board Kaggle's ConnectX gives its agents.
+#[must_use]
+pub fn cells_from_the_top(board: &Board) -> [u8; WIDTH * HEIGHT] {
+    let mut cells = [0; WIDTH * HEIGHT];
+    for (index, cell) in cells.iter_mut().enumerate() {
+        let (row, column) = (HEIGHT - 1 - index / WIDTH, index % WIDTH);
+        *cell = board.at(column, row).map_or(0, Player::number);
+    }
+    cells
+}
+
 /// Writes `board` in the board-file format, with a final line ending.
 #[must_use]
 pub fn write(board: &Board, line_ending: LineEnding) -> String {

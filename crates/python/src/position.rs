@@ -138,13 +138,7 @@ impl Position {
     /// The board as a ConnectX observation's `board`: 42 numbers row by row
     /// from the top.
     fn connectx_board(&self) -> Vec<i64> {
-        let mut cells = Vec::with_capacity(WIDTH * HEIGHT);
-        for row in (0..HEIGHT).rev() {
-            for column in 0..WIDTH {
-                cells.push(self.board.at(column, row).map_or(0, |player| i64::from(player.number())));
-            }
-        }
-        cells
+        format::cells_from_the_top(&self.board).map(i64::from).to_vec()
     }
 
     /// The board drawn as the command line draws it, with the scores,

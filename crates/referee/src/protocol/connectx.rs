@@ -27,6 +27,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::host::{self, Fault, PipeHost, Silence, Situation, Step, Then};
 use maxconnect4_game::board::{Board, Column};
+use maxconnect4_game::format;
 use maxconnect4_game::rules::Outcome;
 
 /// The harness, run as `python3 -c HARNESS AGENT.py` in the agent's own
@@ -132,9 +133,8 @@ impl Observation {
     /// left.
     #[must_use]
     pub fn of(board: &Board, overage: Duration) -> Observation {
-        let cells = (0..6).rev().flat_map(|row| (0..7).map(move |column| (column, row)));
         Observation {
-            board: cells.map(|(column, row)| board.at(column, row).map_or(0, |player| player.number())).collect(),
+            board: format::cells_from_the_top(board).to_vec(),
             mark: board.to_move().number(),
             step: board.pieces_played(),
             remaining_overage_time: Seconds::of(overage),
