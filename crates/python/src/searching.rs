@@ -122,10 +122,6 @@ fn gave_up(board: &Board, error: &SolveError) -> PyErr {
     ))
 }
 
-fn numbers(columns: &[Column]) -> Vec<usize> {
-    columns.iter().map(|column| column.number()).collect()
-}
-
 /// The exact result of a position with perfect play.
 #[pyclass(frozen, get_all, module = "maxconnect4")]
 pub struct Solution {
@@ -310,7 +306,7 @@ pub fn analyse(
     }
     Ok(Analysis {
         columns,
-        best: numbers(&analysis.best()),
+        best: analysis.best().into_iter().map(Column::number).collect(),
         best_is_proven: analysis.best_is_proven(),
         nodes: analysis.nodes,
     })
